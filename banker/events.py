@@ -1,0 +1,87 @@
+"""What happens to the unit (events in) and what it asks the world to do (effects out).
+
+Events are plain immutable records that drivers, the simulator or a keypad
+script produce; every event carries the monotonic time ``t`` in seconds at
+which it happened, so holds and timeouts are decided without sleeping.
+Effects are records the shell carries out (play a tone, ...).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal, Union
+
+#: The 16 keys of the unit, in keypad order (row by row).
+KEYS: tuple[str, ...] = (
+    "1", "2", "3", "M",
+    "4", "5", "6", "K",
+    "7", "8", "9", "C",
+    ".", "0", "GO", "FN",
+)
+
+Reader = Literal["left", "right"]
+READERS: tuple[Reader, ...] = ("left", "right")
+
+
+@dataclass(frozen=True)
+class KeyDown:
+    """A key went down."""
+
+    key: str
+    t: float
+
+
+@dataclass(frozen=True)
+class KeyUp:
+    """A key came back up."""
+
+    key: str
+    t: float
+
+
+@dataclass(frozen=True)
+class CardPlaced:
+    """A card (by its UID, upper-case hex) was placed on a reader."""
+
+    reader: Reader
+    uid: str
+    t: float
+
+
+@dataclass(frozen=True)
+class CardRemoved:
+    """The card on a reader was taken away."""
+
+    reader: Reader
+    t: float
+
+
+@dataclass(frozen=True)
+class Tick:
+    """Time passed with nothing else happening."""
+
+    t: float
+
+
+Event = Union[KeyDown, KeyUp, CardPlaced, CardRemoved, Tick]
+
+Tone = Literal["key", "success", "refusal", "new-game", "volume"]
+TONES: tuple[Tone, ...] = ("key", "success", "refusal", "new-game", "volume")
+
+
+@dataclass(frozen=True)
+class PlayTone:
+    """Sound ``tone`` on the buzzer at ``volume`` (0 off, 1 low, 2 medium, 3 high)."""
+
+    tone: Tone
+    volume: int
+
+
+@dataclass(frozen=True)
+class SetDisplayPower:
+    """Switch the display panel on (wake) or off (sleep)."""
+
+    on: bool
+
+
+Effect = Union[PlayTone, SetDisplayPower]

@@ -1,0 +1,164 @@
+"""Houses and hotels: building evenly on a whole unmortgaged group, selling back at half price, the bank's stock.
+
+A lot climbs in *steps* of one house price: 1, 2, ... ``houses_for_hotel``
+houses, then the hotel (which sends those houses back to the bank). In the
+short game (``houses_for_hotel=3``) a lot therefore never holds a 4th house:
+after 3 comes the hotel. Selling goes down the same steps at half the house
+price each.
+
+Shortage when selling a hotel: the hotel comes down to ``houses_for_hotel``
+houses, which the bank must hand out. If it has too few, :func:`sell_building`
+refuses ("Bank short: sell down") and :func:`sell_down` sells the whole group
+down evenly in one deal to a number of houses the bank can cover (0 always
+works).
+"""
+
+from __future__ import annotations
+
+from banker.deeds import Deed, Edition
+from banker.errors import AmountError, Refused
+from banker.ledger import BANK
+from banker.rules.deal import Balances, Deal, pay, require_amount, settle
+from banker.rules.estate import HOTEL, Estate, houses_change
+from banker.rules.holdings import (
+    group_has_mortgage,
+    houses_at_step,
+    owns_group,
+    require_owner,
+    resale_per_step,
+    step,
+)
+from banker.rules.settings import RuleSettings
+
+
+def build(
+    edition: Edition,
+    estate: Estate,
+    balances: Balances,
+    settings: RuleSettings,
+    *,
+    player: int,
+    slug: str,
+    price: int | None = None,
+) -> Deal:
+    """``player`` buys the next building for the lot: a house, or the hotel once it has enough houses.
+
+    Paid at the house price on the deed, or at ``price`` when a shortage
+    auction set it. Refused unless the player owns the whole group with no
+    lot mortgaged, the lot is at the group's lowest step (even building),
+    and the bank has the house or hotel.
+    """
+    deed = edition.deed(slug)
+    _require_buildable(edition, estate, deed, player)
+    houses = estate.houses(slug)
+    if houses == HOTEL:
+        raise Refused("Already a hotel")
+    if step(houses, settings) > min(_steps(edition, estate, deed, settings)):
+        raise Refused("Build evenly")
+    hotel = houses == settings.houses_for_hotel
+    if hotel and estate.hotels_in_bank < 1:
+        raise Refused("Bank has no hotels")
+    if not hotel and estate.houses_in_bank < 1:
+        raise Refused("Bank has no houses")
+    what = "Hotel" if hotel else "House"
+    amount = deed.house_cost if price is None else require_amount(price, "Bid")
+    deal = Deal(
+        postings=pay(player, BANK, amount, what.lower()),
+        changes=(houses_change(estate, slug, HOTEL if hotel else houses + 1),),
+        summary=f"{what} on {deed.short}",
+        kind="build",
+    )
+    return settle(deal, balances, settings)
+
+
+def sell_building(
+    edition: Edition,
+    estate: Estate,
+    balances: Balances,
+    settings: RuleSettings,
+    *,
+    player: int,
+    slug: str,
+) -> Deal:
+    """``player`` sells the lot's top building (a house, or the hotel for its houses) back at half price.
+
+    Refused if the lot is bare, if another lot of the group stands higher
+    (even selling), or, for a hotel, if the bank lacks the houses it must
+    give back (then use :func:`sell_down`).
+    """
+    deed = edition.deed(slug)
+    require_owner(estate, deed, player)
+    houses = estate.houses(slug)
+    if not houses:
+        raise Refused("No buildings")
+    if step(houses, settings) < max(_steps(edition, estate, deed, settings)):
+        raise Refused("Sell evenly")
+    hotel = houses == HOTEL
+    if hotel and estate.houses_in_bank < settings.houses_for_hotel:
+        raise Refused("Bank short: sell down")
+    after = settings.houses_for_hotel if hotel else houses - 1
+    what = "Hotel" if hotel else "House"
+    deal = Deal(
+        postings=pay(BANK, player, resale_per_step(deed), "building-sale"),
+        changes=(houses_change(estate, slug, after),),
+        summary=f"{what} off {deed.short}",
+        kind="sell-building",
+    )
+    return settle(deal, balances, settings)
+
+
+def sell_down(
+    edition: Edition,
+    estate: Estate,
+    balances: Balances,
+    settings: RuleSettings,
+    *,
+    player: int,
+    group: str,
+    houses: int = 0,
+) -> Deal:
+    """``player`` sells the group's buildings evenly until no lot has more than ``houses`` houses.
+
+    One deal for the whole group, at half price per step sold, so that
+    hotels can come down even when the bank could not give the houses for
+    a hotel-by-hotel sale; refused only if the bank cannot cover the houses
+    left standing. ``houses=0`` clears the group and always works.
+    """
+    lots = edition.group(group)
+    if not 0 <= houses <= settings.houses_for_hotel:
+        raise AmountError(f"Houses 0-{settings.houses_for_hotel}")
+    for deed in lots:
+        require_owner(estate, deed, player)
+    changes, proceeds, houses_out = [], 0, 0
+    for deed in lots:
+        before = estate.houses(deed.slug)
+        after = houses_at_step(min(step(before, settings), houses), settings)
+        if after != before:
+            changes.append(houses_change(estate, deed.slug, after))
+            proceeds += (step(before, settings) - step(after, settings)) * resale_per_step(deed)
+            houses_out += after - (0 if before == HOTEL else before)
+    if not changes:
+        raise Refused("Nothing to sell")
+    if houses_out > estate.houses_in_bank:
+        raise Refused("Bank short of houses")
+    deal = Deal(
+        postings=pay(BANK, player, proceeds, "building-sale"),
+        changes=tuple(changes),
+        summary=f"Sold down {group}"[:21],
+        kind="sell-building",
+    )
+    return settle(deal, balances, settings)
+
+
+def _require_buildable(edition: Edition, estate: Estate, deed: Deed, player: int) -> None:
+    if not deed.is_street:
+        raise Refused("Streets only")
+    require_owner(estate, deed, player)
+    if not owns_group(edition, estate, player, deed.group):
+        raise Refused("Own the whole group")
+    if group_has_mortgage(edition, estate, deed.group):
+        raise Refused("Group has a mortgage")
+
+
+def _steps(edition: Edition, estate: Estate, deed: Deed, settings: RuleSettings) -> list[int]:
+    return [step(estate.houses(d.slug), settings) for d in edition.group(deed.group)]

@@ -1,0 +1,45 @@
+"""The screen model: what the unit shows, as data, before anything is drawn.
+
+A renderer (``drivers.render``) turns a :class:`Screen` into the 128x64
+pixels of the OLED; tests and keypad scripts read its text.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: Characters that fit on one line of the 128-pixel panel in the small font.
+LINE_WIDTH = 21
+#: Characters that fit on the one line drawn in the double-size font.
+BIG_WIDTH = 10
+
+
+@dataclass(frozen=True)
+class Screen:
+    """Everything the display shows at one moment.
+
+    ``lines`` are up to four text lines under the status bar; the line at
+    index ``big`` (if any) is drawn double size (a balance, an amount).
+    ``left`` / ``right`` say whether a card lies on the ``+`` / ``-`` reader,
+    ``volume`` is 0-3, ``error`` marks a refusal (drawn inverted), and
+    ``asleep`` means the panel is off.
+    """
+
+    lines: tuple[str, ...] = ()
+    big: int | None = None
+    left: bool = False
+    right: bool = False
+    volume: int = 2
+    error: bool = False
+    asleep: bool = False
+
+    @property
+    def text(self) -> str:
+        """The lines joined by newlines (what ``expect screen`` searches)."""
+        return "\n".join(self.lines)
+
+    def shows(self, needle: str) -> bool:
+        """True when ``needle`` appears on one line, or across the lines joined by spaces."""
+        if any(needle in line for line in self.lines):
+            return True
+        return needle in " ".join(self.lines)

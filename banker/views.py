@@ -1,0 +1,112 @@
+"""The screens the unit shows: one small function per situation, each returning a Screen."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from .ledger import Card
+from .money import format_amount, format_signed
+from .screen import BIG_WIDTH, LINE_WIDTH, Screen
+
+VOLUME_NAMES = ("off", "low", "medium", "high")
+
+
+def _fit(text: str, width: int = LINE_WIDTH) -> str:
+    """Cut ``text`` to ``width`` characters, marking the cut with ``~``."""
+    return text if len(text) <= width else text[: width - 1] + "~"
+
+
+def screen(*lines: str, big: int | None = None, error: bool = False) -> Screen:
+    """A screen of ``lines``, each fitted to the panel (the ``big`` one to the double-size width)."""
+    fitted = tuple(_fit(line, BIG_WIDTH if i == big else LINE_WIDTH) for i, line in enumerate(lines))
+    return Screen(lines=fitted, big=big, error=error)
+
+
+def with_status(s: Screen, *, left: bool, right: bool, volume: int) -> Screen:
+    """``s`` with the status bar's indicators filled in."""
+    return replace(s, left=left, right=right, volume=volume)
+
+
+def idle(entry: str | None) -> Screen:
+    if entry is not None:
+        return screen("Amount", entry, "Insert a card", big=1)
+    return screen("Monopoly Bank", "Insert a card", "+ left  - right")
+
+
+def one_card(card: Card, balance: int, reader: str, entry: str | None) -> Screen:
+    """A single known card on a reader: its name and balance, or the amount being typed."""
+    if reader == "left":
+        action = f"Bank pays {card.name}"
+    else:
+        action = f"{card.name} pays bank"
+    if entry is None:
+        sign = "+" if reader == "left" else "-"
+        return screen(f"{sign} {card.name}", format_amount(balance), action, big=1)
+    return screen(action, entry, f"then M or K", big=1)
+
+
+def two_cards(payer: Card, payer_balance: int, payee: Card, payee_balance: int, entry: str | None) -> Screen:
+    """A card on each reader: the ``-`` card pays the ``+`` card."""
+    title = f"{payer.name} pays {payee.name}"
+    if entry is None:
+        return screen(title, f"- {payer.name} {format_amount(payer_balance)}", f"+ {payee.name} {format_amount(payee_balance)}")
+    return screen(title, entry, f"- {payer.name} {format_amount(payer_balance)}", big=1)
+
+
+def unknown_card(uid: str) -> Screen:
+    return screen("Unknown card", uid, "FN: enrol it", error=True)
+
+
+def same_card() -> Screen:
+    return screen("Same card on", "both readers", "Take one away", error=True)
+
+
+def received(card: Card, amount: int, balance: int, memo: str) -> Screen:
+    return screen(f"{card.name} {format_signed(amount)}", format_amount(balance), memo, big=1)
+
+
+def paid(card: Card, amount: int, balance: int) -> Screen:
+    return screen(f"{card.name} {format_signed(-amount)}", format_amount(balance), f"{card.name} paid bank", big=1)
+
+
+def transferred(payer: Card, payer_balance: int, payee: Card, payee_balance: int, amount: int) -> Screen:
+    return screen(
+        f"Paid {format_amount(amount)}",
+        f"- {payer.name} {format_amount(payer_balance)}",
+        f"+ {payee.name} {format_amount(payee_balance)}",
+    )
+
+
+def refused(*reason: str) -> Screen:
+    return screen("Refused", *reason, error=True)
+
+
+def short_of_funds(card: Card, shortfall: int, balance: int) -> Screen:
+    return refused(f"{card.name} short {format_amount(shortfall)}", f"Balance {format_amount(balance)}")
+
+
+def cancelled(why: str) -> Screen:
+    return screen("Cancelled", why, "Nothing paid", error=True)
+
+
+def not_saved(reason: str) -> Screen:
+    return screen("NOT SAVED", "Storage error", "Nothing paid", reason, error=True)
+
+
+def volume(level: int) -> Screen:
+    return screen("Volume", VOLUME_NAMES[level], big=1)
+
+
+def new_game(game_id: int, start_balance: int, players: int) -> Screen:
+    return screen("New game", f"{format_amount(start_balance)} each", f"Game {game_id}, {players} players")
+
+
+def enrolled(card: Card, balance: int) -> Screen:
+    return screen("Enrolled", card.name, f"Balance {format_amount(balance)}")
+
+
+def message(*lines: str, error: bool = False) -> Screen:
+    return screen(*lines, error=error)
+
+
+ASLEEP = Screen(asleep=True)

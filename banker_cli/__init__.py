@@ -1,0 +1,1 @@
+"""The banker command line (click): the only place that wires core, drivers and simulators together."""

@@ -1,0 +1,296 @@
+"""The ``banker`` command: wires the core, the ledger and the backends together (click).
+
+Every command takes ``--db PATH`` (default: ``$BANKER_DB``, else ``ledger.db``
+in the user's data directory). A user's mistake prints one line on stderr
+and exits non-zero; nothing is changed.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+from datetime import datetime
+from pathlib import Path
+
+import click
+
+from banker.errors import BankerError, LedgerError, ScriptError
+from banker.ledger import GameSettings, normalise_uid
+from banker.money import format_amount, parse_amount
+from banker import script as scripts
+
+APP_NAME = "monopoly-banker"
+
+
+def default_db() -> Path:
+    """Where the ledger lives when neither ``--db`` nor ``$BANKER_DB`` says."""
+    from platformdirs import user_data_path
+
+    return user_data_path(APP_NAME) / "ledger.db"
+
+
+def db_option(func):
+    return click.option(
+        "--db",
+        "db",
+        type=click.Path(dir_okay=False, path_type=Path),
+        envvar="BANKER_DB",
+        default=None,
+        help="Ledger database file. [default: $BANKER_DB, else ledger.db in the user data folder]",
+    )(func)
+
+
+def fail(message: str, code: int = 1) -> None:
+    click.echo(f"banker: {message}", err=True)
+    sys.exit(code)
+
+
+def open_ledger(db: Path | None):
+    from drivers.ledger_sqlite import SqliteLedger
+
+    path = db if db is not None else default_db()
+    try:
+        return SqliteLedger(path)
+    except LedgerError as exc:
+        fail(str(exc), 3)
+
+
+def amount_type(text: str) -> int:
+    try:
+        return parse_amount(text)
+    except BankerError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="monopoly-banker")
+def cli() -> None:
+    """The Monopoly Electronic Banking unit: ledger, keypad scripts, simulator and device."""
+
+
+# -- script -------------------------------------------------------------------------------
+
+
+@cli.command("script")
+@click.argument("file", type=click.File("r"))
+@db_option
+@click.option("--json", "as_json", is_flag=True, help="Print balances, volume, game and screen as JSON at the end.")
+def script_command(file, db: Path | None, as_json: bool) -> None:
+    """Run a keypad script FILE ("-" for stdin) against the unit.
+
+    Without --db the script plays a fresh in-memory game; with --db it
+    continues the game stored there. Exit 0 when every expect holds, 1 at the
+    first failing expect, 2 for a malformed line (nothing is run).
+    """
+    from drivers.ledger_sqlite import SqliteLedger
+    from firmware_sim.core_backend import CoreBackend
+
+    try:
+        lines = scripts.parse(file.read())
+    except ScriptError as exc:
+        fail(f"{file.name}: {exc}", 2)
+    ledger = open_ledger(db) if db is not None else SqliteLedger(":memory:")
+    with ledger:
+        backend = CoreBackend(ledger)
+        try:
+            failure = scripts.run(lines, backend)
+        except BankerError as exc:
+            fail(f"{file.name}: {exc}", 2)
+        if as_json:
+            click.echo(json.dumps({
+                "balances": ledger.balances(),
+                "volume": backend.unit.volume,
+                "game": ledger.game().id,
+                "screen": backend.screen_lines(),
+            }))
+        if failure is not None:
+            fail(f"{file.name}: {failure}", 1)
+
+
+# -- cards --------------------------------------------------------------------------------
+
+
+@cli.group()
+def cards() -> None:
+    """List, enrol, rename and remove player cards."""
+
+
+@cards.command("list")
+@db_option
+def cards_list(db: Path | None) -> None:
+    """List the enrolled cards with their balances in the current game."""
+    with open_ledger(db) as ledger:
+        for card in ledger.cards():
+            click.echo(f"{card.name:<16} {card.uid:<14} {format_amount(ledger.balance(card.id)):>12}")
+
+
+@cards.command("enrol")
+@click.argument("name")
+@click.option("--uid", help="The card's RFID UID in hex (read it with 'banker doctor' or on the device).")
+@db_option
+def cards_enrol(name: str, uid: str | None, db: Path | None) -> None:
+    """Enrol a card for player NAME; it gets the current game's start balance."""
+    try:
+        uid = normalise_uid(uid) if uid else scripts.made_up_uid(name)
+    except ValueError as exc:
+        fail(str(exc), 2)
+    with open_ledger(db) as ledger:
+        try:
+            card = ledger.enrol(name, uid)
+        except BankerError as exc:
+            fail(str(exc))
+        click.echo(f"enrolled {card.name} ({card.uid}) with {format_amount(ledger.balance(card.id))}")
+
+
+@cards.command("rename")
+@click.argument("name")
+@click.argument("new_name")
+@db_option
+def cards_rename(name: str, new_name: str, db: Path | None) -> None:
+    """Rename the player NAME to NEW_NAME."""
+    with open_ledger(db) as ledger:
+        try:
+            ledger.rename(name, new_name)
+        except BankerError as exc:
+            fail(str(exc))
+        click.echo(f"renamed {name} to {new_name}")
+
+
+@cards.command("remove")
+@click.argument("name")
+@db_option
+def cards_remove(name: str, db: Path | None) -> None:
+    """Retire NAME's card (its past transactions stay in the ledger)."""
+    with open_ledger(db) as ledger:
+        try:
+            ledger.remove(name)
+        except BankerError as exc:
+            fail(str(exc))
+        click.echo(f"removed {name}")
+
+
+# -- games --------------------------------------------------------------------------------
+
+
+@cli.group()
+def game() -> None:
+    """List, start and restore games (old games are archived, never deleted)."""
+
+
+def _when(stamp: float) -> str:
+    return datetime.fromtimestamp(stamp).strftime("%Y-%m-%d %H:%M")
+
+
+@game.command("list")
+@db_option
+def game_list(db: Path | None) -> None:
+    """List every game, the current one marked with *."""
+    with open_ledger(db) as ledger:
+        for g in ledger.games():
+            mark = "*" if g.current else " "
+            s = g.settings
+            click.echo(
+                f"{mark} {g.id:>4}  {_when(g.started)}  {g.transactions:>5} transactions"
+                f"  start {format_amount(s.start_balance)}, GO {format_amount(s.go_salary)}"
+                + (", negative balances" if s.allow_negative else "")
+            )
+
+
+@game.command("new")
+@click.option("--start", "start", type=amount_type, help="Start balance (default: as the current game, 15M).")
+@click.option("--go", "go", type=amount_type, help="GO salary (default: as the current game, 2M).")
+@click.option("--allow-negative/--no-negative", default=None, help="House rule: balances may go below zero.")
+@db_option
+def game_new(start: int | None, go: int | None, allow_negative: bool | None, db: Path | None) -> None:
+    """Archive the current game and start a new one, every card at the start balance."""
+    with open_ledger(db) as ledger:
+        now = ledger.game().settings
+        settings = GameSettings(
+            start if start is not None else now.start_balance,
+            go if go is not None else now.go_salary,
+            now.allow_negative if allow_negative is None else allow_negative,
+        )
+        try:
+            g = ledger.new_game(settings)
+        except BankerError as exc:
+            fail(str(exc))
+        click.echo(f"game {g.id} started: {len(ledger.cards())} players at {format_amount(settings.start_balance)}")
+
+
+@game.command("restore")
+@click.argument("game_id", type=int)
+@db_option
+def game_restore(game_id: int, db: Path | None) -> None:
+    """Make the archived game GAME_ID current again."""
+    with open_ledger(db) as ledger:
+        try:
+            g = ledger.restore_game(game_id)
+        except BankerError as exc:
+            fail(str(exc))
+        click.echo(f"game {g.id} is current again")
+
+
+# -- ledger -------------------------------------------------------------------------------
+
+
+@cli.group()
+def ledger() -> None:
+    """Show and export the journal of transactions."""
+
+
+def _journal(ledger_, game_id: int | None) -> list[dict]:
+    names = ledger_.card_names()
+    party = lambda cid: "bank" if cid is None else names.get(cid, f"card {cid}")  # noqa: E731
+    rows = []
+    for tx in ledger_.transactions(game_id):
+        for p in tx.postings:
+            rows.append({
+                "id": tx.id, "game": tx.game, "time": datetime.fromtimestamp(tx.time).isoformat(timespec="seconds"),
+                "kind": tx.kind, "payer": party(p.payer), "payee": party(p.payee), "amount": p.amount,
+                "memo": tx.memo, "reverses": tx.reverses,
+            })
+    return rows
+
+
+def _game_id(ledger_, game_id: int | None) -> int:
+    if game_id is not None and game_id not in {g.id for g in ledger_.games()}:
+        fail(f"there is no game {game_id}")
+    return game_id if game_id is not None else ledger_.game().id
+
+
+@ledger.command("show")
+@click.option("--game", "game_id", type=int, help="Game to show (default: the current one).")
+@db_option
+def ledger_show(game_id: int | None, db: Path | None) -> None:
+    """Show the journal of a game, one posting a line."""
+    with open_ledger(db) as led:
+        for row in _journal(led, _game_id(led, game_id)):
+            click.echo(
+                f"{row['id']:>6}  {row['time']}  {row['kind']:<9} {row['payer']:>12} -> {row['payee']:<12}"
+                f" {format_amount(row['amount']):>12}  {row['memo']}"
+            )
+
+
+@ledger.command("export")
+@click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv", show_default=True)
+@click.option("--game", "game_id", type=int, help="Game to export (default: the current one).")
+@click.option("--output", "-o", type=click.File("w"), default="-", help="File to write (default: stdout).")
+@db_option
+def ledger_export(fmt: str, game_id: int | None, output, db: Path | None) -> None:
+    """Export a game's journal as CSV or JSON (amounts in whole dollars)."""
+    with open_ledger(db) as led:
+        rows = _journal(led, _game_id(led, game_id))
+    if fmt == "json":
+        output.write(json.dumps(rows, indent=1) + "\n")
+        return
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=["id", "game", "time", "kind", "payer", "payee", "amount", "memo", "reverses"])
+    writer.writeheader()
+    writer.writerows(rows)
+    output.write(buffer.getvalue())
+
+
+def main() -> None:  # pragma: no cover - the console script calls cli()
+    cli()

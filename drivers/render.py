@@ -1,0 +1,101 @@
+"""Draw the core's screen model into the 128x64 1-bit frame of the OLED, with luma.core's canvas.
+
+The same drawing serves the real panel (:func:`draw_screen` on a luma device),
+the desktop simulator and the reference images of the tests
+(:func:`render_image`, on luma's dummy device).
+
+Layout: a 10-pixel status bar (the ``+`` and ``-`` readers, filled when a
+card lies on them; the volume as up to three bars), then up to four lines in
+Pillow's 6x11 bitmap font (21 characters), or three with one line doubled
+(10 characters, 12x22) for a balance or an amount. A refusal is drawn inverted.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+from banker.screen import Screen
+
+WIDTH, HEIGHT = 128, 64
+STATUS_HEIGHT = 10
+TEXT_TOP = 12
+SMALL_PITCH = 13
+BIG_SCALE = 2
+
+
+@lru_cache(maxsize=1)
+def font() -> ImageFont.ImageFont:
+    """Pillow's built-in bitmap font: the same pixels on every machine."""
+    return ImageFont.load_default_imagefont()
+
+
+@lru_cache(maxsize=256)
+def _big_text(text: str) -> Image.Image:
+    """``text`` in the bitmap font scaled up by whole pixels (crisp, never smoothed)."""
+    width = max(1, int(font().getlength(text)))
+    small = Image.new("1", (width, 11), 0)
+    ImageDraw.Draw(small).text((0, 0), text, font=font(), fill=1)
+    return small.resize((width * BIG_SCALE, 11 * BIG_SCALE), Image.NEAREST)
+
+
+def _draw_status(draw: ImageDraw.ImageDraw, screen: Screen) -> None:
+    for x, sign, occupied in ((0, "+", screen.left), (14, "-", screen.right)):
+        if occupied:
+            draw.rectangle((x, 0, x + 11, STATUS_HEIGHT - 1), outline=1, fill=1)
+            draw.text((x + 3, -1), sign, font=font(), fill=0)
+        else:
+            draw.rectangle((x, 0, x + 11, STATUS_HEIGHT - 1), outline=1, fill=0)
+            draw.text((x + 3, -1), sign, font=font(), fill=1)
+    for bar in range(3):
+        left = WIDTH - 15 + bar * 5
+        top = STATUS_HEIGHT - 1 - 3 * (bar + 1)
+        if bar < screen.volume:
+            draw.rectangle((left, top, left + 3, STATUS_HEIGHT - 1), fill=1)
+        else:
+            draw.line((left, STATUS_HEIGHT - 1, left + 3, STATUS_HEIGHT - 1), fill=1)
+    draw.line((0, STATUS_HEIGHT + 1, WIDTH - 1, STATUS_HEIGHT + 1), fill=1)
+
+
+def draw_screen(draw: ImageDraw.ImageDraw, screen: Screen, image: Image.Image | None = None) -> None:
+    """Draw ``screen`` with ``draw`` (a luma canvas); ``image`` is needed for the double-size line."""
+    if screen.asleep:
+        return
+    _draw_status(draw, screen)
+    ink = 1
+    if screen.error:
+        draw.rectangle((0, TEXT_TOP, WIDTH - 1, HEIGHT - 1), fill=1)
+        ink = 0
+    y = TEXT_TOP + 1
+    for index, line in enumerate(screen.lines):
+        if index == screen.big:
+            big = _big_text(line)
+            if image is not None and y + big.height <= HEIGHT:
+                x = max(0, (WIDTH - big.width) // 2)
+                mask = big
+                image.paste(ink, (x, y), mask)
+            y += big.height + 2
+        else:
+            if y + 11 > HEIGHT + 1:
+                break
+            draw.text((1, y - 1), line, font=font(), fill=ink)
+            y += SMALL_PITCH
+
+
+def show(device, screen: Screen) -> None:
+    """Send ``screen`` to a luma ``device`` (real panel or dummy) as one frame."""
+    from luma.core.render import canvas
+
+    frame = canvas(device)
+    with frame as draw:
+        draw_screen(draw, screen, frame.image)
+
+
+def render_image(screen: Screen) -> Image.Image:
+    """The 128x64 mode-"1" frame for ``screen``, drawn exactly as the panel draws it (on luma's dummy device)."""
+    from luma.core.device import dummy
+
+    device = dummy(width=WIDTH, height=HEIGHT, mode="1")
+    show(device, screen)
+    return device.image
