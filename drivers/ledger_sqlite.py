@@ -21,6 +21,7 @@ import os
 import sqlite3
 import time
 from contextlib import contextmanager
+from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Iterator
 
@@ -282,7 +283,11 @@ class SqliteLedger:
         for tx in written:
             for cid, delta in fold_balances([tx]).items():
                 self._balances[cid] = self._balances.get(cid, 0) + delta
-        self._game = self._read_game(game)
+        current = self.game()
+        if before is None and current.id == game:
+            self._game = replace(current, transactions=current.transactions + len(written))
+        else:
+            self._game = self._read_game(game)
         return written
 
     def _next_id(self) -> int:

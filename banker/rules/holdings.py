@@ -11,7 +11,7 @@ from banker.rules.settings import RuleSettings
 def require_owner(estate: Estate, deed: Deed, player: int) -> None:
     """Refuse unless ``player`` owns the deed."""
     if estate.owner(deed.slug) != player:
-        raise Refused(f"Not yours: {deed.short}")
+        raise Refused(f"{deed.short} not yours")
 
 
 def owns_group(edition: Edition, estate: Estate, player: int | None, group: str) -> bool:

@@ -121,7 +121,7 @@ def _require_all_received(edition: Edition, lift_now: tuple[str, ...], *offers: 
     received = {slug for offer in offers for slug in offer.deeds}
     for slug in lift_now:
         if slug not in received:
-            raise Refused(f"Not traded: {edition.deed(slug).short}")
+            raise Refused("Not in the trade")
 
 
 def _goods(offer: Offer) -> bool:

@@ -1,0 +1,42 @@
+"""Shared fixtures: a unit on a fresh in-memory ledger, driven like a player would."""
+
+from __future__ import annotations
+
+import pytest
+
+from drivers.ledger_sqlite import SqliteLedger
+from firmware_sim.core_backend import CoreBackend
+
+
+class Table(CoreBackend):
+    """The unit on the table: place cards, press keys, read the screen."""
+
+    def keys(self, *keys: str) -> None:
+        for key in keys:
+            self.press(key)
+
+    def type(self, text: str) -> None:
+        """Press each character of ``text`` ("1.5M"; "GO"/"FN" as whole words)."""
+        for key in (text.split() if " " in text else ([text] if text in ("GO", "FN") else list(text))):
+            self.press(key)
+
+    @property
+    def shown(self) -> str:
+        return " | ".join(self.screen_lines())
+
+    def tones(self) -> list[str]:
+        return [e.tone for e in self.effects if hasattr(e, "tone")]
+
+
+@pytest.fixture
+def ledger():
+    with SqliteLedger(":memory:") as led:
+        yield led
+
+
+@pytest.fixture
+def table(ledger) -> Table:
+    t = Table(ledger)
+    t.enrol("Alice", "A1")
+    t.enrol("Bob", "B2")
+    return t
