@@ -67,7 +67,7 @@ def trade(
         extra_postings, extra_changes = take_over_mortgages(edition, estate, taker, deeds, mine)
         postings += extra_postings
         changes += extra_changes
-    _require_all_received(edition, lift_now, first_gives, second_gives)
+    _require_all_received(lift_now, first_gives, second_gives)
     deal = Deal(
         postings=tuple(postings),
         changes=tuple(changes),
@@ -117,7 +117,7 @@ def _require_can_give(edition: Edition, estate: Estate, giver: int, offer: Offer
             raise Refused("Sell buildings first")
 
 
-def _require_all_received(edition: Edition, lift_now: tuple[str, ...], *offers: Offer) -> None:
+def _require_all_received(lift_now: tuple[str, ...], *offers: Offer) -> None:
     received = {slug for offer in offers for slug in offer.deeds}
     for slug in lift_now:
         if slug not in received:
