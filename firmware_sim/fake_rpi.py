@@ -222,6 +222,7 @@ def _forget_vendor_modules() -> dict[str, ModuleType]:
 @contextmanager
 def _swapped(modules: dict[str, ModuleType | None], finder: importlib.abc.MetaPathFinder | None = None):
     saved = _forget_vendor_modules()
+    others = {name: sys.modules[name] for name in modules if name in sys.modules}
     sys.modules.update(modules)
     if finder is not None:
         sys.meta_path.insert(0, finder)
@@ -231,6 +232,9 @@ def _swapped(modules: dict[str, ModuleType | None], finder: importlib.abc.MetaPa
         if finder is not None:
             sys.meta_path.remove(finder)
         _forget_vendor_modules()
+        for name in modules:
+            sys.modules.pop(name, None)
+        sys.modules.update(others)
         sys.modules.update(saved)
 
 

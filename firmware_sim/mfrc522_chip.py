@@ -11,22 +11,23 @@ transfer so that tests and benchmarks can count bus use.
 from __future__ import annotations
 
 from enum import Enum
+from functools import reduce
+from operator import or_, xor
 from typing import Callable
 
 # Registers (datasheet section 9) and bits used by the model.
 COMMAND, COM_IEN, DIV_IEN, COM_IRQ, DIV_IRQ, ERROR, STATUS1, STATUS2 = range(1, 9)
 FIFO_DATA, FIFO_LEVEL, WATER_LEVEL, CONTROL, BIT_FRAMING, COLL = range(9, 15)
-MODE, TX_MODE, RX_MODE, TX_CONTROL = 0x11, 0x12, 0x13, 0x14
+MODE, TX_CONTROL = 0x11, 0x14
 CRC_RESULT_H, CRC_RESULT_L = 0x21, 0x22
 T_MODE, T_PRESCALER, T_RELOAD_H, T_RELOAD_L = 0x2A, 0x2B, 0x2C, 0x2D
 VERSION = 0x37
 
-CMD_IDLE, CMD_MEM, CMD_CALC_CRC, CMD_TRANSMIT = 0x0, 0x1, 0x3, 0x4
+CMD_IDLE, CMD_CALC_CRC, CMD_TRANSMIT = 0x0, 0x3, 0x4
 CMD_NO_CHANGE, CMD_RECEIVE, CMD_TRANSCEIVE, CMD_AUTHENT, CMD_SOFT_RESET = 0x7, 0x8, 0xC, 0xE, 0xF
 
-IRQ_TX, IRQ_RX, IRQ_IDLE, IRQ_HI_ALERT, IRQ_LO_ALERT, IRQ_ERR, IRQ_TIMER = 0x40, 0x20, 0x10, 0x08, 0x04, 0x02, 0x01
-DIV_IRQ_CRC = 0x04
-ERR_BUFFER_OVFL, ERR_COLL, ERR_CRC, ERR_PARITY, ERR_PROTOCOL = 0x10, 0x08, 0x04, 0x02, 0x01
+IRQ_TX, IRQ_RX, IRQ_IDLE, IRQ_ERR, IRQ_TIMER, DIV_IRQ_CRC = 0x40, 0x20, 0x10, 0x02, 0x01, 0x04
+ERR_BUFFER_OVFL, ERR_COLL = 0x10, 0x08
 
 CHIP_VERSION = 0x92  # MFRC522 version 2.0
 FIFO_SIZE = 64
@@ -75,10 +76,7 @@ def crc_a(data: bytes | list[int], preset: int = 0x6363) -> bytes:
 
 
 def _bcc(data: bytes) -> int:
-    out = 0
-    for byte in data:
-        out ^= byte
-    return out
+    return reduce(xor, data, 0)
 
 
 class PiccState(Enum):
@@ -204,7 +202,7 @@ class Mfrc522Chip:
         self.bus_time_s = 0.0
         self.in_reset = False
         self.air_frames: list[bytes] = []
-        self._events: list[tuple[float, Callable[[], None]]] = []
+        self._events: list[tuple[float, Callable[[float], None]]] = []
         self._power_on_reset()
 
     # --- the outside world -------------------------------------------------
@@ -273,8 +271,8 @@ class Mfrc522Chip:
         """Let simulated time catch up: deliver due frames, fire the timer."""
         now = self.clock.now
         while self._events and self._events[0][0] <= now:
-            _, action = self._events.pop(0)
-            action()
+            when, action = self._events.pop(0)
+            action(when)
         if self._timer_deadline is not None and self._timer_deadline <= now:
             self._timer_deadline = None
             self.regs[COM_IRQ] |= IRQ_TIMER
@@ -284,15 +282,9 @@ class Mfrc522Chip:
             return self.fifo.pop(0) if self.fifo else 0
         if addr == FIFO_LEVEL:
             return len(self.fifo)
-        if addr == COM_IRQ:
-            return self.regs[COM_IRQ] & 0x7F | (0x80 if self.regs[COM_IEN] & 0x80 else 0)
         if addr == STATUS1:
             return self._status1()
-        if addr == 0x2E:
-            return self._timer_value() >> 8
-        if addr == 0x2F:
-            return self._timer_value() & 0xFF
-        return self.regs[addr]
+        return self.regs[addr]                   # (TCounterValueReg is not modelled: reads 0)
 
     def _status1(self) -> int:
         value = 0x20 if self._crc is not None or self.regs[COMMAND] & 0x0F != CMD_CALC_CRC else 0
@@ -310,13 +302,6 @@ class Mfrc522Chip:
         prescaler = (self.regs[T_MODE] & 0x0F) << 8 | self.regs[T_PRESCALER]
         reload = self.regs[T_RELOAD_H] << 8 | self.regs[T_RELOAD_L]
         return (2 * prescaler + 1) * (reload + 1) / CARRIER_HZ
-
-    def _timer_value(self) -> int:
-        if self._timer_deadline is None:
-            return 0
-        prescaler = (self.regs[T_MODE] & 0x0F) << 8 | self.regs[T_PRESCALER]
-        left = (self._timer_deadline - self.clock.now) * CARRIER_HZ / (2 * prescaler + 1)
-        return max(0, min(0xFFFF, int(left)))
 
     def _write(self, addr: int, value: int) -> None:
         if addr == COMMAND:
@@ -348,7 +333,7 @@ class Mfrc522Chip:
                 self._field_off()
         elif addr == STATUS2:
             self.regs[addr] = value & 0x08 & self.regs[addr] | value & 0xC0
-        elif addr in (ERROR, STATUS1, VERSION, CRC_RESULT_H, CRC_RESULT_L, 0x2E, 0x2F):
+        elif addr in (ERROR, STATUS1, VERSION, CRC_RESULT_H, CRC_RESULT_L):
             pass                                 # read-only
         else:
             self.regs[addr] = value
@@ -401,9 +386,9 @@ class Mfrc522Chip:
         self.regs[ERROR] &= ERR_BUFFER_OVFL
         tx_bits = (len(frame) - 1) * 9 + (last_bits or 8) + 2 if frame else 0
         tx_end = self.clock.now + tx_bits * RF_BIT_S
-        self._events.append((tx_end, lambda: self._transmitted(frame, last_bits, receive)))
+        self._events.append((tx_end, lambda t: self._transmitted(t, frame, last_bits, receive)))
 
-    def _transmitted(self, frame: bytes, last_bits: int, receive: bool) -> None:
+    def _transmitted(self, now: float, frame: bytes, last_bits: int, receive: bool) -> None:
         self.regs[COM_IRQ] |= IRQ_TX
         self.air_frames.append(frame)
         answers = [a for a in (c.hear(frame, last_bits) for c in list(self.cards)) if a is not None] \
@@ -413,14 +398,14 @@ class Mfrc522Chip:
             return
         if not answers:
             if self.regs[T_MODE] & 0x80:         # TAuto: timer runs from end of transmission
-                self._timer_deadline = self.clock.now + self._timer_period()
+                self._timer_deadline = now + self._timer_period()
             return
         self._timer_deadline = None              # the answer's start stops the timer
         size = max(len(a) for a in answers)
-        merged = bytes(_or_all(a[i] if i < len(a) else 0 for a in answers) for i in range(size))
+        merged = bytes(reduce(or_, (a[i] if i < len(a) else 0 for a in answers)) for i in range(size))
         collided = any(a != answers[0] for a in answers)
-        rx_end = self.clock.now + FRAME_DELAY_S + (size * 9 + 2) * RF_BIT_S
-        self._events.append((rx_end, lambda: self._received(merged, collided, answers)))
+        rx_end = now + FRAME_DELAY_S + (size * 9 + 2) * RF_BIT_S
+        self._events.append((rx_end, lambda t: self._received(merged, collided, answers)))
 
     def _received(self, data: bytes, collided: bool, answers: list[bytes]) -> None:
         for byte in data:
@@ -444,9 +429,3 @@ class Mfrc522Chip:
         elif self.regs[T_MODE] & 0x80:
             self._timer_deadline = self.clock.now + self._timer_period()
 
-
-def _or_all(values) -> int:
-    out = 0
-    for value in values:
-        out |= value
-    return out
