@@ -66,11 +66,21 @@ class Card:
 
 @dataclass(frozen=True)
 class GameSettings:
-    """Per-game settings, with the Electronic Banking edition's defaults."""
+    """Per-game settings, with the Electronic Banking edition's defaults.
+
+    ``start_balance`` and ``go_salary`` in dollars; ``allow_negative``: the
+    house rule letting payments take a balance below zero; ``edition``: the
+    deed set (``cards/editions/NAME.toml``); ``houses_for_hotel``: 4, or 3 in
+    the short game; ``income_tax_choice``: the older rule offering 10% of
+    worth instead of the flat Income Tax.
+    """
 
     start_balance: int = 15_000_000
     go_salary: int = 2_000_000
     allow_negative: bool = False
+    edition: str = "us"
+    houses_for_hotel: int = 4
+    income_tax_choice: bool = False
 
 
 @dataclass(frozen=True)

@@ -3,9 +3,10 @@
 Every transaction is one row, committed in its own SQLite transaction (WAL,
 ``synchronous=FULL``) before :meth:`SqliteLedger.post` returns, so a power cut
 leaves either the whole transaction or none of it. Each row carries a SHA-256
-chained over the previous row, so an edited or deleted row is detectable.
-Balances are folded from the journal when a game is opened and kept as a
-cache that :meth:`SqliteLedger.check` compares against a fresh fold.
+chained over the previous row, and the chain's head is kept beside it, so an
+edited or deleted row is detectable. Balances and the estate (deeds,
+buildings, mortgages) are folded from the journal when a game is opened and
+kept as caches that :meth:`SqliteLedger.check` compares against a fresh fold.
 
 >>> with SqliteLedger(":memory:") as ledger:
 ...     alice = ledger.enrol("Alice", "04A1B2C3")
@@ -15,7 +16,6 @@ cache that :meth:`SqliteLedger.check` compares against a fresh fold.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import sqlite3
@@ -25,64 +25,25 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Iterator
 
+from banker.deeds import Edition, load_edition
 from banker.errors import CorruptLedger, LedgerError, Refused
-from banker.ledger import (
-    BANK,
-    Card,
-    Game,
-    GameSettings,
-    Posting,
-    Transaction,
-    check_enrolment,
-    fold_balances,
-    normalise_uid,
+from banker.ledger import BANK, Card, Game, GameSettings, Posting, Transaction, check_enrolment, fold_balances, normalise_uid
+from banker.rules.estate import Estate, apply, replay
+from banker.undo import reversal_of
+
+from .ledger_schema import (
+    APPLICATION_ID,
+    SCHEMA_VERSION,
+    TABLES,
+    TX_COLUMNS,
+    chain_hash,
+    decode_settings,
+    decode_transaction,
+    encode_changes,
+    encode_postings,
+    encode_rules,
+    statements,
 )
-
-SCHEMA_VERSION = 1
-APPLICATION_ID = 0x4D4F4E4F  # "MONO": marks the file as a banker ledger
-
-SCHEMA = """
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE cards (
-    id INTEGER PRIMARY KEY,
-    uid TEXT NOT NULL,
-    name TEXT NOT NULL,
-    enrolled REAL NOT NULL,
-    removed INTEGER NOT NULL DEFAULT 0
-);
-CREATE TABLE games (
-    id INTEGER PRIMARY KEY,
-    started REAL NOT NULL,
-    start_balance INTEGER NOT NULL,
-    go_salary INTEGER NOT NULL,
-    allow_negative INTEGER NOT NULL
-);
-CREATE TABLE transactions (
-    id INTEGER PRIMARY KEY,
-    game INTEGER NOT NULL REFERENCES games(id),
-    time REAL NOT NULL,
-    kind TEXT NOT NULL,
-    memo TEXT NOT NULL,
-    reverses INTEGER,
-    postings TEXT NOT NULL,
-    changes TEXT NOT NULL,
-    hash TEXT NOT NULL
-);
-"""
-
-
-def _encode_postings(postings: tuple[Posting, ...]) -> str:
-    return json.dumps([[p.payer, p.payee, p.amount, p.kind] for p in postings], separators=(",", ":"))
-
-
-def _decode_postings(text: str) -> tuple[Posting, ...]:
-    return tuple(Posting(payer, payee, amount, kind) for payer, payee, amount, kind in json.loads(text))
-
-
-def chain_hash(previous: str, row: tuple) -> str:
-    """The hash of a journal row (id, game, time, kind, memo, reverses, postings, changes) after ``previous``."""
-    material = json.dumps([previous, *row], separators=(",", ":"), sort_keys=True)
-    return hashlib.sha256(material.encode()).hexdigest()
 
 
 class SqliteLedger:
@@ -100,37 +61,34 @@ class SqliteLedger:
         self._conn = self._connect()
         self._cards: list[Card] = []
         self._balances: dict[int, int] = {}
+        self._estate: Estate | None = None
         self._game: Game | None = None
         self._last_hash = ""
+        self.after_commit: list[Callable[["SqliteLedger", str], None]] = []
         self._load()
 
     # -- opening -------------------------------------------------------------------------
 
     def _connect(self) -> sqlite3.Connection:
         if self.path != ":memory:":
-            folder = Path(self.path).expanduser().resolve().parent
+            file = Path(self.path).expanduser()
             try:
-                folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+                file.resolve().parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+                if not file.exists():
+                    os.close(os.open(file, os.O_CREAT | os.O_WRONLY, 0o600))
             except OSError as exc:
-                raise LedgerError(f"cannot create the ledger's folder {folder}: {exc.strerror}") from exc
-            new = not Path(self.path).exists()
-            if new:
-                try:
-                    os.close(os.open(self.path, os.O_CREAT | os.O_WRONLY, 0o600))
-                except OSError as exc:
-                    raise LedgerError(f"cannot create the ledger {self.path}: {exc.strerror}") from exc
+                raise LedgerError(f"cannot create the ledger {self.path}: {exc.strerror}") from exc
         try:
             conn = sqlite3.connect(self.path, isolation_level=None, timeout=2.0)
             conn.execute("PRAGMA journal_mode=WAL")
             conn.execute("PRAGMA synchronous=FULL")
-            conn.execute("PRAGMA foreign_keys=ON")
-        except sqlite3.DatabaseError as exc:
+        except sqlite3.Error as exc:
             raise self._translate(exc, "open") from exc
         return conn
 
     def _translate(self, exc: sqlite3.Error, doing: str) -> LedgerError:
         text = str(exc)
-        if isinstance(exc, sqlite3.DatabaseError) and ("not a database" in text or "malformed" in text):
+        if "not a database" in text or "malformed" in text:
             return CorruptLedger(f"{self.path} is corrupt or not a banker ledger ({text})")
         if "locked" in text or "busy" in text:
             return LedgerError(f"{self.path} is locked by another program ({text})")
@@ -144,7 +102,7 @@ class SqliteLedger:
             tables = {r[0] for r in self._conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             if not tables:
                 self._create()
-            elif app_id != APPLICATION_ID or not {"meta", "cards", "games", "transactions"} <= tables:
+            elif app_id != APPLICATION_ID or not TABLES <= tables:
                 raise CorruptLedger(f"{self.path} is not a banker ledger")
             version = int(self._meta("schema"))
             if version != SCHEMA_VERSION:
@@ -155,11 +113,11 @@ class SqliteLedger:
 
     def _create(self) -> None:
         with self._transaction():
-            for statement in SCHEMA.split(";"):
-                if statement.strip():
-                    self._conn.execute(statement)
+            for statement in statements():
+                self._conn.execute(statement)
             self._conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
             self._conn.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+            self._conn.execute("INSERT INTO meta VALUES ('head', '')")
             self._insert_game(GameSettings())
 
     def _reload(self) -> None:
@@ -167,7 +125,12 @@ class SqliteLedger:
         rows = self._conn.execute("SELECT id, uid, name FROM cards WHERE removed = 0 ORDER BY id")
         self._cards = [Card(*row) for row in rows]
         self._game = self._read_game(int(self._meta("current_game")))
-        self._balances = fold_balances(self.transactions(self._game.id))
+        journal = self.transactions(self._game.id)
+        self._balances = fold_balances(journal)
+        try:
+            self._estate = replay(self.edition(), (tx.changes for tx in journal))
+        except Refused as exc:
+            raise CorruptLedger(f"{self.path}: the deeds in game {self._game.id} do not replay ({exc})") from exc
         last = self._conn.execute("SELECT hash FROM transactions ORDER BY id DESC LIMIT 1").fetchone()
         self._last_hash = last[0] if last else ""
 
@@ -195,16 +158,26 @@ class SqliteLedger:
         assert self._game is not None
         return self._game
 
+    def edition(self) -> Edition:
+        """The deed set of the current game."""
+        return load_edition(self.game().settings.edition)
+
+    def estate(self) -> Estate:
+        """Who owns which deed, buildings and mortgages in the current game."""
+        assert self._estate is not None
+        return self._estate
+
     def _read_game(self, game_id: int) -> Game:
         row = self._conn.execute(
-            "SELECT id, started, start_balance, go_salary, allow_negative FROM games WHERE id = ?", (game_id,)
+            "SELECT id, started, start_balance, go_salary, allow_negative, rules FROM games WHERE id = ?", (game_id,)
         ).fetchone()
         if row is None:
             raise LedgerError(f"there is no game {game_id}")
-        gid, started, start, go, negative = row
+        gid, started, *settings = row
         count = self._conn.execute("SELECT count(*) FROM transactions WHERE game = ?", (gid,)).fetchone()[0]
         current = self._conn.execute("SELECT value FROM meta WHERE key='current_game'").fetchone()
-        return Game(gid, GameSettings(start, go, bool(negative)), started, bool(current and int(current[0]) == gid), count)
+        is_current = bool(current and int(current[0]) == gid)
+        return Game(gid, decode_settings(*settings), started, is_current, count)
 
     def games(self) -> list[Game]:
         """Every game in the ledger, oldest first (archived ones included)."""
@@ -227,18 +200,20 @@ class SqliteLedger:
         """Each enrolled card's balance in the current game, by player name."""
         return {c.name: self.balance(c.id) for c in self._cards}
 
+    def balances_by_id(self) -> dict[int, int]:
+        return {c.id: self.balance(c.id) for c in self._cards}
+
     def transactions(self, game_id: int | None = None) -> list[Transaction]:
         """The journal of ``game_id`` (default: the current game), in order."""
         gid = self.game().id if game_id is None else game_id
-        rows = self._conn.execute(
-            "SELECT id, game, time, kind, memo, reverses, postings, changes FROM transactions"
-            " WHERE game = ? ORDER BY id",
-            (gid,),
-        )
-        return [
-            Transaction(kind, _decode_postings(postings), memo, reverses, tuple(map(tuple, json.loads(changes))), tid, game, stamp)
-            for tid, game, stamp, kind, memo, reverses, postings, changes in rows
-        ]
+        rows = self._conn.execute(f"SELECT {TX_COLUMNS} FROM transactions WHERE game = ? ORDER BY id", (gid,))
+        return [decode_transaction(row) for row in rows]
+
+    def transaction(self, tx_id: int) -> Transaction:
+        row = self._conn.execute(f"SELECT {TX_COLUMNS} FROM transactions WHERE id = ?", (tx_id,)).fetchone()
+        if row is None:
+            raise Refused(f"there is no transaction #{tx_id}")
+        return decode_transaction(row)
 
     def card_names(self) -> dict[int, str]:
         """Every card id ever enrolled (removed ones too) with its name, for showing the journal."""
@@ -248,21 +223,42 @@ class SqliteLedger:
         row = self._conn.execute("SELECT value FROM meta WHERE key = ?", ("setting." + key,)).fetchone()
         return row[0] if row else default
 
+    def deed_tags(self) -> dict[str, str]:
+        """Deed RFID tags: UID -> deed slug."""
+        return dict(self._conn.execute("SELECT uid, slug FROM deed_tags"))
+
     def check(self) -> None:
-        """Raise :class:`CorruptLedger` if the balance cache differs from a fresh fold of the journal."""
-        fresh = fold_balances(self.transactions())
-        cached = {k: v for k, v in self._balances.items() if v}
-        if {k: v for k, v in fresh.items() if v} != cached:
+        """Raise :class:`CorruptLedger` if the caches differ from a fresh fold of the journal."""
+        journal = self.transactions()
+        fresh = {k: v for k, v in fold_balances(journal).items() if v}
+        if fresh != {k: v for k, v in self._balances.items() if v}:
             raise CorruptLedger("the balance cache differs from the journal")
+        if replay(self.edition(), (tx.changes for tx in journal)) != self._estate:
+            raise CorruptLedger("the estate cache differs from the journal")
+
+    def journal_rows(self) -> Iterator[tuple]:
+        """Every journal row of every game with its stored hash, for verification."""
+        yield from self._conn.execute(f"SELECT {TX_COLUMNS}, hash FROM transactions ORDER BY id")
+
+    def head(self) -> str:
+        """The hash of the last journal row, as recorded with it."""
+        return self._meta("head")
 
     # -- writing -------------------------------------------------------------------------
 
     def post(self, tx: Transaction) -> Transaction:
-        """Commit ``tx`` to the current game; returns it with its id, game and time."""
+        """Commit ``tx`` to the current game; returns it with its id, game and time.
+
+        Its estate changes must fit the estate (else :class:`Refused`, nothing committed).
+        """
         return self._commit([tx])[0]
 
     def _commit(self, txs: list[Transaction], before: Callable[[], None] | None = None) -> list[Transaction]:
         """Write ``txs`` (and whatever ``before`` writes) in one SQLite transaction, then update the caches."""
+        estate = self._estate
+        if before is None:
+            for tx in txs:
+                estate = apply(estate, tx.changes)
         written: list[Transaction] = []
         last_hash = self._last_hash
         try:
@@ -270,13 +266,14 @@ class SqliteLedger:
                 if before is not None:
                     before()
                 game = self.game().id
-                for tx in txs:
+                next_id = (self._conn.execute("SELECT max(id) FROM transactions").fetchone()[0] or 0) + 1
+                for tid, tx in enumerate(txs, start=next_id):
                     stamp = self._clock()
-                    tid = self._next_id()
-                    row = (tid, game, stamp, tx.kind, tx.memo, tx.reverses, _encode_postings(tx.postings), json.dumps(tx.changes))
+                    row = (tid, game, stamp, tx.kind, tx.memo, tx.reverses, encode_postings(tx.postings), encode_changes(tx.changes))
                     last_hash = chain_hash(last_hash, row)
                     self._conn.execute("INSERT INTO transactions VALUES (?,?,?,?,?,?,?,?,?)", (*row, last_hash))
-                    written.append(Transaction(tx.kind, tx.postings, tx.memo, tx.reverses, tx.changes, tid, game, stamp))
+                    written.append(replace(tx, id=tid, game=game, time=stamp))
+                self._conn.execute("UPDATE meta SET value = ? WHERE key = 'head'", (last_hash,))
         except sqlite3.Error as exc:
             raise self._translate(exc, "write to") from exc
         self._last_hash = last_hash
@@ -284,20 +281,44 @@ class SqliteLedger:
             for cid, delta in fold_balances([tx]).items():
                 self._balances[cid] = self._balances.get(cid, 0) + delta
         current = self.game()
-        if before is None and current.id == game:
+        if before is None:
+            self._estate = estate
             self._game = replace(current, transactions=current.transactions + len(written))
         else:
-            self._game = self._read_game(game)
+            self._game = self._read_game(current.id)
+        for hook in self.after_commit:
+            hook(self, written[-1].kind if written else "")
         return written
 
-    def _next_id(self) -> int:
-        return (self._conn.execute("SELECT max(id) FROM transactions").fetchone()[0] or 0) + 1
+    def undo(self, tx_id: int | None = None) -> Transaction:
+        """Post the reversing entry of transaction ``tx_id`` (default: the game's last one).
+
+        Refused when it is an opening balance, an undo itself, already undone,
+        not in the current game, or when undoing it would take a balance below
+        zero (negative balances off) or no longer fits the deeds.
+        """
+        journal = self.transactions()
+        if tx_id is None:
+            if not journal or journal[-1].kind == "opening":
+                raise Refused("nothing to undo")
+            target = journal[-1]
+            if target.reverses is not None:
+                raise Refused("already undone")
+        else:
+            target = self.transaction(tx_id)
+            if target.game != self.game().id:
+                raise Refused(f"#{tx_id} is in game {target.game}, not the current game")
+        undo = reversal_of(target, journal, self._balances, allow_negative=self.game().settings.allow_negative,
+                           names=self.card_names())
+        return self.post(undo)
 
     def enrol(self, name: str, uid: str) -> Card:
         """Enrol a card for ``name`` and give it the current game's start balance, in one commit."""
         uid = normalise_uid(uid)
         name = name.strip()
         check_enrolment(self._cards, name, uid)
+        if uid in self.deed_tags():
+            raise Refused(f"card {uid} is a deed's tag")
         card_id = (self._conn.execute("SELECT max(id) FROM cards").fetchone()[0] or 0) + 1
 
         def insert_card() -> None:
@@ -308,6 +329,15 @@ class SqliteLedger:
         card = Card(card_id, uid, name)
         self._cards.append(card)
         return card
+
+    def enrol_deed(self, slug: str, uid: str) -> None:
+        """Give the title deed ``slug`` the RFID tag ``uid`` (replacing any tag it had)."""
+        uid = normalise_uid(uid)
+        self.edition().deed(slug)
+        if self.card_by_uid(uid) is not None:
+            raise Refused(f"card {uid} is {self.card_by_uid(uid).name}'s")
+        self._write("DELETE FROM deed_tags WHERE slug = ? OR uid = ?", (slug, uid))
+        self._write("INSERT INTO deed_tags VALUES (?, ?)", (uid, slug))
 
     def rename(self, name: str, new_name: str) -> Card:
         card = self._card_named(name)
@@ -342,12 +372,11 @@ class SqliteLedger:
 
     def _insert_game(self, settings: GameSettings) -> int:
         cur = self._conn.execute(
-            "INSERT INTO games (started, start_balance, go_salary, allow_negative) VALUES (?,?,?,?)",
-            (self._clock(), settings.start_balance, settings.go_salary, int(settings.allow_negative)),
+            "INSERT INTO games (started, start_balance, go_salary, allow_negative, rules) VALUES (?,?,?,?,?)",
+            (self._clock(), settings.start_balance, settings.go_salary, int(settings.allow_negative), encode_rules(settings)),
         )
-        gid = cur.lastrowid
-        self._conn.execute("INSERT OR REPLACE INTO meta VALUES ('current_game', ?)", (str(gid),))
-        return gid
+        self._conn.execute("INSERT OR REPLACE INTO meta VALUES ('current_game', ?)", (str(cur.lastrowid),))
+        return cur.lastrowid
 
     def new_game(self, settings: GameSettings | None = None) -> Game:
         """Archive the current game and start a new one: every enrolled card at the start balance.
@@ -355,12 +384,11 @@ class SqliteLedger:
         The archive, the new game and every opening balance are one commit.
         """
         settings = settings or self.game().settings
-        old_game, old_balances = self._game, self._balances
-        holder: dict[str, int] = {}
+        load_edition(settings.edition)
+        saved = (self._game, self._balances, self._estate)
 
         def start() -> None:
-            holder["id"] = self._insert_game(settings)
-            self._game = Game(holder["id"], settings, self._clock(), True)
+            self._game = Game(self._insert_game(settings), settings, self._clock(), True)
 
         openings = [
             Transaction("opening", (Posting(BANK, c.id, settings.start_balance, "opening"),), f"{c.name} starts")
@@ -370,8 +398,9 @@ class SqliteLedger:
         try:
             self._commit(openings, before=start)
         except BaseException:
-            self._game, self._balances = old_game, old_balances
+            self._game, self._balances, self._estate = saved
             raise
+        self._estate = Estate.new(self.edition())
         return self.game()
 
     def restore_game(self, game_id: int) -> Game:
@@ -380,12 +409,6 @@ class SqliteLedger:
         self._write("INSERT OR REPLACE INTO meta VALUES ('current_game', ?)", (str(game_id),))
         self._reload()
         return self.game()
-
-    def journal_rows(self) -> Iterator[tuple]:
-        """Every journal row of every game with its stored hash, for verification."""
-        yield from self._conn.execute(
-            "SELECT id, game, time, kind, memo, reverses, postings, changes, hash FROM transactions ORDER BY id"
-        )
 
     # -- lifetime ------------------------------------------------------------------------
 

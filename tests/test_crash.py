@@ -9,7 +9,8 @@ import time
 from pathlib import Path
 
 from banker.ledger import fold_balances
-from drivers.ledger_sqlite import SqliteLedger, chain_hash
+from drivers.ledger_schema import chain_hash
+from drivers.ledger_sqlite import SqliteLedger
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -123,7 +123,7 @@ def test_rename_and_remove_keep_the_journal(ledger):
 
 
 def test_the_journal_is_hash_chained(tmp_path):
-    from drivers.ledger_sqlite import chain_hash
+    from drivers.ledger_schema import chain_hash
 
     with SqliteLedger(tmp_path / "l.db") as ledger:
         a = ledger.enrol("Alice", "A1")

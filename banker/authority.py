@@ -1,0 +1,47 @@
+"""The banker's authority: a PIN kept only as a salted hash, checked with a lockout after wrong tries."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+
+from .errors import AmountError, BankerError
+
+#: Wrong PINs in a row before the unit stops listening for a while.
+MAX_TRIES = 3
+LOCKOUT_SECONDS = 30.0
+PIN_SETTING = "banker_pin"
+ROUNDS = 50_000
+
+
+class NotAuthorised(BankerError, PermissionError):
+    """An action that needs the banker's PIN was tried without it (or with a wrong one)."""
+
+
+def hash_pin(pin: str, salt: bytes | None = None) -> str:
+    """``salt$hash`` of ``pin`` (PBKDF2-SHA256) for the ledger's settings."""
+    if not (pin.isdigit() and 4 <= len(pin) <= 8):
+        raise AmountError("PIN: 4 to 8 digits")
+    salt = salt or os.urandom(16)
+    digest = hashlib.pbkdf2_hmac("sha256", pin.encode(), salt, ROUNDS)
+    return f"{salt.hex()}${digest.hex()}"
+
+
+def pin_matches(pin: str, stored: str) -> bool:
+    salt, _, digest = stored.partition("$")
+    try:
+        expected = hash_pin(pin, bytes.fromhex(salt)).partition("$")[2]
+    except (AmountError, ValueError):
+        return False
+    return hmac.compare_digest(expected, digest)
+
+
+def require_pin(stored: str | None, pin: str | None) -> None:
+    """Raise :class:`NotAuthorised` unless no PIN is set or ``pin`` matches it."""
+    if stored is None:
+        return
+    if pin is None:
+        raise NotAuthorised("this needs the banker's PIN (--pin)")
+    if not pin_matches(pin, stored):
+        raise NotAuthorised("wrong banker PIN")

@@ -1,0 +1,46 @@
+"""Undo: the reversing entry that cancels a committed transaction (nothing is ever deleted)."""
+
+from __future__ import annotations
+
+from typing import Iterable, Mapping
+
+from .errors import InsufficientFunds, Refused
+from .ledger import BANK, Posting, Transaction, fold_balances
+from .money import format_amount
+
+
+def reversal_of(
+    target: Transaction,
+    journal: Iterable[Transaction],
+    balances: Mapping[int, int],
+    *,
+    allow_negative: bool,
+    names: Mapping[int, str] | None = None,
+) -> Transaction:
+    """The transaction that undoes ``target``: every posting back the other way, every change reversed.
+
+    Refused for an opening balance, a reversal, a transaction already undone,
+    or (unless negative balances are allowed) one whose undoing would take a
+    balance below zero. Estate changes are reversed in order; whether they
+    still fit the estate is the ledger's check when it commits.
+    """
+    from .rules.estate import reverse
+
+    if target.kind == "opening":
+        raise Refused("opening balances can't be undone")
+    if target.reverses is not None:
+        raise Refused(f"#{target.id} is an undo itself")
+    for tx in journal:
+        if tx.reverses == target.id:
+            raise Refused(f"#{target.id} is already undone")
+    postings = tuple(Posting(p.payee, p.payer, p.amount, p.kind) for p in reversed(target.postings))
+    undo = Transaction("undo", postings, f"Undo #{target.id} {target.memo}"[:60], reverses=target.id,
+                       changes=reverse(target.changes))
+    if not allow_negative:
+        after = dict(balances)
+        for cid, delta in fold_balances([undo]).items():
+            after[cid] = after.get(cid, 0) + delta
+            if after[cid] < 0 and cid is not BANK:
+                who = (names or {}).get(cid, f"card {cid}")
+                raise InsufficientFunds(f"{who} short {format_amount(-after[cid])}", -after[cid])
+    return undo
