@@ -10,58 +10,18 @@ from __future__ import annotations
 import csv
 import io
 import json
-import sys
 from datetime import datetime
 from pathlib import Path
 
 import click
 
-from banker.errors import BankerError, LedgerError, ScriptError
-from banker.ledger import GameSettings, normalise_uid
-from banker.money import format_amount, parse_amount
 from banker import script as scripts
+from banker.errors import BankerError, ScriptError
+from banker.ledger import GameSettings, normalise_uid
+from banker.money import format_amount
 
-APP_NAME = "monopoly-banker"
-
-
-def default_db() -> Path:
-    """Where the ledger lives when neither ``--db`` nor ``$BANKER_DB`` says."""
-    from platformdirs import user_data_path
-
-    return user_data_path(APP_NAME) / "ledger.db"
-
-
-def db_option(func):
-    return click.option(
-        "--db",
-        "db",
-        type=click.Path(dir_okay=False, path_type=Path),
-        envvar="BANKER_DB",
-        default=None,
-        help="Ledger database file. [default: $BANKER_DB, else ledger.db in the user data folder]",
-    )(func)
-
-
-def fail(message: str, code: int = 1) -> None:
-    click.echo(f"banker: {message}", err=True)
-    sys.exit(code)
-
-
-def open_ledger(db: Path | None):
-    from drivers.ledger_sqlite import SqliteLedger
-
-    path = db if db is not None else default_db()
-    try:
-        return SqliteLedger(path)
-    except LedgerError as exc:
-        fail(str(exc), 3)
-
-
-def amount_type(text: str) -> int:
-    try:
-        return parse_amount(text)
-    except BankerError as exc:
-        raise click.BadParameter(str(exc)) from None
+from .common import amount_type, db_option, default_db, fail, open_ledger, pin_option, resolve_db  # noqa: F401
+from .safety import authorise, game_backups, ledger_undo, ledger_verify, pin_group
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -129,14 +89,16 @@ def cards_list(db: Path | None) -> None:
 @cards.command("enrol")
 @click.argument("name")
 @click.option("--uid", help="The card's RFID UID in hex (read it with 'banker doctor' or on the device).")
+@pin_option
 @db_option
-def cards_enrol(name: str, uid: str | None, db: Path | None) -> None:
+def cards_enrol(name: str, uid: str | None, pin: str | None, db: Path | None) -> None:
     """Enrol a card for player NAME; it gets the current game's start balance."""
     try:
         uid = normalise_uid(uid) if uid else scripts.made_up_uid(name)
     except ValueError as exc:
         fail(str(exc), 2)
     with open_ledger(db) as ledger:
+        authorise(ledger, pin)
         try:
             card = ledger.enrol(name, uid)
         except BankerError as exc:
@@ -147,10 +109,12 @@ def cards_enrol(name: str, uid: str | None, db: Path | None) -> None:
 @cards.command("rename")
 @click.argument("name")
 @click.argument("new_name")
+@pin_option
 @db_option
-def cards_rename(name: str, new_name: str, db: Path | None) -> None:
+def cards_rename(name: str, new_name: str, pin: str | None, db: Path | None) -> None:
     """Rename the player NAME to NEW_NAME."""
     with open_ledger(db) as ledger:
+        authorise(ledger, pin)
         try:
             ledger.rename(name, new_name)
         except BankerError as exc:
@@ -160,10 +124,12 @@ def cards_rename(name: str, new_name: str, db: Path | None) -> None:
 
 @cards.command("remove")
 @click.argument("name")
+@pin_option
 @db_option
-def cards_remove(name: str, db: Path | None) -> None:
+def cards_remove(name: str, pin: str | None, db: Path | None) -> None:
     """Retire NAME's card (its past transactions stay in the ledger)."""
     with open_ledger(db) as ledger:
+        authorise(ledger, pin)
         try:
             ledger.remove(name)
         except BankerError as exc:
@@ -202,16 +168,29 @@ def game_list(db: Path | None) -> None:
 @click.option("--start", "start", type=amount_type, help="Start balance (default: as the current game, 15M).")
 @click.option("--go", "go", type=amount_type, help="GO salary (default: as the current game, 2M).")
 @click.option("--allow-negative/--no-negative", default=None, help="House rule: balances may go below zero.")
+@click.option("--short-game/--standard-game", default=None, help="Short game: a hotel after 3 houses.")
+@click.option("--income-tax-choice/--flat-income-tax", default=None, help="Older rule: 10% of worth instead of 2M.")
+@click.option("--edition", help="Deed set (cards/editions/NAME.toml). [default: as the current game, us]")
+@pin_option
 @db_option
-def game_new(start: int | None, go: int | None, allow_negative: bool | None, db: Path | None) -> None:
-    """Archive the current game and start a new one, every card at the start balance."""
+def game_new(start, go, allow_negative, short_game, income_tax_choice, edition, pin, db) -> None:
+    """Archive the current game and start a new one, every card at the start balance.
+
+    Changing a setting needs the banker's PIN (when one is set); a new game
+    with the same settings does not, as holding C on the unit.
+    """
     with open_ledger(db) as ledger:
         now = ledger.game().settings
         settings = GameSettings(
             start if start is not None else now.start_balance,
             go if go is not None else now.go_salary,
             now.allow_negative if allow_negative is None else allow_negative,
+            edition or now.edition,
+            now.houses_for_hotel if short_game is None else (3 if short_game else 4),
+            now.income_tax_choice if income_tax_choice is None else income_tax_choice,
         )
+        if settings != now:
+            authorise(ledger, pin)
         try:
             g = ledger.new_game(settings)
         except BankerError as exc:
@@ -220,16 +199,50 @@ def game_new(start: int | None, go: int | None, allow_negative: bool | None, db:
 
 
 @game.command("restore")
-@click.argument("game_id", type=int)
+@click.argument("game_id", type=int, required=False)
+@click.option("--backup", help="Bring back a backup file instead ('latest' for the newest; see 'banker game backups').")
+@pin_option
 @db_option
-def game_restore(game_id: int, db: Path | None) -> None:
-    """Make the archived game GAME_ID current again."""
+def game_restore(game_id: int | None, backup: str | None, pin: str | None, db: Path | None) -> None:
+    """Make the archived game GAME_ID current again, or bring back a backup of the ledger.
+
+    Needs the banker's PIN when one is set (for a backup: the backup's PIN).
+    """
+    if backup is not None:
+        return _restore_backup(backup, pin, db)
+    if game_id is None:
+        fail("name a GAME_ID or --backup", 2)
     with open_ledger(db) as ledger:
+        authorise(ledger, pin)
         try:
             g = ledger.restore_game(game_id)
         except BankerError as exc:
             fail(str(exc))
         click.echo(f"game {g.id} is current again")
+
+
+def _restore_backup(backup: str, pin: str | None, db: Path | None) -> None:
+    from drivers.ledger_backup import list_backups, restore_backup
+    from drivers.ledger_sqlite import SqliteLedger
+
+    path = resolve_db(db)
+    if backup == "latest":
+        found = list_backups(path)
+        if not found:
+            fail(f"there is no backup of {path}")
+        source = found[0]
+    else:
+        source = Path(backup)
+        if not source.is_file():
+            fail(f"no backup file {source}", 2)
+    try:
+        with SqliteLedger(source, backups=False) as copy:
+            authorise(copy, pin)
+            games = len(copy.games())
+    except BankerError as exc:
+        fail(f"{source} can't be used: {exc}", 3)
+    kept = restore_backup(source, path)
+    click.echo(f"restored {source} ({games} games)" + (f"; the ledger as it was is kept in {kept}" if kept else ""))
 
 
 # -- ledger -------------------------------------------------------------------------------
@@ -244,12 +257,14 @@ def _journal(ledger_, game_id: int | None) -> list[dict]:
     names = ledger_.card_names()
     party = lambda cid: "bank" if cid is None else names.get(cid, f"card {cid}")  # noqa: E731
     rows = []
-    for tx in ledger_.transactions(game_id):
+    journal = ledger_.transactions(game_id)
+    undone_by = {tx.reverses: tx.id for tx in journal if tx.reverses is not None}
+    for tx in journal:
         for p in tx.postings:
             rows.append({
                 "id": tx.id, "game": tx.game, "time": datetime.fromtimestamp(tx.time).isoformat(timespec="seconds"),
                 "kind": tx.kind, "payer": party(p.payer), "payee": party(p.payee), "amount": p.amount,
-                "memo": tx.memo, "reverses": tx.reverses,
+                "memo": tx.memo, "reverses": tx.reverses, "reversed_by": undone_by.get(tx.id),
             })
     return rows
 
@@ -267,9 +282,10 @@ def ledger_show(game_id: int | None, db: Path | None) -> None:
     """Show the journal of a game, one posting a line."""
     with open_ledger(db) as led:
         for row in _journal(led, _game_id(led, game_id)):
+            mark = f"  [undone by #{row['reversed_by']}]" if row["reversed_by"] else ""
             click.echo(
                 f"{row['id']:>6}  {row['time']}  {row['kind']:<9} {row['payer']:>12} -> {row['payee']:<12}"
-                f" {format_amount(row['amount']):>12}  {row['memo']}"
+                f" {format_amount(row['amount']):>12}  {row['memo']}{mark}"
             )
 
 
@@ -286,10 +302,16 @@ def ledger_export(fmt: str, game_id: int | None, output, db: Path | None) -> Non
         output.write(json.dumps(rows, indent=1) + "\n")
         return
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=["id", "game", "time", "kind", "payer", "payee", "amount", "memo", "reverses"])
+    writer = csv.DictWriter(buffer, fieldnames=["id", "game", "time", "kind", "payer", "payee", "amount", "memo", "reverses", "reversed_by"])
     writer.writeheader()
     writer.writerows(rows)
     output.write(buffer.getvalue())
+
+
+ledger.add_command(ledger_verify)
+ledger.add_command(ledger_undo)
+game.add_command(game_backups)
+cli.add_command(pin_group)
 
 
 def main() -> None:  # pragma: no cover - the console script calls cli()

@@ -25,12 +25,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Callable, Iterator
 
+from banker.audit import Audit, Problem, audit
 from banker.deeds import Edition, load_edition
 from banker.errors import CorruptLedger, LedgerError, Refused
 from banker.ledger import BANK, Card, Game, GameSettings, Posting, Transaction, check_enrolment, fold_balances, normalise_uid
 from banker.rules.estate import Estate, apply, replay
 from banker.undo import reversal_of
 
+from .ledger_backup import INTERVAL_SECONDS, Backups
 from .ledger_schema import (
     APPLICATION_ID,
     SCHEMA_VERSION,
@@ -55,7 +57,14 @@ class SqliteLedger:
     :class:`LedgerError` when it cannot be opened.
     """
 
-    def __init__(self, path: str | os.PathLike = ":memory:", *, clock: Callable[[], float] = time.time) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike = ":memory:",
+        *,
+        clock: Callable[[], float] = time.time,
+        backups: bool = True,
+        backup_interval: float = INTERVAL_SECONDS,
+    ) -> None:
         self.path = str(path)
         self._clock = clock
         self._conn = self._connect()
@@ -66,6 +75,8 @@ class SqliteLedger:
         self._last_hash = ""
         self.after_commit: list[Callable[["SqliteLedger", str], None]] = []
         self._load()
+        self.backups = Backups(self.path, interval=backup_interval) if backups and self.path != ":memory:" else None
+        self.backup_error: str | None = None
 
     # -- opening -------------------------------------------------------------------------
 
@@ -240,6 +251,18 @@ class SqliteLedger:
         """Every journal row of every game with its stored hash, for verification."""
         yield from self._conn.execute(f"SELECT {TX_COLUMNS}, hash FROM transactions ORDER BY id")
 
+    def verify(self) -> Audit:
+        """Audit the whole journal: chain, missing rows, postings, undo links, money conserved, deeds replay."""
+        cards = [r[0] for r in self._conn.execute("SELECT id FROM cards")]
+        negative = {g.id: g.settings.allow_negative for g in self.games()}
+        result = audit(self.journal_rows(), head=self.head(), cards=cards, negative_allowed=negative, chain_hash=chain_hash)
+        for game in self.games():
+            try:
+                replay(load_edition(game.settings.edition), (tx.changes for tx in self.transactions(game.id)))
+            except Refused as exc:
+                result.problems.append(Problem(None, f"game {game.id}: the deeds do not replay ({exc})"))
+        return result
+
     def head(self) -> str:
         """The hash of the last journal row, as recorded with it."""
         return self._meta("head")
@@ -288,7 +311,17 @@ class SqliteLedger:
             self._game = self._read_game(current.id)
         for hook in self.after_commit:
             hook(self, written[-1].kind if written else "")
+        if self.backups is not None and before is None:
+            self._backup(lambda: self.backups(self, ""))
         return written
+
+    def _backup(self, take: Callable[[], object]) -> None:
+        """Take a backup; a failure (disk full) is noted in ``backup_error`` and never stops the game."""
+        try:
+            take()
+            self.backup_error = None
+        except (OSError, sqlite3.Error) as exc:
+            self.backup_error = f"backup failed: {exc}"
 
     def undo(self, tx_id: int | None = None) -> Transaction:
         """Post the reversing entry of transaction ``tx_id`` (default: the game's last one).
@@ -385,6 +418,8 @@ class SqliteLedger:
         """
         settings = settings or self.game().settings
         load_edition(settings.edition)
+        if self.backups is not None:
+            self._backup(lambda: self.backups.take(self, "new-game"))
         saved = (self._game, self._balances, self._estate)
 
         def start() -> None:

@@ -1,0 +1,87 @@
+"""Rotating backups of the ledger file: a consistent copy at each new game and at intervals.
+
+Copies are made with SQLite's online backup API from the ledger's own
+connection, so a backup is always a whole, committed state. They live in a
+``backups`` folder beside the ledger (0700; each file 0600), newest kept.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import time
+from pathlib import Path
+
+KEEP = 10
+INTERVAL_SECONDS = 300.0
+
+
+def backup_folder(ledger_path: str | os.PathLike) -> Path:
+    return Path(ledger_path).expanduser().resolve().parent / "backups"
+
+
+def list_backups(ledger_path: str | os.PathLike) -> list[Path]:
+    """The backups of ``ledger_path``, newest first."""
+    folder = backup_folder(ledger_path)
+    stem = Path(ledger_path).stem
+    if not folder.is_dir():
+        return []
+    return sorted(folder.glob(f"{stem}-*.db"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
+
+
+def make_backup(conn: sqlite3.Connection, ledger_path: str | os.PathLike, reason: str, *, keep: int = KEEP) -> Path:
+    """Copy the database behind ``conn`` to a new backup file; drop the oldest beyond ``keep``."""
+    folder = backup_folder(ledger_path)
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = folder / f"{Path(ledger_path).stem}-{stamp}-{time.time_ns() % 10**9:09d}-{reason}.db"
+    os.close(os.open(target, os.O_CREAT | os.O_WRONLY, 0o600))
+    copy = sqlite3.connect(target)
+    try:
+        conn.backup(copy)
+    finally:
+        copy.close()
+    for old in list_backups(ledger_path)[keep:]:
+        old.unlink(missing_ok=True)
+    return target
+
+
+def restore_backup(backup: Path, ledger_path: str | os.PathLike) -> Path | None:
+    """Put ``backup`` in place of the ledger file; the ledger as it was is kept as a backup first."""
+    ledger_path = Path(ledger_path).expanduser()
+    kept = None
+    if ledger_path.exists():
+        folder = backup_folder(ledger_path)
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+        kept = folder / f"{ledger_path.stem}-{time.strftime('%Y%m%d-%H%M%S')}-{time.time_ns() % 10**9:09d}-before-restore.db"
+        shutil.copyfile(ledger_path, kept)
+        os.chmod(kept, 0o600)
+    for suffix in ("-wal", "-shm"):
+        Path(str(ledger_path) + suffix).unlink(missing_ok=True)
+    shutil.copyfile(backup, ledger_path)
+    os.chmod(ledger_path, 0o600)
+    return kept
+
+
+class Backups:
+    """A ledger hook: a backup at each new game (before it starts) and every ``interval`` seconds of play.
+
+    >>> ledger.after_commit.append(Backups(ledger_path))  # doctest: +SKIP
+    """
+
+    def __init__(self, ledger_path: str | os.PathLike, *, interval: float = INTERVAL_SECONDS, keep: int = KEEP,
+                 clock=time.monotonic) -> None:
+        self.path = ledger_path
+        self.interval = interval
+        self.keep = keep
+        self.clock = clock
+        self.last = clock()
+
+    def __call__(self, ledger, kind: str) -> None:
+        if self.clock() - self.last >= self.interval:
+            self.take(ledger, "interval")
+
+    def take(self, ledger, reason: str) -> Path:
+        self.last = self.clock()
+        return make_backup(ledger._conn, self.path, reason, keep=self.keep)

@@ -1,0 +1,273 @@
+"""Nothing lost, nobody cheats: verify, undo, the banker's PIN, backups, bad databases."""
+
+import sqlite3
+
+import pytest
+from click.testing import CliRunner
+
+from banker.events import CardPlaced
+from banker_cli.main import cli
+from drivers.ledger_sqlite import SqliteLedger
+from tests.conftest import Table
+
+
+@pytest.fixture
+def db(tmp_path):
+    return tmp_path / "ledger.db"
+
+
+def banker(db, *args, input=None):
+    return CliRunner().invoke(cli, [*map(str, args), "--db", str(db)], input=input)
+
+
+def play(db, text):
+    script = db.parent / "s.kps"
+    script.write_text(text)
+    result = banker(db, "script", script)
+    assert result.exit_code == 0, result.output
+
+
+GAME = "enrol Alice A1\nenrol Bob B2\ninsert left Alice\ninsert right Bob\npress 2 M\npress 5 0 0 K\nremove left\npress 1 M\n"
+
+
+# -- verify ---------------------------------------------------------------------------------
+
+
+def test_verify_passes_on_an_honest_ledger(db):
+    play(db, GAME)
+    result = banker(db, "ledger", "verify")
+    assert result.exit_code == 0, result.output
+    assert "ok: 5 transactions verified" in result.output
+    assert "players hold 29M" in result.output
+
+
+def tamper(db, sql):
+    conn = sqlite3.connect(db)
+    conn.execute(sql)
+    conn.commit()
+    conn.close()
+
+
+def test_verify_names_an_edited_row(db):
+    play(db, GAME)
+    tamper(db, "UPDATE transactions SET postings = replace(postings, '2000000', '20000') WHERE id = 3")
+    result = banker(db, "ledger", "verify")
+    assert result.exit_code == 1
+    assert "#3: edited" in result.output
+
+
+def test_verify_names_a_deleted_row(db):
+    play(db, GAME)
+    tamper(db, "DELETE FROM transactions WHERE id = 4")
+    result = banker(db, "ledger", "verify")
+    assert result.exit_code == 1
+    assert "#5: transactions #4-#4 are missing" in result.output
+
+
+def test_verify_notices_the_last_row_deleted(db):
+    play(db, GAME)
+    tamper(db, "DELETE FROM transactions WHERE id = 5")
+    result = banker(db, "ledger", "verify")
+    assert result.exit_code == 1
+    assert "last entries were deleted" in result.output
+
+
+# -- undo -----------------------------------------------------------------------------------
+
+
+def test_undo_last_from_the_keypad_posts_a_reversing_entry(table):
+    table.insert("left", "Alice")
+    table.insert("right", "Bob")
+    table.type("3M")
+    table.keys("FN", "C")
+    assert "Undo?" in table.shown and "Bob paid Alice" in table.shown
+    table.press("M")
+    assert "Undone #" in table.shown
+    assert table.ledger.balances() == {"Alice": 15_000_000, "Bob": 15_000_000}
+    kinds = [tx.kind for tx in table.ledger.transactions()]
+    assert kinds[-2:] == ["transfer", "undo"]  # nothing deleted
+    table.keys("FN", "C")
+    assert "Nothing to undo" in table.shown
+    table.press("M")
+    assert "already undone" in table.shown
+    assert table.ledger.balances() == {"Alice": 15_000_000, "Bob": 15_000_000}
+
+
+def test_c_keeps_the_transaction_when_asked_to_undo(table):
+    table.insert("left", "Alice")
+    table.type("3M")
+    table.keys("FN", "C", "C")
+    assert "Cancelled" in table.shown
+    assert table.ledger.balances()["Alice"] == 18_000_000
+
+
+def test_an_undo_that_would_overdraw_is_refused(table):
+    from banker.errors import InsufficientFunds
+
+    table.insert("left", "Alice")
+    table.insert("right", "Bob")
+    table.type("10M")  # Bob pays Alice 10M: Alice 25M, Bob 5M
+    transfer = table.ledger.transactions()[-1]
+    table.remove("left")
+    table.remove("right")
+    table.insert("right", "Alice")
+    table.type("20M")  # Alice pays the bank 20M: she has 5M left
+    with pytest.raises(InsufficientFunds, match="Alice short 5M"):
+        table.ledger.undo(transfer.id)
+    assert table.ledger.balances() == {"Alice": 5_000_000, "Bob": 5_000_000}
+
+
+def test_cli_undo_by_id_needs_the_pin_but_the_last_does_not(db):
+    play(db, GAME)
+    assert banker(db, "pin", "set", "--new", "2468").exit_code == 0
+    refused = banker(db, "ledger", "undo", "3")
+    assert refused.exit_code == 4 and "banker's PIN" in refused.output
+    wrong = banker(db, "ledger", "undo", "3", "--pin", "1111")
+    assert wrong.exit_code == 4 and "wrong banker PIN" in wrong.output
+    assert banker(db, "ledger", "undo").exit_code == 0  # the last one: no PIN needed
+    ok = banker(db, "ledger", "undo", "3", "--pin", "2468")
+    assert ok.exit_code == 0, ok.output
+    again = banker(db, "ledger", "undo", "3", "--pin", "2468")
+    assert again.exit_code == 1 and "already undone" in again.output
+    shown = banker(db, "ledger", "show").output
+    assert "[undone by #7]" in shown and "[undone by #6]" in shown
+    assert banker(db, "ledger", "verify").exit_code == 0
+
+
+def test_openings_cannot_be_undone(db):
+    play(db, "enrol Alice\n")
+    result = banker(db, "ledger", "undo")
+    assert result.exit_code == 1 and "nothing to undo" in result.output
+    result = banker(db, "ledger", "undo", "1")
+    assert result.exit_code == 1 and "opening balances" in result.output
+
+
+# -- the banker's PIN -----------------------------------------------------------------------
+
+
+def test_enrolling_on_the_device_asks_for_the_pin_once_one_is_set(table):
+    table.keys("FN", ".")
+    table.type("1234M")
+    table.type("1234M")
+    assert "Banker PIN set" in table.shown
+    table.unit.handle(CardPlaced("left", "CAFE01", table.t))
+    table.press("FN")
+    assert "Banker PIN?" in table.shown
+    table.type("9999M")
+    assert "Wrong PIN" in table.shown
+    assert table.ledger.card_by_uid("CAFE01") is None
+    table.press("FN")
+    table.type("1234M")
+    assert "Enrolled" in table.shown
+    assert table.ledger.card_by_uid("CAFE01").name == "Player 1"
+
+
+def test_three_wrong_pins_lock_pin_entry(table):
+    table.keys("FN", ".")
+    table.type("1234M")
+    table.type("1234M")
+    for _ in range(3):
+        table.keys("FN", ".")
+        table.type("0000M")
+    table.keys("FN", ".")
+    table.type("1234M")
+    assert "Locked" in table.shown
+    table.wait(31)
+    table.keys("FN", ".")
+    table.type("1234M")
+    assert "New PIN" in table.shown
+
+
+def test_changing_the_pin_on_the_device_needs_the_old_one_and_two_matching_entries(table):
+    table.keys("FN", ".")
+    table.type("1234M")
+    table.type("4321M")
+    assert "PINs differ" in table.shown
+    assert not table.unit.pin_is_set()
+
+
+def test_cli_protections(db):
+    play(db, GAME)
+    banker(db, "pin", "set", "--new", "2468")
+    for args in (["cards", "enrol", "Cleo"], ["cards", "rename", "Bob", "Rob"], ["cards", "remove", "Bob"],
+                 ["game", "restore", "1"], ["game", "new", "--start", "20M"], ["pin", "set", "--new", "1111"]):
+        result = banker(db, *args)
+        assert result.exit_code == 4, args
+        assert "PIN" in result.output
+    assert banker(db, "cards", "enrol", "Cleo", "--pin", "2468").exit_code == 0
+    assert banker(db, "game", "new").exit_code == 0  # same settings: like holding C
+
+
+# -- backups and bad databases --------------------------------------------------------------
+
+
+def test_a_backup_is_taken_at_each_new_game_and_can_be_brought_back(db):
+    play(db, GAME)
+    play(db, "hold C 3\n")
+    listing = banker(db, "game", "backups").output
+    assert "new-game" in listing
+    play(db, "insert left Alice\npress 9 M\n")
+    db.write_bytes(b"scrambled" * 1000)
+    for suffix in ("-wal", "-shm"):
+        (db.parent / (db.name + suffix)).unlink(missing_ok=True)
+    broken = banker(db, "cards", "list")
+    assert broken.exit_code == 3
+    assert "corrupt" in broken.output and "game restore --backup latest" in broken.output
+    restored = banker(db, "game", "restore", "--backup", "latest")
+    assert restored.exit_code == 0, restored.output
+    assert "Alice" in banker(db, "cards", "list").output
+    assert banker(db, "ledger", "verify").exit_code == 0
+
+
+def test_backups_rotate(tmp_path):
+    from drivers.ledger_backup import list_backups
+
+    path = tmp_path / "ledger.db"
+    with SqliteLedger(path) as ledger:
+        for _ in range(13):
+            ledger.new_game()
+    assert len(list_backups(path)) == 10
+
+
+def test_interval_backups(tmp_path):
+    from drivers.ledger_backup import list_backups
+
+    path = tmp_path / "ledger.db"
+    with SqliteLedger(path, backup_interval=0) as ledger:
+        ledger.enrol("Alice", "A1")
+        ledger.set_setting("x", "1")
+        table = Table(ledger)
+        table.insert("left", "Alice")
+        table.type("1M")
+    assert any("interval" in p.name for p in list_backups(path))
+
+
+def test_a_full_disk_during_a_commit_shows_not_saved_and_loses_nothing(tmp_path):
+    path = tmp_path / "ledger.db"
+    with SqliteLedger(path, backups=False) as ledger:
+        table = Table(ledger)
+        table.enrol("Alice", "A1")
+        pages = ledger._conn.execute("PRAGMA page_count").fetchone()[0]
+        ledger._conn.execute(f"PRAGMA max_page_count = {pages}")
+        table.insert("left", "Alice")
+        for _ in range(200):  # fill the last page, then one more
+            table.type("1K")
+            if "NOT SAVED" in table.shown:
+                break
+        assert "NOT SAVED" in table.shown
+        committed = ledger.balances()["Alice"]
+        ledger.check()
+    with SqliteLedger(path) as ledger:
+        assert ledger.balances()["Alice"] == committed
+
+
+def test_a_locked_database_at_start_up_is_a_clear_message(db):
+    play(db, GAME)
+    blocker = sqlite3.connect(db)
+    blocker.execute("BEGIN EXCLUSIVE")
+    try:
+        result = banker(db, "cards", "enrol", "Cleo")
+    finally:
+        blocker.rollback()
+        blocker.close()
+    assert result.exit_code in (1, 3) and "locked" in result.output
