@@ -1,0 +1,61 @@
+"""Crash harness, the long run: play in a subprocess, SIGKILL it at random moments, verify the ledger each time.
+
+Prints JSON: runs, kills, transactions reported committed, lost, doubled,
+torn (a half transaction or a half new game). Every figure but the first
+three must be 0.
+
+    python benchmarks/bench_crash.py [--kills 300] [--seed 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from firmware_sim.crash_player import check_after_kill
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--kills", type=int, default=300)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    rng = random.Random(args.seed)
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    reported: set[int] = set()
+    lost = doubled = torn = 0
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "ledger.db"
+        for run in range(args.kills):
+            proc = subprocess.Popen([sys.executable, "-m", "firmware_sim.crash_player", str(path), str(run)],
+                                    stdout=subprocess.PIPE, env=env, text=True, cwd=ROOT)
+            time.sleep(0.3 + rng.random() * 0.7)
+            proc.send_signal(signal.SIGKILL)
+            out, _ = proc.communicate()
+            reported |= {int(line.split()[1]) for line in out.splitlines() if line.startswith("tx ")}
+            try:
+                run_lost, run_doubled = check_after_kill(str(path), reported)
+            except AssertionError:
+                torn += 1
+                continue
+            lost += run_lost
+            doubled += run_doubled
+    print(json.dumps({
+        "runs": args.kills, "kills": args.kills, "transactions_reported_committed": len(reported),
+        "lost": lost, "doubled": doubled, "torn": torn, "seconds": round(time.perf_counter() - started, 1),
+    }, indent=1))
+
+
+if __name__ == "__main__":
+    main()

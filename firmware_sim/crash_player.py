@@ -1,0 +1,71 @@
+"""A tireless player for the crash harness: plays a game on a ledger file until it is killed.
+
+    python -m firmware_sim.crash_player LEDGER SEED
+
+Four players transfer random amounts and now and then start a new game,
+through the real unit (keypad events into the core, the SQLite ledger). After
+each transaction the unit reports as done it prints ``tx ID`` (and ``game ID``
+after a new game), flushed, so whoever kills it knows what was promised.
+:func:`check_after_kill` is what must hold of the ledger after any kill.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+
+from banker.ledger import fold_balances
+from drivers.ledger_schema import chain_hash
+from drivers.ledger_sqlite import SqliteLedger
+from firmware_sim.core_backend import CoreBackend
+
+PLAYERS = (("Alice", "A1"), ("Bob", "B2"), ("Cleo", "C3"), ("Dan", "D4"))
+
+
+def play(path: str, seed: int) -> None:
+    ledger = SqliteLedger(path)
+    table = CoreBackend(ledger)
+    for name, uid in PLAYERS:
+        table.enrol(name, uid)
+    rng = random.Random(seed)
+    names = [name for name, _ in PLAYERS]
+    while True:
+        if rng.random() < 0.03:
+            table.remove("left")
+            table.remove("right")
+            table.hold("C", 2.5)
+            print("game", ledger.game().id, flush=True)
+            continue
+        payee, payer = rng.sample(names, 2)
+        table.insert("left", payee)
+        table.insert("right", payer)
+        for key in str(rng.randint(1, 500)) + "K":
+            table.press(key)
+        if table.effects[-1].tone == "success":
+            print("tx", ledger.transactions()[-1].id, flush=True)
+        table.remove("left")
+        table.remove("right")
+
+
+def check_after_kill(path: str, reported: set[int]) -> tuple[int, int]:
+    """Verify the ledger after a kill; return (lost, doubled) transactions; raise AssertionError if torn."""
+    with SqliteLedger(path, backups=False) as ledger:
+        ledger.check()
+        assert ledger.verify().ok, ledger.verify().problems
+        previous, ids = "", []
+        for *row, stored in ledger.journal_rows():
+            previous = chain_hash(previous, tuple(row))
+            assert previous == stored, "journal chain broken"
+            ids.append(row[0])
+        for game in ledger.games():
+            txs = ledger.transactions(game.id)
+            openings = [tx for tx in txs if tx.kind == "opening"]
+            assert len(openings) == len(PLAYERS), f"game {game.id} has {len(openings)} openings: a torn new game"
+            assert sum(fold_balances(txs).values()) == len(PLAYERS) * 15_000_000, "money created or destroyed"
+    lost = len(reported - set(ids))
+    doubled = len(ids) - len(set(ids))
+    return lost, doubled
+
+
+if __name__ == "__main__":
+    play(sys.argv[1], int(sys.argv[2]))
