@@ -272,7 +272,9 @@ def test_fake_modules_route_each_chip_select_to_its_own_chip():
 
 def test_installed_modules_are_removed_afterwards():
     import sys
+    before = {name: sys.modules.get(name) for name in ("spidev", "RPi", "RPi.GPIO", "mfrc522")}
     with installed(two_reader_board()):
         import spidev
         assert hasattr(spidev, "SpiDev")
-    assert "spidev" not in sys.modules and "mfrc522" not in sys.modules
+        assert sys.modules["spidev"] is not before["spidev"]
+    assert {name: sys.modules.get(name) for name in before} == before

@@ -1,0 +1,250 @@
+"""The 4x4 matrix keypad driver: scans rows and columns through gpiozero, debounces, posts KeyDown/KeyUp.
+
+Columns are inputs with the Pi's pull-ups; rows float (inputs without a
+pull) except the one being scanned, which is driven low, so a pressed key
+pulls its column low while its row is scanned, and two keys held in one
+column never short a high row output to a low one. Each key is debounced on its own: a change counts only once it
+has read the same for ``debounce`` seconds (a bounce restarts the count),
+so a contact that chatters for a few ms gives one press. KeyDown and KeyUp
+carry the times they were confirmed, so a long press (``C`` held for a new
+game) is measured by the core from those times.
+
+A key that reads down for longer than ``stuck_after`` seconds is reported
+once (log warning and ``on_stuck(key)``), released towards the core with a
+KeyUp, and then ignored until it reads up. A key already down at the first
+scan (held, or stuck, while the unit starts) is ignored the same way, so a
+stuck ``C`` cannot start a new game at power-up.
+
+Membrane keypads have no diodes: three keys held at the corners of a
+rectangle make the fourth read down (ghosting). The unit needs one key at a
+time, so this is accepted, not decoded.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from dataclasses import dataclass
+from typing import Callable, Iterable, Sequence
+
+from banker.errors import ConfigError
+from banker.events import KEYS, Event, KeyDown, KeyUp
+
+log = logging.getLogger("banker.keypad")
+
+#: The unit's layout (docs/keypad.md), row by row.
+DEFAULT_KEYMAP: tuple[tuple[str, ...], ...] = tuple(tuple(KEYS[r * 4:r * 4 + 4]) for r in range(4))
+#: What a stock 4x4 membrane keypad prints, in the same positions.
+STOCK_LEGENDS: tuple[tuple[str, ...], ...] = (
+    ("1", "2", "3", "A"), ("4", "5", "6", "B"), ("7", "8", "9", "C"), ("*", "0", "#", "D"))
+#: A stock legend that is not one of the unit's key names -> the unit's key at that position.
+LEGEND_KEYS = {"A": "M", "B": "K", "D": "FN", "*": ".", "#": "GO"}
+
+#: Default BCM pins: rows on header pins 29, 31, 33, 35; columns on 32, 36, 38, 40.
+DEFAULT_ROWS = (5, 6, 13, 19)
+DEFAULT_COLUMNS = (12, 16, 20, 21)
+
+
+def parse_keymap(rows: Iterable[Iterable[str | None]], *, shape: tuple[int, int] | None = None
+                 ) -> tuple[tuple[str | None, ...], ...]:
+    """A keymap from config: rows of key names (``M``, ``GO``...) or stock legends (``A``, ``#``...).
+
+    An empty string or None marks a position with no key. Raises
+    :class:`ConfigError` for an unknown name, a key given twice, or a shape
+    that does not match ``shape`` (rows, columns).
+    """
+    parsed, seen = [], set()
+    for row in rows:
+        out = []
+        for name in row:
+            if name in (None, ""):
+                out.append(None)
+                continue
+            word = str(name).strip().upper()
+            key = word if word in KEYS else LEGEND_KEYS.get(word)
+            if key is None:
+                raise ConfigError(f"keymap: unknown key {name!r} (keys: {' '.join(KEYS)}; legends A B D * #)")
+            if key in seen:
+                raise ConfigError(f"keymap: key {key} appears twice")
+            seen.add(key)
+            out.append(key)
+        parsed.append(tuple(out))
+    if not parsed or len({len(r) for r in parsed}) != 1:
+        raise ConfigError("keymap: give rows of equal length")
+    if shape is not None and (len(parsed), len(parsed[0])) != shape:
+        raise ConfigError(f"keymap is {len(parsed)}x{len(parsed[0])} but the keypad has {shape[0]} row and {shape[1]} column pins")
+    return tuple(parsed)
+
+
+@dataclass
+class _KeyState:
+    down: bool = False
+    down_since: float = 0.0
+    changing_since: float | None = None
+    ignored: bool = False     # stuck, or down at start-up: silent until it reads up
+
+
+class MatrixKeypad:
+    """A matrix keypad on GPIO: rows driven low in turn, columns read with pull-ups.
+
+    Wiring (BCM, defaults): rows GPIO5, 6, 13, 19 (header pins 29, 31, 33,
+    35) to the keypad's row wires 1-4; columns GPIO12, 16, 20, 21 (pins 32,
+    36, 38, 40) to its column wires 1-4. A stock keypad's 8-way ribbon is
+    rows first, then columns, seen with the keys facing you.
+
+    ``pin_factory`` is required (a gpiozero factory: ``LGPIOFactory()`` on a
+    Pi 5, ``MockFactory()`` in tests); the global ``Device.pin_factory`` is
+    never used. ``keymap`` is rows of key names (see :func:`parse_keymap`).
+    ``clock`` gives the events' times. ``scan_once()`` does one scan and
+    returns (and posts) the events; ``start(post)`` scans every
+    ``scan_interval`` seconds on a background thread.
+
+    Example::
+
+        from gpiozero.pins.mock import MockFactory
+        with MatrixKeypad(pin_factory=MockFactory()) as keypad:
+            keypad.start(shell.post)
+    """
+
+    def __init__(self, *, pin_factory, rows: Sequence[int | str] = DEFAULT_ROWS,
+                 columns: Sequence[int | str] = DEFAULT_COLUMNS,
+                 keymap: Iterable[Iterable[str | None]] | None = None,
+                 clock: Callable[[], float] = time.monotonic, debounce: float = 0.02,
+                 stuck_after: float = 30.0, scan_interval: float = 0.005,
+                 on_stuck: Callable[[str], None] | None = None) -> None:
+        if pin_factory is None:
+            raise ConfigError("the keypad needs a gpiozero pin_factory (it never uses the global one)")
+        if debounce < 0 or stuck_after <= debounce or scan_interval <= 0:
+            raise ConfigError("keypad timing: need 0 <= debounce < stuck_after and scan_interval > 0")
+        self.keymap = parse_keymap(keymap if keymap is not None else DEFAULT_KEYMAP, shape=(len(rows), len(columns)))
+        self.clock = clock
+        self.debounce = debounce
+        self.stuck_after = stuck_after
+        self.scan_interval = scan_interval
+        self.on_stuck = on_stuck
+        self.post: Callable[[Event], None] | None = None
+        self._states = {key: _KeyState() for row in self.keymap for key in row if key is not None}
+        self._first_scan = True
+        self._thread: threading.Thread | None = None
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        from gpiozero import DigitalInputDevice, DigitalOutputDevice
+
+        self._rows: list = []
+        self._columns: list = []
+        try:
+            for pin in rows:
+                row = DigitalOutputDevice(pin, initial_value=False, pin_factory=pin_factory)
+                row.pin.function = "input"          # idle rows float: see read_matrix
+                self._rows.append(row)
+            for pin in columns:
+                self._columns.append(DigitalInputDevice(pin, pull_up=True, pin_factory=pin_factory))
+        except Exception:
+            self._close_pins()
+            raise
+
+    # -- scanning ------------------------------------------------------------------------
+
+    def read_matrix(self) -> set[str]:
+        """The keys that read down right now (raw, not debounced)."""
+        down = set()
+        for r, row in enumerate(self._rows):
+            pin = row.pin
+            pin.function = "output"                 # drive only this row, low ...
+            pin.state = False
+            try:
+                for c, column in enumerate(self._columns):
+                    if column.is_active and self.keymap[r][c] is not None:
+                        down.add(self.keymap[r][c])
+            finally:
+                pin.function = "input"              # ... and let it float again
+        return down
+
+    def scan_once(self) -> list[Event]:
+        """Scan the matrix once; return the debounced KeyDown/KeyUp events (also posted if a sink is set)."""
+        with self._lock:
+            raw = self.read_matrix()
+            now = self.clock()
+            events: list[Event] = []
+            for key, state in self._states.items():
+                event = self._update(key, state, key in raw, now)
+                if event is not None:
+                    events.append(event)
+            self._first_scan = False
+        if self.post is not None:
+            for event in events:
+                self.post(event)
+        return events
+
+    def _update(self, key: str, state: _KeyState, raw: bool, now: float) -> Event | None:
+        if self._first_scan and raw:
+            state.down, state.ignored, state.down_since = True, True, now
+            log.warning("key %s is down at start-up: ignored until released", key)
+            return None
+        if raw == state.down:
+            state.changing_since = None
+            if state.down and not state.ignored and now - state.down_since > self.stuck_after:
+                state.ignored = True
+                log.warning("key %s stuck down for %.0f s: ignored until released", key, now - state.down_since)
+                if self.on_stuck is not None:
+                    self.on_stuck(key)
+                return KeyUp(key, now)
+            return None
+        if state.changing_since is None:
+            state.changing_since = now
+        if now - state.changing_since < self.debounce:
+            return None
+        state.down, state.changing_since = raw, None
+        if state.ignored:
+            if not raw:
+                state.ignored = False
+                log.info("key %s released", key)
+            return None
+        if raw:
+            state.down_since = now
+            return KeyDown(key, now)
+        return KeyUp(key, now)
+
+    @property
+    def stuck(self) -> set[str]:
+        """Keys being ignored (stuck, or down since start-up) until they read up."""
+        return {key for key, state in self._states.items() if state.ignored}
+
+    # -- the EventSource port ------------------------------------------------------------
+
+    def start(self, post: Callable[[Event], None]) -> None:
+        """Scan on a background thread, posting events to ``post``."""
+        self.post = post
+        if self._thread is None:
+            self._stop.clear()
+            self._thread = threading.Thread(target=self._run, name="keypad-scan", daemon=True)
+            self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self.scan_once()
+            except Exception:  # a GPIO error must not kill the scanner silently
+                log.exception("keypad scan failed")
+            self._stop.wait(self.scan_interval)
+
+    def close(self) -> None:
+        """Stop scanning and release the pins."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=1.0)
+            self._thread = None
+        with self._lock:
+            self._close_pins()
+
+    def _close_pins(self) -> None:
+        for device in self._rows + self._columns:
+            device.close()
+        self._rows, self._columns = [], []
+
+    def __enter__(self) -> "MatrixKeypad":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

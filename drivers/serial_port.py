@@ -1,0 +1,350 @@
+"""The serial test port: keypad-script lines in, JSON answers out, so a test rig can drive a real unit.
+
+Off unless configured. It listens on a pyserial URL (``/dev/ttyGS0`` for the
+Pi's USB gadget serial, ``socket://host:port``, ``loop://``...).
+
+Protocol ``banker-serial/1`` (also in ``docs/serial-protocol.md``):
+
+- Lines of UTF-8 text, each ending in ``\\n`` (a ``\\r`` before it is
+  dropped), at most 256 bytes. Blank lines and ``#`` comments get no answer;
+  every other line gets exactly one answer line, a JSON object, in order.
+- Commands are keypad-script steps: ``enrol NAME UID``, ``insert left|right
+  CARD`` (an enrolled name, else a UID in hex), ``remove left|right``,
+  ``press KEY [KEY ...]``, ``hold KEY [SECONDS]``, ``wait SECONDS``
+  (at most 600 s). Done: ``{"ok": true, "screen": [lines]}``, sent once the
+  step has been carried out (after a ``wait``, when the time has passed).
+- Queries end in ``?``: ``hello?`` -> ``{"ok": true, "protocol":
+  "banker-serial", "version": 1}``; ``screen?`` -> ``{"ok": true, "screen":
+  [...]}``; ``balances?`` -> ``{"ok": true, "balances": {NAME: dollars}}``;
+  ``balance? NAME`` -> ``{"ok": true, "name": NAME, "balance": dollars or
+  null}``; ``status?`` -> screen, balances, ``volume`` (0-3) and ``game``.
+- Anything else (a malformed step, ``expect`` which the client checks, a
+  line too long, bytes that are not UTF-8, a refused enrolment) ->
+  ``{"ok": false, "error": "...", "line": N}``, N counting the lines
+  answered; the port carries on.
+
+Framing (:class:`LineFramer`) and the commands (:class:`PortSession`) know
+nothing of I/O; :class:`SerialTestPort` joins them to a pyserial port. The
+device side runs the commands on a *target*: :class:`ShellTarget` on the
+real unit, ``firmware_sim.serial_backend.CoreTarget`` in tests; the client
+side is ``firmware_sim.serial_backend.SerialBackend``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from typing import Any, Callable, Protocol
+
+from banker.errors import BankerError, ScriptError
+from banker.events import CardPlaced, CardRemoved, KeyDown, KeyUp, Tick
+from banker.ledger import normalise_uid
+from banker.script import Enrol, ExpectBalance, ExpectScreen, Hold, Insert, Press, Remove, Wait, made_up_uid, parse_line
+
+from .errors import DriverLibraryMissing
+
+log = logging.getLogger("banker.serial")
+
+PROTOCOL, VERSION = "banker-serial", 1
+MAX_LINE = 256
+MAX_SECONDS = 600.0
+
+
+class FrameError(str):
+    """A framing problem where a line should be (its text is the message)."""
+
+
+class LineFramer:
+    """Splits a byte stream into lines of at most ``max_line`` bytes; bad input becomes a :class:`FrameError`."""
+
+    def __init__(self, max_line: int = MAX_LINE) -> None:
+        self.max_line = max_line
+        self._buffer = bytearray()
+        self._discarding = False
+
+    def feed(self, data: bytes) -> list[str]:
+        """The complete lines (str) and framing errors (FrameError) in ``data`` plus what was buffered."""
+        out: list[str] = []
+        self._buffer += data
+        while True:
+            end = self._buffer.find(b"\n")
+            if end < 0:
+                if len(self._buffer) > self.max_line:
+                    if not self._discarding:
+                        out.append(FrameError(f"line too long (at most {self.max_line} bytes)"))
+                    self._discarding = True
+                    self._buffer.clear()
+                return out
+            raw = bytes(self._buffer[:end])
+            del self._buffer[:end + 1]
+            if self._discarding:
+                self._discarding = False
+                continue
+            out.append(self._decode(raw))
+
+    def _decode(self, raw: bytes) -> str:
+        raw = raw[:-1] if raw.endswith(b"\r") else raw
+        if len(raw) > self.max_line:
+            return FrameError(f"line too long (at most {self.max_line} bytes)")
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            return FrameError("not UTF-8 text")
+        if any(not ch.isprintable() and ch != "\t" for ch in text):
+            return FrameError("control character in line")
+        return text
+
+
+class Target(Protocol):
+    """What the device side drives: a keypad-script backend that also reports balances and status."""
+
+    def enrol(self, name: str, uid: str) -> None: ...
+    def insert(self, reader: str, name: str) -> None: ...
+    def remove(self, reader: str) -> None: ...
+    def press(self, key: str) -> None: ...
+    def hold(self, key: str, seconds: float) -> None: ...
+    def wait(self, seconds: float) -> None: ...
+    def balance(self, name: str) -> int | None: ...
+    def balances(self) -> dict[str, int]: ...
+    def screen_lines(self) -> list[str]: ...
+    def status(self) -> dict[str, Any]: ...
+
+
+class PortSession:
+    """The device side of the protocol over ``target``: :meth:`answer` one line, get the JSON answer or None."""
+
+    def __init__(self, target: Target) -> None:
+        self.target = target
+        self.count = 0
+
+    def answer(self, line: str) -> str | None:
+        if not isinstance(line, FrameError) and not line.split("#", 1)[0].strip():
+            return None
+        self.count += 1
+        try:
+            reply = self._handle(line)
+        except (BankerError, ValueError) as exc:
+            reply = {"ok": False, "error": str(exc)}
+        except Exception as exc:  # a bug in a target must not stop the port
+            log.exception("serial test port: %r failed", line)
+            reply = {"ok": False, "error": f"internal error: {type(exc).__name__}: {exc}"}
+        if not reply["ok"]:
+            reply["line"] = self.count
+        return json.dumps(reply, separators=(",", ":"))
+
+    def _handle(self, line: str) -> dict[str, Any]:
+        if isinstance(line, FrameError):
+            return {"ok": False, "error": str(line)}
+        words = line.split("#", 1)[0].split()
+        verb = words[0].lower()
+        if verb.endswith("?"):
+            return self._query(verb, words[1:])
+        step = parse_line(line, self.count)
+        t = self.target
+        if isinstance(step, (ExpectBalance, ExpectScreen)):
+            raise ScriptError(self.count, "expect is checked by the client: ask screen? or balance? NAME")
+        if isinstance(step, (Hold, Wait)) and step.seconds > MAX_SECONDS:
+            raise ScriptError(self.count, f"at most {MAX_SECONDS:.0f} seconds at a time")
+        if isinstance(step, Enrol):
+            t.enrol(step.name, step.uid)
+        elif isinstance(step, Insert):
+            t.insert(step.reader, step.name)
+        elif isinstance(step, Remove):
+            t.remove(step.reader)
+        elif isinstance(step, Press):
+            for key in step.keys:
+                t.press(key)
+        elif isinstance(step, Hold):
+            t.hold(step.key, step.seconds)
+        elif isinstance(step, Wait):
+            t.wait(step.seconds)
+        return {"ok": True, "screen": t.screen_lines()}
+
+    def _query(self, verb: str, args: list[str]) -> dict[str, Any]:
+        t = self.target
+        arity = {"hello?": 0, "screen?": 0, "balances?": 0, "status?": 0, "balance?": 1}
+        if verb not in arity:
+            raise ScriptError(self.count, f"unknown query {verb!r} (queries: {' '.join(arity)})")
+        if len(args) != arity[verb]:
+            raise ScriptError(self.count, "usage: balance? NAME" if verb == "balance?" else f"usage: {verb}")
+        if verb == "hello?":
+            return {"ok": True, "protocol": PROTOCOL, "version": VERSION}
+        if verb == "screen?":
+            return {"ok": True, "screen": t.screen_lines()}
+        if verb == "balances?":
+            return {"ok": True, "balances": t.balances()}
+        if verb == "balance?":
+            return {"ok": True, "name": args[0], "balance": t.balance(args[0])}
+        return {"ok": True, **t.status()}
+
+
+def open_serial(url: str, *, baudrate: int = 115200, timeout: float = 0.05, serial_for_url=None):
+    """A pyserial port for ``url`` (``serial.serial_for_url``, imported only now)."""
+    if serial_for_url is None:
+        try:
+            from serial import serial_for_url
+        except ImportError as exc:  # pragma: no cover - pyserial is a declared dependency
+            raise DriverLibraryMissing("the serial test port needs pyserial: pip install pyserial") from exc
+    return serial_for_url(url, baudrate=baudrate, timeout=timeout)
+
+
+class SerialTestPort:
+    """The device side of the serial test port: reads lines from ``url`` and answers them from ``target``.
+
+    Wiring on a Pi Zero/4/5: enable the USB gadget serial (``dtoverlay=dwc2``
+    and ``modules-load=dwc2,g_serial``), then ``url="/dev/ttyGS0"``; the host
+    sees ``/dev/ttyACM0``. Commands run in the thread that calls
+    :meth:`poll` (the thread that owns the unit; see
+    :func:`run_shell_with_port`), or in :meth:`serve`'s for a thread-safe target.
+    A port error is logged and :attr:`failed` set; it never raises into the unit.
+
+    Example::
+
+        with SerialTestPort("/dev/ttyGS0", ShellTarget(shell, ledger)) as port:
+            run_shell_with_port(shell, port, stop)
+    """
+
+    def __init__(self, url: str, target: Target, *, baudrate: int = 115200, max_line: int = MAX_LINE,
+                 serial_for_url=None, port=None) -> None:
+        self.url = url
+        self.port = port if port is not None else open_serial(url, baudrate=baudrate, serial_for_url=serial_for_url)
+        self.framer = LineFramer(max_line)
+        self.session = PortSession(target)
+        self.failed = False
+
+    def poll(self) -> int:
+        """Answer every complete line received so far, without waiting; return how many were answered."""
+        try:
+            waiting = self.port.in_waiting
+            return self._handle(self.port.read(waiting)) if waiting else 0
+        except OSError as exc:  # SerialException is an IOError
+            self._report(exc)
+            return 0
+
+    def serve(self, stop: threading.Event) -> None:
+        """Answer lines until ``stop`` is set (blocking reads of at most the port's timeout)."""
+        while not stop.is_set():
+            try:
+                data = self.port.read(max(1, self.port.in_waiting))
+            except OSError as exc:
+                self._report(exc)
+                stop.wait(0.5)
+                continue
+            if data:
+                self._handle(data)
+
+    def _handle(self, data: bytes) -> int:
+        answered = 0
+        for line in self.framer.feed(data):
+            reply = self.session.answer(line)
+            if reply is not None:
+                self.port.write(reply.encode() + b"\n")
+                answered += 1
+        if answered:
+            self.port.flush()
+        self.failed = False
+        return answered
+
+    def _report(self, exc: BaseException) -> None:
+        if not self.failed:
+            log.warning("serial test port %s: %s", self.url, exc)
+        self.failed = True
+
+    def close(self) -> None:
+        self.port.close()
+
+    def __enter__(self) -> "SerialTestPort":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class ShellTarget:
+    """The live unit as a serial-port target: steps go through the shell as events, in real time.
+
+    Call it only from the thread that owns ``shell`` (it steps the unit and
+    reads ``ledger``). ``wait`` and ``hold`` keep the shell running (queued
+    events, clock ticks every ``tick`` s) while the time passes.
+    ``clock``/``sleep`` default to the shell's clock and ``time.sleep``.
+    """
+
+    def __init__(self, shell, ledger, *, tick: float = 0.1, press_seconds: float = 0.05,
+                 sleep: Callable[[float], None] = time.sleep) -> None:
+        self.shell, self.ledger = shell, ledger
+        self.tick, self.press_seconds, self.sleep = tick, press_seconds, sleep
+
+    def _now(self) -> float:
+        return self.shell.clock()
+
+    def run_for(self, seconds: float) -> None:
+        """Keep the unit running for ``seconds``: queued events and a tick every ``tick`` seconds."""
+        end = self._now() + seconds
+        while True:
+            self.shell.pump()
+            now = self._now()
+            self.shell.step(Tick(min(now, end)))
+            if now >= end:
+                return
+            self.sleep(min(self.tick, end - now))
+
+    def _uid(self, card: str) -> str:
+        found = self.ledger.card_by_name(card)
+        if found is not None:
+            return found.uid
+        try:
+            return normalise_uid(card)
+        except ValueError:
+            return made_up_uid(card)
+
+    def enrol(self, name: str, uid: str) -> None:
+        if self.ledger.card_by_name(name) is None:
+            self.ledger.enrol(name, uid)
+            self.shell.show()
+
+    def insert(self, reader: str, name: str) -> None:
+        self.shell.step(CardPlaced(reader, self._uid(name), self._now()))
+
+    def remove(self, reader: str) -> None:
+        self.shell.step(CardRemoved(reader, self._now()))
+
+    def press(self, key: str) -> None:
+        self.hold(key, self.press_seconds)
+
+    def hold(self, key: str, seconds: float) -> None:
+        self.shell.step(KeyDown(key, self._now()))
+        self.run_for(seconds)
+        self.shell.step(KeyUp(key, self._now()))
+
+    def wait(self, seconds: float) -> None:
+        self.run_for(seconds)
+
+    def balance(self, name: str) -> int | None:
+        card = self.ledger.card_by_name(name)
+        return None if card is None else self.ledger.balance(card.id)
+
+    def balances(self) -> dict[str, int]:
+        return {card.name: self.ledger.balance(card.id) for card in self.ledger.cards()}
+
+    def screen_lines(self) -> list[str]:
+        return list(self.shell.unit.screen.lines)
+
+    def status(self) -> dict[str, Any]:
+        return {"screen": self.screen_lines(), "balances": self.balances(),
+                "volume": self.shell.unit.volume, "game": self.ledger.game().id}
+
+
+def run_shell_with_port(shell, port: SerialTestPort, stop: threading.Event, tick: float = 0.1,
+                        idle: float = 0.005) -> None:
+    """The owning thread's loop with the test port on: serial commands, queued events, clock ticks."""
+    next_tick = shell.clock()
+    while not stop.is_set():
+        port.poll()
+        shell.pump()
+        now = shell.clock()
+        if now >= next_tick:
+            shell.step(Tick(now))
+            next_tick = now + tick
+        stop.wait(idle)

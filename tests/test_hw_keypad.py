@@ -1,0 +1,199 @@
+"""The matrix keypad driver on a simulated membrane keypad (gpiozero MockFactory): what a finger on the keys produces."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+from banker.errors import ConfigError
+from banker.events import KEYS, CardPlaced, KeyDown, KeyUp
+from banker.unit import Unit
+from drivers.keypad import DEFAULT_KEYMAP, STOCK_LEGENDS, MatrixKeypad, parse_keymap
+from drivers.ledger_sqlite import SqliteLedger
+from drivers.shell import Shell
+from firmware_sim.keypad_sim import KeypadMatrix, ManualClock
+
+SCAN = 0.005   # seconds between scans, as the driver's thread does
+
+
+class Bench:
+    """A keypad on the bench: the copper, the driver, and a clock that moves a scan at a time."""
+
+    def __init__(self, keymap=None, factory=None, **driver_options):
+        self.factory = factory or MockFactory()
+        self.matrix = KeypadMatrix(self.factory, keymap=keymap)
+        self.clock = ManualClock(100.0)
+        self.stuck: list[str] = []
+        self.keypad = MatrixKeypad(pin_factory=self.factory, keymap=keymap, clock=self.clock,
+                                   on_stuck=self.stuck.append, **driver_options)
+        self.events = self.keypad.scan_once()
+
+    def run(self, seconds: float, every: float = SCAN) -> list:
+        """Scan every ``every`` seconds (5 ms) for ``seconds``; return the events."""
+        events = []
+        for _ in range(round(seconds / every)):
+            self.clock.advance(every)
+            events += self.keypad.scan_once()
+        self.events += events
+        return events
+
+    def tap(self, key: str, seconds: float = 0.1) -> list:
+        self.matrix.press(key)
+        events = self.run(seconds)
+        self.matrix.release(key)
+        return events + self.run(0.05)
+
+
+@pytest.fixture
+def bench():
+    b = Bench()
+    yield b
+    b.keypad.close()
+
+
+def kinds(events):
+    return [(type(e).__name__, e.key) for e in events]
+
+
+def test_every_key_on_the_matrix_becomes_keydown_then_keyup_of_that_key(bench):
+    for key in KEYS:
+        assert kinds(bench.tap(key)) == [("KeyDown", key), ("KeyUp", key)]
+
+
+def test_contact_bounce_of_a_few_ms_gives_one_press(bench):
+    m = bench.matrix
+    for _ in range(3):                        # 5 ms on, 5 ms off, three times
+        m.press("5"); bench.run(0.005)
+        m.release("5"); bench.run(0.005)
+    m.press("5"); bench.run(0.2)
+    for _ in range(2):                        # and it bounces on release too
+        m.release("5"); bench.run(0.005)
+        m.press("5"); bench.run(0.005)
+    m.release("5"); bench.run(0.1)
+    assert kinds(bench.events) == [("KeyDown", "5"), ("KeyUp", "5")]
+
+
+def test_a_blip_shorter_than_the_debounce_time_is_no_press(bench):
+    bench.matrix.press("7"); bench.run(0.01)
+    bench.matrix.release("7"); bench.run(0.1)
+    assert bench.events == []
+
+
+def test_a_held_c_gives_keydown_then_keyup_three_seconds_later(bench):
+    events = bench.tap("C", seconds=3.0)
+    down, up = events
+    assert isinstance(down, KeyDown) and isinstance(up, KeyUp)
+    assert up.t - down.t == pytest.approx(3.0, abs=0.01)
+
+
+def test_a_stuck_key_is_reported_once_released_to_the_unit_and_then_ignored():
+    b = Bench(stuck_after=30.0)
+    b.matrix.press("9")
+    events = b.run(60.0, every=0.05)
+    assert kinds(events) == [("KeyDown", "9"), ("KeyUp", "9")]
+    assert events[1].t - events[0].t == pytest.approx(30.0, abs=0.1)
+    assert b.stuck == ["9"] and b.keypad.stuck == {"9"}
+    assert kinds(b.tap("1")) == [("KeyDown", "1"), ("KeyUp", "1")]     # other keys still work
+    b.matrix.release("9")
+    assert b.run(0.1) == []                   # its release is silent
+    assert kinds(b.tap("9")) == [("KeyDown", "9"), ("KeyUp", "9")]     # and it works again
+    b.keypad.close()
+
+
+def test_a_key_held_while_the_unit_starts_is_ignored_until_released():
+    factory = MockFactory()
+    matrix = KeypadMatrix(factory)
+    matrix.press("C")
+    clock = ManualClock()
+    with MatrixKeypad(pin_factory=factory, clock=clock) as keypad:
+        events = []
+        for _ in range(1000):                 # 5 s: long enough for a new game, if it counted
+            clock.advance(SCAN)
+            events += keypad.scan_once()
+        matrix.release("C")
+        for _ in range(20):
+            clock.advance(SCAN)
+            events += keypad.scan_once()
+        assert events == []
+
+
+def test_two_keys_held_in_one_column_never_short_two_driven_rows(bench):
+    bench.matrix.press("2", "5", "8", "0")
+    bench.run(0.1)
+    assert bench.matrix.shorts == 0
+    assert {e.key for e in bench.events} == {"2", "5", "8", "0"}
+
+
+def test_a_stock_keypads_printed_legends_map_onto_the_units_keys():
+    assert parse_keymap(STOCK_LEGENDS) == DEFAULT_KEYMAP
+    b = Bench(keymap=STOCK_LEGENDS)
+    assert kinds(b.tap("GO")) == [("KeyDown", "GO"), ("KeyUp", "GO")]
+    b.keypad.close()
+
+
+def test_a_keymap_from_config_decides_which_key_a_position_is():
+    factory = MockFactory()
+    matrix = KeypadMatrix(factory)            # the copper, labelled with the default layout
+    turned = [list(reversed(row)) for row in DEFAULT_KEYMAP]      # a keypad mounted mirrored
+    clock = ManualClock()
+    with MatrixKeypad(pin_factory=factory, keymap=turned, clock=clock) as keypad:
+        keypad.scan_once()
+        matrix.press("1")                     # the top-left position ...
+        events = []
+        for _ in range(20):
+            clock.advance(SCAN)
+            events += keypad.scan_once()
+        assert kinds(events) == [("KeyDown", "M")]     # ... is M in the mirrored map
+
+
+@pytest.mark.parametrize("keymap, message", [
+    ([["1", "2", "3", "X"]] + [list(r) for r in DEFAULT_KEYMAP[1:]], "unknown key"),
+    ([["1", "1", "3", "M"]] + [list(r) for r in DEFAULT_KEYMAP[1:]], "twice"),
+    ([list(r) for r in DEFAULT_KEYMAP[:3]], "4 row"),
+])
+def test_a_bad_keymap_is_a_config_error(keymap, message):
+    with pytest.raises(ConfigError, match=message):
+        MatrixKeypad(pin_factory=MockFactory(), keymap=keymap)
+
+
+def test_the_global_pin_factory_is_never_used():
+    with pytest.raises(ConfigError, match="pin_factory"):
+        MatrixKeypad(pin_factory=None)
+
+
+def test_the_background_scanner_posts_events():
+    factory = MockFactory()
+    matrix = KeypadMatrix(factory)
+    got: list = []
+    seen = threading.Event()
+
+    def post(event):
+        got.append(event)
+        if isinstance(event, KeyUp):
+            seen.set()
+
+    with MatrixKeypad(pin_factory=factory, debounce=0.0, scan_interval=0.001) as keypad:
+        keypad.start(post)
+        matrix.press("K")
+        while not got:
+            seen.wait(0.001)
+        matrix.release("K")
+        assert seen.wait(2.0)
+    assert kinds(got) == [("KeyDown", "K"), ("KeyUp", "K")]
+
+
+def test_amount_typed_on_the_matrix_pays_the_card_through_the_unit():
+    b = Bench(factory=MockFactory(pin_class=MockPWMPin))    # the hw-sim's one factory for every pin
+    with SqliteLedger(":memory:") as ledger:
+        bob = ledger.enrol("Bob", "B2")
+        shell = Shell(Unit(ledger, now=b.clock()))
+        b.keypad.post = shell.post
+        shell.post(CardPlaced("right", "B2", b.clock()))
+        for key in ["1", ".", "5", "M"]:
+            b.tap(key)
+        shell.pump()
+        assert ledger.balance(bob.id) == 13_500_000
+        assert shell.unit.screen.shows("Bob -1.5M")
+    b.keypad.close()
