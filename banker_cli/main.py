@@ -37,36 +37,80 @@ def cli() -> None:
 @click.argument("file", type=click.File("r"))
 @db_option
 @click.option("--json", "as_json", is_flag=True, help="Print balances, volume, game and screen as JSON at the end.")
-def script_command(file, db: Path | None, as_json: bool) -> None:
+@click.option("--backend", type=click.Choice(["core", "hw-sim"]), default="core", show_default=True,
+              help="core: events straight into the unit; hw-sim: through the real drivers on simulated chips.")
+@click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="With --backend hw-sim: the device config whose wiring is simulated (docs/config.md).")
+@click.option("--port", help="Run the script on a real unit over its serial test port (a pyserial URL).")
+def script_command(file, db: Path | None, as_json: bool, backend: str, config_path: Path | None, port: str | None) -> None:
     """Run a keypad script FILE ("-" for stdin) against the unit.
 
     Without --db the script plays a fresh in-memory game; with --db it
-    continues the game stored there. Exit 0 when every expect holds, 1 at the
-    first failing expect, 2 for a malformed line (nothing is run).
+    continues the game stored there. With --port it plays on a device over
+    its serial test port (the device keeps its own ledger). Exit 0 when every
+    expect holds, 1 at the first failing expect, 2 for a malformed line
+    (nothing is run) or a step the unit can't take, 3 for a ledger or device
+    that can't be used.
     """
     from drivers.ledger_sqlite import SqliteLedger
-    from firmware_sim.core_backend import CoreBackend
 
     try:
         lines = scripts.parse(file.read())
     except ScriptError as exc:
         fail(f"{file.name}: {exc}", 2)
+    if port is not None:
+        return _script_on_port(file.name, lines, port, as_json)
     ledger = open_ledger(db) if db is not None else SqliteLedger(":memory:")
     with ledger:
-        backend = CoreBackend(ledger)
+        backend_ = _script_backend(backend, ledger, config_path)
         try:
-            failure = scripts.run(lines, backend)
+            failure = scripts.run(lines, backend_)
         except BankerError as exc:
             fail(f"{file.name}: {exc}", 2)
+        finally:
+            getattr(backend_, "close", lambda: None)()
         if as_json:
             click.echo(json.dumps({
                 "balances": ledger.balances(),
-                "volume": backend.unit.volume,
+                "volume": backend_.unit.volume,
                 "game": ledger.game().id,
-                "screen": backend.screen_lines(),
+                "screen": backend_.screen_lines(),
             }))
         if failure is not None:
             fail(f"{file.name}: {failure}", 1)
+
+
+def _script_backend(backend: str, ledger, config_path: Path | None):
+    if backend == "core":
+        from firmware_sim.core_backend import CoreBackend
+
+        return CoreBackend(ledger)
+    from banker.config import load_config
+    from firmware_sim.hw_sim import HwSimBackend
+
+    try:
+        return HwSimBackend(ledger, load_config(config_path))
+    except BankerError as exc:
+        fail(str(exc), 3)
+
+
+def _script_on_port(name: str, lines, port: str, as_json: bool) -> None:
+    from firmware_sim.serial_backend import SerialBackend
+
+    try:
+        remote = SerialBackend(port)
+    except (BankerError, OSError) as exc:
+        fail(f"{port}: {exc}", 3)
+    try:
+        failure = scripts.run(lines, remote)
+        if as_json:
+            click.echo(json.dumps({**remote.status(), "screen": remote.screen_lines()}))
+    except (BankerError, OSError) as exc:
+        fail(f"{name}: {exc}", 2)
+    finally:
+        remote.port.close()
+    if failure is not None:
+        fail(f"{name}: {failure}", 1)
 
 
 # -- cards --------------------------------------------------------------------------------
@@ -308,6 +352,10 @@ def ledger_export(fmt: str, game_id: int | None, output, db: Path | None) -> Non
     output.write(buffer.getvalue())
 
 
+from .device_cli import doctor_command, run_command  # noqa: E402
+
+cli.add_command(run_command)
+cli.add_command(doctor_command)
 ledger.add_command(ledger_verify)
 ledger.add_command(ledger_undo)
 game.add_command(game_backups)

@@ -1,0 +1,168 @@
+"""The ``hw-sim`` backend: the real drivers, unchanged, on simulated chips, for scripts, ``banker run`` and ``doctor``.
+
+:class:`SimulatedHardware` solders the simulators where the config puts the
+devices: MFRC522 chip models behind fake ``spidev``/``RPi.GPIO`` modules,
+the keypad matrix and the piezo on gpiozero's ``MockFactory``, the OLED on
+a recording bus. :class:`HwSimBackend` runs keypad scripts through it: a card
+is a tag laid on a chip's antenna, a key is a finger on the matrix, and the
+unit only learns of them by the drivers' polling, on a simulated clock.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from typing import Any
+
+from banker.config import Config
+from banker.errors import ScriptError
+from banker.events import Tick
+from banker.ledger import Ledger
+from banker.unit import Unit
+from drivers.device import Device, open_device
+from drivers.shell import Shell
+from firmware_sim.core_backend import CoreBackend
+from firmware_sim.mfrc522_chip import Picc, SimClock
+
+STEP = 0.005  # the simulated main loop's resolution (the keypad scan interval)
+
+
+class SimulatedHardware:
+    """Every chip of ``config``'s unit, simulated; use it as a context manager (it installs fake modules)."""
+
+    name = "hw-sim"
+
+    def __init__(self, config: Config, *, realtime: bool = False) -> None:
+        from gpiozero.pins.mock import MockFactory, MockPWMPin
+
+        from firmware_sim.buzzer_sim import PiezoSim
+        from firmware_sim.display_sim import OledChip
+        from firmware_sim.fake_rpi import FakeRfidBoard
+        from firmware_sim.keypad_sim import KeypadMatrix
+
+        self.config = config
+        self.clock = SimClock()
+        self.board = FakeRfidBoard(clock=self.clock)
+        self.chips = {}
+        for r in config.readers:
+            self.chips[r.slot] = self.board.add_reader(bus=r.bus, device=r.device, reset_pin=r.reset_pin)
+        self.factory = MockFactory(pin_class=MockPWMPin)
+        self.matrix = KeypadMatrix(self.factory, rows=config.keypad.rows, columns=config.keypad.columns,
+                                   keymap=config.keypad.keys)
+        self.piezo = PiezoSim(self.factory, pin=config.buzzer_pin) if config.buzzer_pin is not None else None
+        self.oled = OledChip(config.display.chip, address=config.display.address)
+        self._installed = contextlib.ExitStack()
+        self.sleep = self.clock.sleep  # the drivers' waits pass on the chips' clock, at once
+        self.buzzer_sleep = self.piezo.sleep if self.piezo is not None else self.sleep
+        if realtime:  # ``banker run --backend hw-sim``: the unit keeps wall-clock time
+            self.clock = time.monotonic
+
+    def pin_factory(self) -> Any:
+        return self.factory
+
+    def display_interface(self, config: Config) -> Any:
+        return self.oled
+
+    def serial_for_url(self):
+        return None
+
+    def __enter__(self) -> "SimulatedHardware":
+        from firmware_sim.fake_rpi import installed
+
+        self._installed.enter_context(installed(self.board))
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._installed.close()
+        self.factory.reset()
+
+
+class HwSimBackend(CoreBackend):
+    """A keypad-script backend whose cards and keys reach the unit only through the real drivers.
+
+    Balances, deeds and screen text are read from the unit as the core
+    backend does; everything that happens goes through the chips.
+    """
+
+    def __init__(self, ledger: Ledger, config: Config | None = None) -> None:
+        self.hw = SimulatedHardware(config or Config())
+        self.hw.__enter__()
+        try:
+            self.device: Device = open_device(self.hw.config, self.hw)
+        except BaseException:
+            self.hw.__exit__(None, None, None)
+            raise
+        super().__init__(ledger, start=self.hw.clock())
+        self.unit = Unit(ledger, now=self.hw.clock(), sleep_after=self.hw.config.sleep_after)
+        self.shell = Shell(self.unit, display=self.device.display, buzzer=self.device.buzzer, clock=self.hw.clock)
+        self.cards_on: dict[str, Picc] = {}
+        self._next_poll = self._next_tick = self.hw.clock()
+        self._fine_until = 0.0
+        self._run(0.05)  # the keypad's first scans: nothing is down at power-up
+
+    # -- the simulated main loop ----------------------------------------------------------
+
+    def _run(self, seconds: float) -> None:
+        """Let ``seconds`` of simulated time pass: keypad scans, reader polls, clock ticks."""
+        end = self.hw.clock() + seconds
+        while self.hw.clock() < end - 1e-9:
+            fine = self.hw.matrix.pressed or self.hw.clock() < self._fine_until
+            step = STEP if fine else self.hw.config.poll_interval
+            self.hw.clock.advance(min(step, end - self.hw.clock()))
+            for event in self.device.keypad.scan_once():
+                self.shell.step(event)
+            now = self.hw.clock()
+            if now >= self._next_poll:
+                for event in self.device.slots.poll():
+                    self.shell.step(event)
+                self._next_poll = self.hw.clock() + self.hw.config.poll_interval
+            if now >= self._next_tick:
+                self.shell.step(Tick(now))
+                self._next_tick = now + 0.1
+        self.t = self.hw.clock()
+
+    def _chip(self, reader: str):
+        chip = self.hw.chips.get(reader)
+        if chip is None:
+            raise ScriptError(0, f"this build has no {reader} reader")
+        return chip
+
+    def _lay(self, reader: str, uid: str) -> None:
+        self._take(reader)
+        try:
+            card = Picc.from_hex(uid)
+        except ValueError as exc:
+            raise ScriptError(0, f"UID {uid} can't be on a real card (4, 7 or 10 bytes): {exc}") from None
+        self.cards_on[reader] = self._chip(reader).place(card)
+
+    def _take(self, reader: str) -> None:
+        card = self.cards_on.pop(reader, None)
+        if card is not None:
+            self._chip(reader).take(card)
+
+    # -- script steps ---------------------------------------------------------------------
+
+    def insert(self, reader: str, name: str) -> None:
+        self._lay(reader, self.uid_of(name))
+        self._run(0.15)
+
+    def remove(self, reader: str) -> None:
+        self._take(reader)
+        self._run(self.hw.config.removal_after + 0.2)
+
+    def press(self, key: str) -> None:
+        self.hold(key, 0.06)
+
+    def hold(self, key: str, seconds: float) -> None:
+        self.hw.matrix.press(key)
+        self._run(max(seconds, 0.06))
+        self.hw.matrix.release(key)
+        self._fine_until = self.hw.clock() + 0.1
+        self._run(0.06)
+
+    def wait(self, seconds: float) -> None:
+        self._run(seconds)
+
+    def close(self) -> None:
+        self.device.close()
+        self.hw.__exit__(None, None, None)
