@@ -63,6 +63,8 @@ class Shell:
             elif isinstance(effect, SetDisplayPower):
                 if self.display is not None:
                     self.display.power(effect.on)
+        if isinstance(event, Tick) and getattr(self.display, "failed", False):
+            self.display.retry()  # a bus error spoiled a frame: send it again
         self.show()
 
     def show(self) -> None:

@@ -132,3 +132,26 @@ def test_power_loss_during_a_new_game_keeps_the_old_game_whole(tmp_path):
         for game in ledger.games():
             assert len([t for t in ledger.transactions(game.id) if t.kind == "opening"]) == 8
         assert ledger.verify().ok
+
+
+def test_the_display_failing_mid_game_loses_nothing_and_recovers():
+    """An I2C error while drawing: the game goes on, and the panel catches up on the next tick."""
+    from drivers.render import render_image
+    from firmware_sim.hw_sim import HwSimBackend
+
+    with SqliteLedger(":memory:") as ledger:
+        hw = HwSimBackend(ledger)
+        try:
+            hw.enrol("Alice", "DEADBEEF")
+            hw.insert("left", "Alice")
+            hw.hw.oled.unplug()  # the display's cable comes loose
+            for key in "2M":
+                hw.press(key)
+            assert ledger.balances()["Alice"] == 17_000_000
+            assert hw.device.display.failed
+            hw.hw.oled.plug()
+            hw.wait(0.3)
+            assert not hw.device.display.failed
+            assert hw.hw.oled.image().convert("1").tobytes() == render_image(hw.unit.screen).tobytes()
+        finally:
+            hw.close()
