@@ -1,37 +1,8 @@
 """The device's configuration: a TOML file read into plain records, every mistake named by its key.
 
-This module is the one place where each option is documented (docs/config.md
-shows a whole file). All pin numbers are BCM GPIO numbers. Every section is
-optional; a missing one takes the defaults below, which match docs/wiring.md.
-
-``[unit]``
-    ``sleep_after`` seconds without a key or card before the screen sleeps (60);
-    ``db`` the ledger file (default: the user data folder, or ``--db``).
-``[readers]``
-    ``kind`` ``"mfrc522"`` (SPI, default) or ``"rdm6300"`` (125 kHz UART);
-    ``[readers.left]`` and ``[readers.right]`` the ``+`` and ``-`` slots. Leave
-    one out for a one-reader build (the reader then serves only that slot).
-    MFRC522: ``bus`` (0), ``device`` (chip select: 0 for left, 1 for right),
-    ``reset_pin`` (25 left, 24 right), ``spi_hz`` (1000000).
-    RDM6300: ``url`` (a pyserial URL such as ``/dev/serial0``), ``baudrate`` (9600).
-    ``poll_interval`` seconds between polls (0.05); ``removal_after`` seconds
-    without a read before a card counts as taken away (0.25).
-``[display]``
-    ``chip`` ``"ssd1306"`` (default) or ``"sh1106"``; ``bus`` ``"i2c"`` (default)
-    or ``"spi"``; ``port`` (1); ``address`` (0x3C); ``spi_device`` (0),
-    ``dc_pin`` (23), ``reset_pin`` (27) for SPI; ``contrast`` 0-255 (207);
-    ``rotate`` 0-3 (0).
-``[keypad]``
-    ``rows`` four row pins ([5, 6, 13, 19]); ``columns`` four column pins
-    ([12, 16, 20, 21]); ``keys`` the 4x4 key map, rows of key names or a
-    stock keypad's legends (A=M, B=K, C=C, D=FN, *=., #=GO);
-    ``debounce`` seconds (0.02).
-``[buzzer]``
-    ``pin`` a PWM-capable pin (18); ``enabled`` (true).
-``[serial_test_port]``
-    ``url`` a pyserial URL; the port is off unless it is set; ``baudrate`` (115200).
-``[house_rules]`` (for new games started on the device)
-    ``start_balance`` ("15M"), ``go_salary`` ("2M"), ``allow_negative`` (false).
+Each option is documented once, in docs/config.md; docs/banker.example.toml is
+a whole file. Every section is optional and takes the defaults of
+docs/wiring.md. Pin numbers are BCM GPIO numbers.
 """
 
 from __future__ import annotations

@@ -29,21 +29,27 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--kills", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--kills-per-ledger", type=int, default=25, help="start a fresh ledger file this often")
     args = parser.parse_args()
     rng = random.Random(args.seed)
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     reported: set[int] = set()
+    total_reported = 0
     lost = doubled = torn = 0
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder:
-        path = Path(folder) / "ledger.db"
         for run in range(args.kills):
+            path = Path(folder) / f"ledger-{run // args.kills_per_ledger}.db"
+            if run % args.kills_per_ledger == 0:
+                reported = set()
             proc = subprocess.Popen([sys.executable, "-m", "firmware_sim.crash_player", str(path), str(run)],
                                     stdout=subprocess.PIPE, env=env, text=True, cwd=ROOT)
             time.sleep(0.3 + rng.random() * 0.7)
             proc.send_signal(signal.SIGKILL)
             out, _ = proc.communicate()
-            reported |= {int(line.split()[1]) for line in out.splitlines() if line.startswith("tx ")}
+            new = {int(line.split()[1]) for line in out.splitlines() if line.startswith("tx ")}
+            total_reported += len(new - reported)
+            reported |= new
             try:
                 run_lost, run_doubled = check_after_kill(str(path), reported)
             except AssertionError:
@@ -52,7 +58,7 @@ def main() -> None:
             lost += run_lost
             doubled += run_doubled
     print(json.dumps({
-        "runs": args.kills, "kills": args.kills, "transactions_reported_committed": len(reported),
+        "runs": args.kills, "kills": args.kills, "transactions_reported_committed": total_reported,
         "lost": lost, "doubled": doubled, "torn": torn, "seconds": round(time.perf_counter() - started, 1),
     }, indent=1))
 

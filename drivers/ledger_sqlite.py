@@ -192,8 +192,11 @@ class SqliteLedger:
 
     def games(self) -> list[Game]:
         """Every game in the ledger, oldest first (archived ones included)."""
-        ids = [r[0] for r in self._conn.execute("SELECT id FROM games ORDER BY id")]
-        return [self._read_game(gid) for gid in ids]
+        counts = dict(self._conn.execute("SELECT game, count(*) FROM transactions GROUP BY game"))
+        current = int(self._meta("current_game"))
+        rows = self._conn.execute("SELECT id, started, start_balance, go_salary, allow_negative, rules FROM games ORDER BY id")
+        return [Game(gid, decode_settings(*settings), started, gid == current, counts.get(gid, 0))
+                for gid, started, *settings in rows]
 
     def cards(self) -> list[Card]:
         return list(self._cards)
