@@ -11,6 +11,17 @@ The format (one step a line, ``#`` starts a comment)::
     expect balance NAME AMOUNT
     expect screen TEXT        TEXT appears on the current screen
 
+and for title deeds and the rules::
+
+    tap left|right NAME       place a card or a deed's tag and take it away
+    enrol-deed SLUG [UID]     give a title deed an RFID tag (UID made up if absent)
+    expect owner SLUG NAME|bank
+    expect houses SLUG N      0-4 houses, 5 a hotel
+    expect mortgaged SLUG yes|no
+    expect bank-houses N      houses left in the bank
+    expect bank-hotels N
+    expect worth NAME AMOUNT  total worth: cash + deeds' prices + buildings at cost
+
 The whole script is parsed before anything runs, so a malformed line stops
 it with its line number and nothing happens. A backend (the pure core, the
 drivers over simulated chips, a device over its serial test port) carries
@@ -75,7 +86,52 @@ class ExpectScreen:
     text: str
 
 
-Step = Union[Enrol, Insert, Remove, Press, Hold, Wait, ExpectBalance, ExpectScreen]
+@dataclass(frozen=True)
+class Tap:
+    reader: str
+    name: str
+
+
+@dataclass(frozen=True)
+class EnrolDeed:
+    slug: str
+    uid: str
+
+
+@dataclass(frozen=True)
+class ExpectOwner:
+    slug: str
+    name: str  # a player's name, or "bank"
+
+
+@dataclass(frozen=True)
+class ExpectHouses:
+    slug: str
+    houses: int  # 5: a hotel
+
+
+@dataclass(frozen=True)
+class ExpectMortgaged:
+    slug: str
+    mortgaged: bool
+
+
+@dataclass(frozen=True)
+class ExpectBank:
+    what: str  # "houses" or "hotels"
+    count: int
+
+
+@dataclass(frozen=True)
+class ExpectWorth:
+    name: str
+    amount: int
+
+
+Step = Union[
+    Enrol, Insert, Remove, Press, Hold, Wait, ExpectBalance, ExpectScreen,
+    Tap, EnrolDeed, ExpectOwner, ExpectHouses, ExpectMortgaged, ExpectBank, ExpectWorth,
+]
 
 
 @dataclass(frozen=True)
@@ -135,6 +191,16 @@ def parse_line(text: str, number: int) -> Step | None:
     if verb == "insert":
         _arity(words, number, 2, 2, "insert left|right NAME")
         return Insert(_reader(words[1], number), words[2])
+    if verb == "tap":
+        _arity(words, number, 2, 2, "tap left|right NAME")
+        return Tap(_reader(words[1], number), words[2])
+    if verb == "enrol-deed":
+        _arity(words, number, 1, 2, "enrol-deed SLUG [UID]")
+        try:
+            uid = normalise_uid(words[2]) if len(words) == 3 else made_up_uid(words[1])
+        except ValueError as exc:
+            raise ScriptError(number, str(exc)) from None
+        return EnrolDeed(words[1].lower(), uid)
     if verb == "remove":
         _arity(words, number, 1, 1, "remove left|right")
         return Remove(_reader(words[1], number))
@@ -167,7 +233,41 @@ def _parse_expect(text: str, words: list[str], number: int) -> Step:
         if not needle:
             raise ScriptError(number, "usage: expect screen TEXT")
         return ExpectScreen(needle)
-    raise ScriptError(number, "usage: expect balance NAME AMOUNT | expect screen TEXT")
+    if what in DEED_EXPECTS:
+        return _parse_deed_expect(what, words, number)
+    raise ScriptError(number, "usage: expect balance|screen|owner|houses|mortgaged|bank-houses|bank-hotels|worth ...")
+
+
+DEED_EXPECTS = ("owner", "houses", "mortgaged", "bank-houses", "bank-hotels", "worth")
+
+
+def _count(word: str, number: int, high: int) -> int:
+    if not word.isdigit() or int(word) > high:
+        raise ScriptError(number, f"not a count 0-{high}: {word!r}")
+    return int(word)
+
+
+def _parse_deed_expect(what: str, words: list[str], number: int) -> Step:
+    if what == "owner":
+        _arity(words, number, 3, 3, "expect owner SLUG NAME|bank")
+        return ExpectOwner(words[2].lower(), words[3])
+    if what == "houses":
+        _arity(words, number, 3, 3, "expect houses SLUG N")
+        return ExpectHouses(words[2].lower(), _count(words[3], number, 5))
+    if what == "mortgaged":
+        _arity(words, number, 3, 3, "expect mortgaged SLUG yes|no")
+        if words[3].lower() not in ("yes", "no"):
+            raise ScriptError(number, f"mortgaged: yes or no, not {words[3]!r}")
+        return ExpectMortgaged(words[2].lower(), words[3].lower() == "yes")
+    if what in ("bank-houses", "bank-hotels"):
+        _arity(words, number, 2, 2, f"expect {what} N")
+        return ExpectBank(what[len("bank-"):], _count(words[2], number, 999))
+    _arity(words, number, 3, 3, "expect worth NAME AMOUNT")
+    try:
+        amount = parse_amount(words[3], allow_negative=True, allow_zero=True)
+    except AmountError as exc:
+        raise ScriptError(number, str(exc)) from None
+    return ExpectWorth(words[2], amount)
 
 
 def parse(text: str) -> list[Line]:
@@ -191,6 +291,13 @@ class Backend(Protocol):
     def wait(self, seconds: float) -> None: ...
     def balance(self, name: str) -> int | None: ...
     def screen_lines(self) -> list[str]: ...
+    # title deeds and the rules
+    def enrol_deed(self, slug: str, uid: str) -> None: ...
+    def owner(self, slug: str) -> str: ...  # the owner's name, or "bank"
+    def houses(self, slug: str) -> int: ...  # 0-4, 5 a hotel
+    def mortgaged(self, slug: str) -> bool: ...
+    def bank_buildings(self) -> tuple[int, int]: ...  # (houses, hotels) left in the bank
+    def worth(self, name: str) -> int | None: ...  # total worth; None: no such player
 
 
 @dataclass(frozen=True)
@@ -231,7 +338,49 @@ def run(lines: list[Line], backend: Backend) -> Failure | None:
             screen = backend.screen_lines()
             if not _shows(screen, step.text):
                 return Failure(line.number, f"screen showing {step.text!r}", repr(" | ".join(screen)))
+        elif isinstance(step, Tap):
+            backend.insert(step.reader, step.name)
+            backend.remove(step.reader)
+        elif isinstance(step, EnrolDeed):
+            backend.enrol_deed(step.slug, step.uid)
+        else:
+            failure = _check_estate(step, backend)
+            if failure is not None:
+                return Failure(line.number, *failure)
     return None
+
+
+def _check_estate(step: Step, backend: Backend) -> tuple[str, str] | None:
+    """(expected, actual) if a deed or worth expectation does not hold, else None."""
+    if isinstance(step, ExpectOwner):
+        actual = backend.owner(step.slug)
+        if actual.casefold() != step.name.casefold():
+            return f"owner {step.slug} {step.name}", actual
+    elif isinstance(step, ExpectHouses):
+        actual = backend.houses(step.slug)
+        if actual != step.houses:
+            return f"houses {step.slug} {step.houses}", str(actual)
+    elif isinstance(step, ExpectMortgaged):
+        actual = backend.mortgaged(step.slug)
+        if actual != step.mortgaged:
+            return f"mortgaged {step.slug} {_yes(step.mortgaged)}", _yes(actual)
+    elif isinstance(step, ExpectBank):
+        houses, hotels = backend.bank_buildings()
+        actual = houses if step.what == "houses" else hotels
+        if actual != step.count:
+            return f"bank-{step.what} {step.count}", str(actual)
+    elif isinstance(step, ExpectWorth):
+        actual = backend.worth(step.name)
+        if actual != step.amount:
+            shown = "no such player" if actual is None else format_amount(actual)
+            return f"worth {step.name} {format_amount(step.amount)}", shown
+    else:
+        raise TypeError(f"not a script step: {step!r}")
+    return None
+
+
+def _yes(flag: bool) -> str:
+    return "yes" if flag else "no"
 
 
 def _shows(lines: list[str], needle: str) -> bool:

@@ -1,0 +1,141 @@
+"""The deed and game-state commands: ``banker deeds list|enrol`` and ``banker game show``.
+
+The lead registers them in :mod:`banker_cli.main`::
+
+    cli.add_command(deeds_group, "deeds")
+    game.add_command(game_show_command, "show")
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import click
+
+from banker.deeds import load_edition
+from banker.errors import BankerError
+from banker.ledger import normalise_uid
+from banker.money import format_amount
+
+from .common import db_option, fail, open_ledger, pin_option
+from .safety import authorise
+
+
+def deed_record(deed) -> dict:
+    """A deed as the JSON of ``banker deeds list`` gives it (amounts in whole dollars)."""
+    return {
+        "position": deed.position, "slug": deed.slug, "name": deed.name, "group": deed.group, "kind": deed.kind,
+        "price": deed.price, "rents": list(deed.rents), "house_cost": deed.house_cost, "mortgage": deed.mortgage,
+    }
+
+
+@click.group("deeds")
+def deeds_group() -> None:
+    """The title deeds of the board, and their RFID tags."""
+
+
+@deeds_group.command("list")
+@click.option("--edition", default=None, help="Deed set (cards/editions/NAME.toml). [default: the current game's]")
+@click.option("--json", "as_json", is_flag=True, help="Print every deed as JSON (amounts in whole dollars).")
+@db_option
+def deeds_list(edition: str | None, as_json: bool, db: Path | None) -> None:
+    """List every title deed: slug, name, group, kind, price, rents, house cost, mortgage.
+
+    Rents: a street's 6 (unimproved, 1-4 houses, hotel); a railroad's 4
+    (1-4 owned); a utility's 2 (per dice pip, one or both owned).
+    """
+    try:
+        if edition is None:
+            with open_ledger(db) as ledger:
+                edition = ledger.game().settings.edition
+        board = load_edition(edition)
+    except BankerError as exc:
+        fail(str(exc), 2)
+    if as_json:
+        click.echo(json.dumps([deed_record(d) for d in board.deeds], indent=1))
+        return
+    for d in board.deeds:
+        rents = "/".join(format_amount(r) for r in d.rents)
+        house = format_amount(d.house_cost) if d.house_cost else "-"
+        click.echo(f"{d.position:02d} {d.slug:<22} {d.group:<10} {d.kind:<8} {format_amount(d.price):>6}"
+                   f"  rents {rents:<36} house {house:>5}  mortgage {format_amount(d.mortgage)}")
+
+
+@deeds_group.command("enrol")
+@click.argument("slug")
+@click.option("--uid", required=True, help="The deed tag's RFID UID in hex.")
+@pin_option
+@db_option
+def deeds_enrol(slug: str, uid: str, pin: str | None, db: Path | None) -> None:
+    """Give the title deed SLUG an RFID tag: placing the tag on a reader then chooses the deed."""
+    try:
+        uid = normalise_uid(uid)
+    except ValueError as exc:
+        fail(str(exc), 2)
+    with open_ledger(db) as ledger:
+        authorise(ledger, pin)
+        try:
+            ledger.enrol_deed(slug, uid)
+            name = ledger.edition().deed(slug).name
+        except BankerError as exc:
+            fail(str(exc))
+        click.echo(f"tag {uid} is now {name}'s")
+
+
+def game_state(ledger) -> dict:
+    """The current game as data: balances, worth, deeds and their buildings and mortgages, the bank's stock."""
+    from banker.flows.common import end_worth_of, worth_of
+
+    estate, edition = ledger.estate(), ledger.edition()
+    names = ledger.card_names()
+    settings = ledger.game().settings
+    players = ledger.cards()
+    return {
+        "game": ledger.game().id,
+        "rules": {"edition": settings.edition, "short_game": settings.houses_for_hotel == 3,
+                  "income_tax_choice": settings.income_tax_choice, "allow_negative": settings.allow_negative},
+        "balances": {c.name: ledger.balance(c.id) for c in players},
+        "worth": {c.name: worth_of(ledger, c.id) for c in players},
+        "end_worth": {c.name: end_worth_of(ledger, c.id) for c in players},
+        "deeds": [
+            {"slug": d.slug, "name": d.name, "owner": names.get(estate.owner(d.slug), f"card {estate.owner(d.slug)}"),
+             "houses": estate.houses(d.slug), "mortgaged": estate.is_mortgaged(d.slug)}
+            for d in edition.deeds if estate.owner(d.slug) is not None
+        ],
+        "jail_cards": {c.name: estate.jail_cards_of(c.id) for c in players if estate.jail_cards_of(c.id)},
+        "bank": {"houses": estate.houses_in_bank, "hotels": estate.hotels_in_bank,
+                 "jail_cards": estate.jail_cards_of(None)},
+    }
+
+
+def _buildings(houses: int) -> str:
+    if houses == 5:
+        return "hotel"
+    return f"{houses} house{'s' if houses > 1 else ''}" if houses else ""
+
+
+@click.command("show")
+@click.option("--json", "as_json", is_flag=True, help="Print the game's state as JSON (amounts in whole dollars).")
+@db_option
+def game_show_command(as_json: bool, db: Path | None) -> None:
+    """Show the current game: balances and worth, who owns which deed, buildings, mortgages, the bank's stock."""
+    with open_ledger(db) as ledger:
+        state = game_state(ledger)
+    if as_json:
+        click.echo(json.dumps(state, indent=1))
+        return
+    rules = state["rules"]
+    kind = "short game" if rules["short_game"] else "game"
+    click.echo(f"{kind} {state['game']} ({rules['edition']})"
+               + (", Income Tax 10% option" if rules["income_tax_choice"] else ""))
+    for name, balance in state["balances"].items():
+        cards = state["jail_cards"].get(name, 0)
+        click.echo(f"  {name:<16} cash {format_amount(balance):>9}  worth {format_amount(state['worth'][name]):>9}"
+                   f"  end value {format_amount(state['end_worth'][name]):>9}"
+                   + (f"  {cards} jail card{'s' if cards > 1 else ''}" if cards else ""))
+    for deed in state["deeds"]:
+        notes = ", ".join(x for x in (_buildings(deed["houses"]), "mortgaged" if deed["mortgaged"] else "") if x)
+        click.echo(f"  {deed['name']:<24} {deed['owner']:<16} {notes}".rstrip())
+    bank = state["bank"]
+    click.echo(f"  bank: {bank['houses']} houses, {bank['hotels']} hotels, {bank['jail_cards']} jail cards")
