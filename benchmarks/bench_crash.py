@@ -52,8 +52,9 @@ def main() -> None:
             reported |= new
             try:
                 run_lost, run_doubled = check_after_kill(str(path), reported)
-            except AssertionError:
+            except AssertionError as exc:
                 torn += 1
+                print(f"run {run}: {exc}", file=sys.stderr)
                 continue
             lost += run_lost
             doubled += run_doubled

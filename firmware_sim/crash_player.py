@@ -57,11 +57,17 @@ def check_after_kill(path: str, reported: set[int]) -> tuple[int, int]:
             previous = chain_hash(previous, tuple(row))
             assert previous == stored, "journal chain broken"
             ids.append(row[0])
+        cards = {c.id for c in ledger.cards()}
         for game in ledger.games():
             txs = ledger.transactions(game.id)
-            openings = [tx for tx in txs if tx.kind == "opening"]
-            assert len(openings) == len(PLAYERS), f"game {game.id} has {len(openings)} openings: a torn new game"
-            assert sum(fold_balances(txs).values()) == len(PLAYERS) * 15_000_000, "money created or destroyed"
+            opened = [p.payee for tx in txs if tx.kind == "opening" for p in tx.postings]
+            # each enrolment commits the card and its opening together; a new game opens every card at once
+            expected = sorted(cards) if game.id > 1 else sorted(opened)
+            assert sorted(opened) == expected, f"game {game.id} opened {sorted(opened)}: a torn new game"
+            if game.id == 1:
+                assert set(opened) == cards, f"cards {sorted(cards)} but openings for {sorted(opened)}: a torn enrolment"
+            issued = sum(p.amount for tx in txs if tx.kind == "opening" for p in tx.postings)
+            assert sum(fold_balances(txs).values()) == issued, "money created or destroyed"
     lost = len(reported - set(ids))
     doubled = len(ids) - len(set(ids))
     return lost, doubled
