@@ -28,7 +28,6 @@ from .events import (
 )
 from .ledger import BANK, Card, Ledger, Posting, Transaction
 from .modes import FnMenu, Mode, PinEntry
-from .money import format_amount
 from .screen import Screen
 
 #: Seconds ``C`` must be held (with no card on a reader) to start a new game.

@@ -42,7 +42,7 @@ def one_card(card: Card, balance: int, reader: str, entry: str | None) -> Screen
     if entry is None:
         sign = "+" if reader == "left" else "-"
         return screen(f"{sign} {card.name}", format_amount(balance), action, big=1)
-    return screen(action, entry, f"then M or K", big=1)
+    return screen(action, entry, "then M or K", big=1)
 
 
 def two_cards(payer: Card, payer_balance: int, payee: Card, payee_balance: int, entry: str | None) -> Screen:

@@ -354,9 +354,11 @@ def ledger_export(fmt: str, game_id: int | None, output, db: Path | None) -> Non
 
 from .device_cli import doctor_command, run_command  # noqa: E402
 from .rules_cli import deeds_group, game_show_command  # noqa: E402
+from .sim import sim_command  # noqa: E402
 
 cli.add_command(run_command)
 cli.add_command(deeds_group, "deeds")
+cli.add_command(sim_command, "sim")
 game.add_command(game_show_command, "show")
 cli.add_command(doctor_command)
 ledger.add_command(ledger_verify)

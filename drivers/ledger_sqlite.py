@@ -16,7 +16,6 @@ kept as caches that :meth:`SqliteLedger.check` compares against a fresh fold.
 
 from __future__ import annotations
 
-import json
 import os
 import sqlite3
 import time

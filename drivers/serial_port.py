@@ -10,14 +10,19 @@ Protocol ``banker-serial/1`` (also in ``docs/serial-protocol.md``):
   every other line gets exactly one answer line, a JSON object, in order.
 - Commands are keypad-script steps: ``enrol NAME UID``, ``insert left|right
   CARD`` (an enrolled name, else a UID in hex), ``remove left|right``,
-  ``press KEY [KEY ...]``, ``hold KEY [SECONDS]``, ``wait SECONDS``
+  ``press KEY [KEY ...]``, ``hold KEY [SECONDS]``, ``wait SECONDS``,
+  ``tap left|right CARD``, ``enrol-deed SLUG UID``
   (at most 600 s). Done: ``{"ok": true, "screen": [lines]}``, sent once the
   step has been carried out (after a ``wait``, when the time has passed).
 - Queries end in ``?``: ``hello?`` -> ``{"ok": true, "protocol":
   "banker-serial", "version": 1}``; ``screen?`` -> ``{"ok": true, "screen":
   [...]}``; ``balances?`` -> ``{"ok": true, "balances": {NAME: dollars}}``;
   ``balance? NAME`` -> ``{"ok": true, "name": NAME, "balance": dollars or
-  null}``; ``status?`` -> screen, balances, ``volume`` (0-3) and ``game``.
+  null}``; ``status?`` -> screen, balances, ``volume`` (0-3) and ``game``;
+  ``owner? SLUG`` -> ``{"owner": NAME or "bank"}``; ``houses? SLUG`` ->
+  ``{"houses": 0-5}`` (5 a hotel); ``mortgaged? SLUG`` -> ``{"mortgaged":
+  bool}``; ``bank-buildings?`` -> ``{"houses": N, "hotels": N}``;
+  ``worth? NAME`` -> ``{"worth": dollars or null}``.
 - Anything else (a malformed step, ``expect`` which the client checks, a
   line too long, bytes that are not UTF-8, a refused enrolment) ->
   ``{"ok": false, "error": "...", "line": N}``, N counting the lines
@@ -40,8 +45,11 @@ from typing import Any, Callable, Protocol
 
 from banker.errors import BankerError, ScriptError
 from banker.events import CardPlaced, CardRemoved, KeyDown, KeyUp, Tick
-from banker.ledger import normalise_uid
-from banker.script import Enrol, ExpectBalance, ExpectScreen, Hold, Insert, Press, Remove, Wait, made_up_uid, parse_line
+from banker.queries import LedgerQueries
+from banker.script import (
+    Backend, Enrol, EnrolDeed, ExpectBalance, ExpectBank, ExpectHouses, ExpectMortgaged, ExpectOwner, ExpectScreen,
+    ExpectWorth, Hold, Insert, Press, Remove, Tap, Wait, parse_line,
+)
 
 from .errors import DriverLibraryMissing
 
@@ -97,18 +105,10 @@ class LineFramer:
         return text
 
 
-class Target(Protocol):
+class Target(Backend, Protocol):
     """What the device side drives: a keypad-script backend that also reports balances and status."""
 
-    def enrol(self, name: str, uid: str) -> None: ...
-    def insert(self, reader: str, name: str) -> None: ...
-    def remove(self, reader: str) -> None: ...
-    def press(self, key: str) -> None: ...
-    def hold(self, key: str, seconds: float) -> None: ...
-    def wait(self, seconds: float) -> None: ...
-    def balance(self, name: str) -> int | None: ...
     def balances(self) -> dict[str, int]: ...
-    def screen_lines(self) -> list[str]: ...
     def status(self) -> dict[str, Any]: ...
 
 
@@ -143,7 +143,7 @@ class PortSession:
             return self._query(verb, words[1:])
         step = parse_line(line, self.count)
         t = self.target
-        if isinstance(step, (ExpectBalance, ExpectScreen)):
+        if isinstance(step, (ExpectBalance, ExpectScreen, ExpectOwner, ExpectHouses, ExpectMortgaged, ExpectBank, ExpectWorth)):
             raise ScriptError(self.count, "expect is checked by the client: ask screen? or balance? NAME")
         if isinstance(step, (Hold, Wait)) and step.seconds > MAX_SECONDS:
             raise ScriptError(self.count, f"at most {MAX_SECONDS:.0f} seconds at a time")
@@ -153,6 +153,11 @@ class PortSession:
             t.insert(step.reader, step.name)
         elif isinstance(step, Remove):
             t.remove(step.reader)
+        elif isinstance(step, Tap):
+            t.insert(step.reader, step.name)
+            t.remove(step.reader)
+        elif isinstance(step, EnrolDeed):
+            t.enrol_deed(step.slug, step.uid)
         elif isinstance(step, Press):
             for key in step.keys:
                 t.press(key)
@@ -164,11 +169,12 @@ class PortSession:
 
     def _query(self, verb: str, args: list[str]) -> dict[str, Any]:
         t = self.target
-        arity = {"hello?": 0, "screen?": 0, "balances?": 0, "status?": 0, "balance?": 1}
+        arity = {"hello?": 0, "screen?": 0, "balances?": 0, "status?": 0, "balance?": 1, "owner?": 1,
+                 "houses?": 1, "mortgaged?": 1, "bank-buildings?": 0, "worth?": 1}
         if verb not in arity:
             raise ScriptError(self.count, f"unknown query {verb!r} (queries: {' '.join(arity)})")
         if len(args) != arity[verb]:
-            raise ScriptError(self.count, "usage: balance? NAME" if verb == "balance?" else f"usage: {verb}")
+            raise ScriptError(self.count, f"usage: {verb}" + (" ARGUMENT" if arity[verb] else ""))
         if verb == "hello?":
             return {"ok": True, "protocol": PROTOCOL, "version": VERSION}
         if verb == "screen?":
@@ -177,6 +183,14 @@ class PortSession:
             return {"ok": True, "balances": t.balances()}
         if verb == "balance?":
             return {"ok": True, "name": args[0], "balance": t.balance(args[0])}
+        if verb in ("owner?", "houses?", "mortgaged?"):
+            answer = getattr(t, verb[:-1])(args[0])
+            return {"ok": True, "deed": args[0], verb[:-1]: answer}
+        if verb == "bank-buildings?":
+            houses, hotels = t.bank_buildings()
+            return {"ok": True, "houses": houses, "hotels": hotels}
+        if verb == "worth?":
+            return {"ok": True, "name": args[0], "worth": t.worth(args[0])}
         return {"ok": True, **t.status()}
 
 
@@ -262,7 +276,7 @@ class SerialTestPort:
         self.close()
 
 
-class ShellTarget:
+class ShellTarget(LedgerQueries):
     """The live unit as a serial-port target: steps go through the shell as events, in real time.
 
     Call it only from the thread that owns ``shell`` (it steps the unit and
@@ -290,22 +304,13 @@ class ShellTarget:
                 return
             self.sleep(min(self.tick, end - now))
 
-    def _uid(self, card: str) -> str:
-        found = self.ledger.card_by_name(card)
-        if found is not None:
-            return found.uid
-        try:
-            return normalise_uid(card)
-        except ValueError:
-            return made_up_uid(card)
-
     def enrol(self, name: str, uid: str) -> None:
         if self.ledger.card_by_name(name) is None:
             self.ledger.enrol(name, uid)
             self.shell.show()
 
     def insert(self, reader: str, name: str) -> None:
-        self.shell.step(CardPlaced(reader, self._uid(name), self._now()))
+        self.shell.step(CardPlaced(reader, self.uid_or_hex(name), self._now()))
 
     def remove(self, reader: str) -> None:
         self.shell.step(CardRemoved(reader, self._now()))
@@ -320,13 +325,6 @@ class ShellTarget:
 
     def wait(self, seconds: float) -> None:
         self.run_for(seconds)
-
-    def balance(self, name: str) -> int | None:
-        card = self.ledger.card_by_name(name)
-        return None if card is None else self.ledger.balance(card.id)
-
-    def balances(self) -> dict[str, int]:
-        return {card.name: self.ledger.balance(card.id) for card in self.ledger.cards()}
 
     def screen_lines(self) -> list[str]:
         return list(self.shell.unit.screen.lines)

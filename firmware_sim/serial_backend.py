@@ -22,8 +22,6 @@ import threading
 import time
 from typing import Any
 
-from banker.ledger import normalise_uid
-from banker.script import made_up_uid
 from drivers.errors import SerialProtocolError, SerialTimeout
 from drivers.serial_port import MAX_LINE, PROTOCOL, VERSION, open_serial
 from firmware_sim.core_backend import CoreBackend
@@ -119,6 +117,26 @@ class SerialBackend:
     def status(self) -> dict[str, Any]:
         return self.ask("status?")
 
+    # title deeds and the rules
+    def enrol_deed(self, slug: str, uid: str) -> None:
+        self.ask(f"enrol-deed {slug} {uid}")
+
+    def owner(self, slug: str) -> str:
+        return self.ask(f"owner? {slug}")["owner"]
+
+    def houses(self, slug: str) -> int:
+        return self.ask(f"houses? {slug}")["houses"]
+
+    def mortgaged(self, slug: str) -> bool:
+        return self.ask(f"mortgaged? {slug}")["mortgaged"]
+
+    def bank_buildings(self) -> tuple[int, int]:
+        answer = self.ask("bank-buildings?")
+        return answer["houses"], answer["hotels"]
+
+    def worth(self, name: str) -> int | None:
+        return self.ask(f"worth? {name}")["worth"]
+
     def close(self) -> None:
         self.port.close()
 
@@ -133,17 +151,7 @@ class CoreTarget(CoreBackend):
     """The core unit on simulated time as a serial-port target (``insert`` also takes a hex UID)."""
 
     def uid_of(self, name: str) -> str:
-        """An enrolled name's or deed's UID; else ``name`` itself when it is hex; else an unknown card."""
-        uid = super().uid_of(name)
-        if uid == made_up_uid(name):
-            try:
-                return normalise_uid(name)
-            except ValueError:
-                pass
-        return uid
-
-    def balances(self) -> dict[str, int]:
-        return {card.name: self.ledger.balance(card.id) for card in self.ledger.cards()}
+        return self.uid_or_hex(name)
 
     def status(self) -> dict[str, Any]:
         return {"screen": self.screen_lines(), "balances": self.balances(),

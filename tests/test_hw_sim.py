@@ -151,3 +151,25 @@ def test_script_over_the_serial_test_port():
         worker.join(1)
         assert ledger.balances()["Bob"] == 16_940_000
     assert result["r"].exit_code == 0, result["r"].output
+
+
+@pytest.mark.parametrize("name", ["rules-buy.kps", "rules-mortgages.kps"])
+def test_rules_scripts_over_the_serial_test_port(name):
+    """Deed steps and expectations travel over the port too."""
+    import time
+
+    from drivers.serial_port import SerialTestPort
+    from firmware_sim.serial_backend import CoreTarget, NullModem
+
+    with SqliteLedger(":memory:") as ledger, NullModem() as cable, \
+            SerialTestPort(cable.device_url, CoreTarget(ledger)) as device:
+        result = {}
+        worker = threading.Thread(target=lambda: result.update(
+            r=banker("script", ROOT / "tests" / "scripts" / name, "--port", cable.client_url)))
+        worker.start()
+        deadline = time.monotonic() + 60
+        while worker.is_alive() and time.monotonic() < deadline:
+            device.poll()
+            time.sleep(0.0005)
+        worker.join(1)
+    assert result["r"].exit_code == 0, result["r"].output

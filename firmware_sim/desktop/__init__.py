@@ -1,0 +1,28 @@
+"""The desktop simulator: the banker unit in a pygame window, over the real ledger.
+
+It looks like the device: the OLED frame exactly as the Pi renders it
+(:func:`drivers.render.render_image`, scaled by whole pixels), the 4x4
+keypad (click it or type), the ``+`` and ``-`` card slots with the player
+cards as tiles to drag (or F1-F12, Shift for ``-``), the buzzer's tones, and
+a side panel with the ledger's balances and last transactions.
+
+Why pygame directly and not luma.emulator: luma.emulator's pygame device
+shows a luma frame in a window of its own and owns the event loop's
+drawing, with nothing around the panel; the simulator needs its own widgets
+(keypad, slots, card tiles, ledger panel) laid around the OLED, mouse and
+keyboard input, drag and drop, and the mixer for the buzzer. So it draws
+the frame that :mod:`drivers.render` produces with luma's dummy device (the
+same pixels as the panel) into its own pygame window, and luma.emulator is
+not needed at all.
+
+Modules: :mod:`.layout` (geometry, colours, reading the OLED back from a
+screenshot), :mod:`.cards` (which card lies where), :mod:`.panel` (the
+ledger's text), :mod:`.sound` (the buzzer), :mod:`.draw`, :mod:`.window`
+(:class:`DesktopSim`), :mod:`.demo` (the demo game of a fresh ledger).
+"""
+
+from .demo import DEMO_PLAYERS, seed_demo
+from .layout import Layout, oled_frame
+from .window import DesktopSim, NoDisplay, SimClock, display_problem
+
+__all__ = ["DEMO_PLAYERS", "DesktopSim", "Layout", "NoDisplay", "SimClock", "display_problem", "oled_frame", "seed_demo"]

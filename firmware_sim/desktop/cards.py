@@ -1,0 +1,99 @@
+"""The cards on the table beside the simulated unit: which lies on which reader, the rest in the tray.
+
+Pure bookkeeping, no pygame: placing and taking cards returns the unit's
+card events. A card is one tile; a tile dragged from one slot to the other
+moves. The hotkeys toggle a card on each reader independently, so one card
+can lie across both readers (the unit then says "Same card on both
+readers").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from banker.events import READERS, CardPlaced, CardRemoved, Event
+from banker.ledger import Card
+from banker.script import made_up_uid
+
+from .layout import MAX_TILES
+
+
+@dataclass(frozen=True)
+class Tile:
+    """A card as the window shows it: its UID, what is written on it, and whether the ledger knows it."""
+
+    uid: str
+    label: str
+    enrolled: bool
+    blank: bool = False
+
+
+class CardTable:
+    """The two readers and the cards that are not enrolled yet (the enrolled ones come from the ledger).
+
+    There is always one blank "New card" to enrol with ``FN``; a script's
+    unknown cards are added with :meth:`add_loose`.
+    """
+
+    def __init__(self) -> None:
+        self.on: dict[str, str | None] = {reader: None for reader in READERS}
+        self.loose: list[tuple[str, str]] = []  # (label, uid) of cards the ledger does not know
+
+    def add_loose(self, label: str, uid: str) -> None:
+        if all(uid != known for _, known in self.loose):
+            self.loose.append((label, uid))
+
+    def tiles(self, cards: list[Card]) -> list[Tile]:
+        """Every card on the table in tray order (hotkey F1 is the first): players, loose cards, the blank.
+
+        The tray holds :data:`MAX_TILES`; a card beyond them is listed (after them) only while on a reader.
+        """
+        enrolled = {c.uid for c in cards}
+        tiles = [Tile(c.uid, c.name, True) for c in cards]
+        tiles += [Tile(uid, label, False) for label, uid in self.loose if uid not in enrolled]
+        blank = self.blank_uid(enrolled | {uid for _, uid in self.loose})
+        tiles.append(Tile(blank, "New card", False, blank=True))
+        shown, rest = tiles[:MAX_TILES], tiles[MAX_TILES:]
+        for uid in dict.fromkeys(u for u in self.on.values() if u is not None):  # a card on a reader is always shown
+            if uid not in {t.uid for t in shown}:
+                shown.append(next((t for t in rest if t.uid == uid), Tile(uid, "Card " + uid, False)))
+        return shown
+
+    @staticmethod
+    def blank_uid(taken: set[str]) -> str:
+        """The UID of the next blank card: stable, and none that is already in use."""
+        return next(uid for n in range(1, 1000) if (uid := made_up_uid(f"new card {n}")) not in taken)
+
+    def reader_of(self, uid: str) -> list[str]:
+        return [reader for reader, there in self.on.items() if there == uid]
+
+    def place(self, uid: str, reader: str, t: float) -> list[Event]:
+        """Lay card ``uid`` on ``reader`` (a card already there goes back to the tray)."""
+        if self.on[reader] == uid:
+            return []
+        events: list[Event] = []
+        if self.on[reader] is not None:
+            events.append(CardRemoved(reader, t))  # type: ignore[arg-type]
+        self.on[reader] = uid
+        events.append(CardPlaced(reader, uid, t))  # type: ignore[arg-type]
+        return events
+
+    def take(self, reader: str, t: float) -> list[Event]:
+        """Take the card off ``reader`` (back to the tray)."""
+        if self.on[reader] is None:
+            return []
+        self.on[reader] = None
+        return [CardRemoved(reader, t)]  # type: ignore[arg-type]
+
+    def drop(self, uid: str, origin: str | None, target: str | None, t: float) -> list[Event]:
+        """A tile dragged from ``origin`` (a reader, or None for the tray) and let go over ``target``."""
+        if origin == target:
+            return []
+        events = self.take(origin, t) if origin is not None else []
+        if target is not None:
+            events += self.place(uid, target, t)
+        return events
+
+    def toggle(self, uid: str, reader: str, t: float) -> list[Event]:
+        """A hotkey: put ``uid`` on ``reader``, or take it off if it lies there."""
+        return self.take(reader, t) if self.on[reader] == uid else self.place(uid, reader, t)

@@ -1,0 +1,21 @@
+"""A ready game for a fresh ledger, so the simulator is playable with nothing to configure."""
+
+from __future__ import annotations
+
+from banker.script import made_up_uid
+
+DEMO_PLAYERS = ("Alice", "Bob", "Cleo", "Dan")
+
+
+def is_fresh(ledger) -> bool:
+    """True for a ledger nobody has used: no card ever enrolled, one empty game."""
+    return not ledger.card_names() and len(ledger.games()) == 1 and not ledger.transactions()
+
+
+def seed_demo(ledger) -> bool:
+    """Enrol the demo players (each with the start balance) in a fresh ledger; False if it was not fresh."""
+    if not is_fresh(ledger):
+        return False
+    for name in DEMO_PLAYERS:
+        ledger.enrol(name, made_up_uid(name))
+    return True

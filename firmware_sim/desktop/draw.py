@@ -1,0 +1,161 @@
+"""Drawing the simulator's window with pygame: the unit's case, slots, OLED, keypad, card tiles and panel.
+
+Text uses pygame's bundled default font, rendered onto an opaque background,
+so a screenshot is the same on every machine. The OLED is the
+:func:`drivers.render.render_image` frame scaled by whole pixels.
+"""
+
+from __future__ import annotations
+
+import pygame
+from PIL import Image
+
+from banker.events import KEYS, READERS
+from banker.screen import Screen
+from drivers.render import render_image
+
+from . import layout as L
+from .cards import Tile
+from .layout import Layout, Rect
+from .panel import PanelText
+
+SLOT_LABELS = {"left": "+  receives", "right": "-  pays"}
+
+
+def oled_surface(screen: Screen | None, scale: int) -> pygame.Surface:
+    """The OLED frame of ``screen`` (None: panel off) as a surface, each pixel ``scale`` x ``scale``."""
+    frame = render_image(screen) if screen is not None else Image.new("1", (128, 64), 0)
+    rgb = Image.new("RGB", frame.size, L.OLED_DARK)
+    rgb.paste(L.OLED_LIT, mask=frame)
+    rgb = rgb.resize((frame.width * scale, frame.height * scale), Image.NEAREST)
+    return pygame.image.frombytes(rgb.tobytes(), rgb.size, "RGB")
+
+
+def _ink_for(colour: tuple[int, int, int]) -> tuple[int, int, int]:
+    r, g, b = colour
+    return (20, 20, 24) if 0.299 * r + 0.587 * g + 0.114 * b > 140 else (250, 250, 250)
+
+
+class Painter:
+    """Draws every part of the window on ``surface``; remembers where it wrote the panel's text."""
+
+    def __init__(self, surface: pygame.Surface, layout: Layout) -> None:
+        self.surface = surface
+        self.layout = layout
+        self.fonts = {kind: pygame.font.Font(None, layout.font_px(kind)) for kind in ("key", "text", "small", "title")}
+        self.texts: list[tuple[str, pygame.Rect]] = []  # panel text drawn in the last frame, with where
+
+    def text(self, text: str, pos: tuple[int, int], *, kind: str = "text", colour=L.PANEL_TEXT,
+             background=L.PANEL, anchor: str = "topleft", width: int | None = None, record: bool = False) -> pygame.Rect:
+        """Write ``text`` (cut to ``width`` pixels) at ``pos``; ``anchor`` is a pygame.Rect attribute."""
+        font = self.fonts[kind]
+        while width is not None and len(text) > 1 and font.size(text)[0] > width:
+            text = text[:-2] + "~"
+        image = font.render(text, True, colour, background)
+        rect = image.get_rect(**{anchor: pos})
+        self.surface.blit(image, rect)
+        if record:
+            self.texts.append((text, rect))
+        return rect
+
+    def _u(self, n: int) -> int:
+        return n * self.layout.scale
+
+    # -- the unit ----------------------------------------------------------------------------
+
+    def case(self) -> None:
+        self.surface.fill(L.BACKGROUND)
+        pygame.draw.rect(self.surface, L.CASE, self.layout.case, border_radius=self._u(8))
+        pygame.draw.rect(self.surface, L.CASE_EDGE, self.layout.case, width=max(1, self._u(1)), border_radius=self._u(8))
+        pygame.draw.rect(self.surface, L.BEZEL, self.layout.bezel, border_radius=self._u(2))
+        x, y, w, h = self.layout.bezel
+        self.text("MONOPOLY  BANK", (x + w // 2, y + h + self._u(2)), kind="small", colour=(200, 200, 205),
+                  background=L.CASE, anchor="midtop")
+
+    def slots(self) -> None:
+        for reader in READERS:
+            rect = self.layout.slot(reader)
+            colour = L.SLOT_COLOURS[reader]
+            pygame.draw.rect(self.surface, (10, 11, 13), rect, border_radius=self._u(3))
+            pygame.draw.rect(self.surface, colour, rect, width=self._u(1), border_radius=self._u(3))
+            x, y, _, _ = rect
+            self.text(SLOT_LABELS[reader], (x + self._u(4), y + self._u(2)), kind="small", colour=colour,
+                      background=(10, 11, 13))
+
+    def oled(self, frame: pygame.Surface) -> None:
+        self.surface.blit(frame, self.layout.oled[:2])
+
+    def keys(self, pressed: set[str]) -> None:
+        for key in KEYS:
+            x, y, w, h = self.layout.key(key)
+            face = pygame.Rect(x, y, w, h)
+            if key in pressed:
+                face.move_ip(0, self._u(1))
+                colour = L.KEY_PRESSED
+            else:
+                pygame.draw.rect(self.surface, L.KEY_SHADOW, face.move(0, self._u(1)), border_radius=self._u(2))
+                colour = L.KEY_ACCENTS.get(key, L.KEY_FACE)
+            pygame.draw.rect(self.surface, colour, face, border_radius=self._u(2))
+            self.text(key, face.center, kind="key", colour=L.KEY_TEXT, background=colour, anchor="center")
+
+    # -- cards -------------------------------------------------------------------------------
+
+    def tray(self) -> None:
+        pygame.draw.rect(self.surface, L.TRAY, self.layout.tray, border_radius=self._u(4))
+        x, y, w, _ = self.layout.tray
+        self.text("Cards: drag onto a slot", (x + w // 2, y + self._u(4)), kind="small", colour=(220, 220, 225),
+                  background=L.TRAY, anchor="midtop")
+
+    def tile(self, tile: Tile, number: int, rect: Rect, *, lifted: bool = False) -> None:
+        """Card ``tile``, the ``number``-th of the tray (its hotkey F<number>), drawn at ``rect``."""
+        if tile.blank:
+            colour = L.BLANK_CARD
+        elif not tile.enrolled:
+            colour = L.UNKNOWN_CARD
+        else:
+            colour = L.CARD_COLOURS[(number - 1) % len(L.CARD_COLOURS)]
+        ink = _ink_for(colour)
+        card = pygame.Rect(rect)
+        if lifted:
+            pygame.draw.rect(self.surface, (0, 0, 0), card.move(self._u(2), self._u(2)), border_radius=self._u(3))
+        pygame.draw.rect(self.surface, colour, card, border_radius=self._u(3))
+        pygame.draw.rect(self.surface, (30, 30, 30), card, width=max(1, self.layout.scale // 2), border_radius=self._u(3))
+        chip = pygame.Rect(card.x + self._u(4), card.y + self._u(12), self._u(8), self._u(6))
+        pygame.draw.rect(self.surface, (212, 175, 55), chip, border_radius=self._u(1))
+        if number <= 12:
+            self.text(f"F{number}", (card.right - self._u(3), card.y + self._u(2)), kind="small", colour=ink,
+                      background=colour, anchor="topright")
+        self.text(tile.label, (card.x + self._u(4), card.y + self._u(3)), kind="text", colour=ink, background=colour,
+                  width=card.width - self._u(16))
+        note = "" if tile.enrolled else ("FN enrols it" if tile.blank else "not enrolled")
+        note = note or tile.uid
+        self.text(note, (card.x + self._u(4), card.bottom - self._u(3)), kind="small", colour=ink,
+                  background=colour, anchor="bottomleft", width=card.width - self._u(6))
+
+    # -- the ledger panel --------------------------------------------------------------------
+
+    def panel(self, text: PanelText) -> None:
+        self.texts = []
+        rect = pygame.Rect(self.layout.panel)
+        pygame.draw.rect(self.surface, L.PANEL, rect, border_radius=self._u(4))
+        left, right = rect.x + self._u(4), rect.right - self._u(4)
+        width = right - left
+        y = rect.y + self._u(3)
+        y = self.text("Ledger", (left, y), kind="title", record=True).bottom
+        y = self.text(text.game, (left, y), kind="small", colour=L.PANEL_DIM, width=width, record=True).bottom + self._u(3)
+        y = self.text("Balances", (left, y), kind="title", record=True).bottom + self._u(1)
+        for mark, name, amount in text.balances:
+            self.text(mark, (left, y), record=True)
+            self.text(name, (left + self._u(8), y), width=width - self._u(40), record=True)
+            y = self.text(amount, (right, y), anchor="topright", record=True).bottom + self._u(1)
+        y += self._u(3)
+        y = self.text("Last transactions", (left, y), kind="title", record=True).bottom + self._u(1)
+        bottom = rect.bottom - self._u(20)
+        for line in text.history:
+            if y + self.fonts["small"].get_linesize() > bottom:
+                break
+            y = self.text(line, (left, y), kind="small", width=width, record=True).bottom + self._u(1)
+        help_lines = ("Keys: 0-9 . M K C, G = GO, F = FN", "F1-F12: card on +, Shift: on -", "Ctrl+Q quits")
+        y = rect.bottom - self._u(18)
+        for line in help_lines:
+            y = self.text(line, (left, y), kind="small", colour=L.PANEL_DIM, width=width).bottom

@@ -1,0 +1,102 @@
+"""The unit's buzzer on the desktop: its tones as generated square waves through pygame.mixer.
+
+A piezo buzzer can only beep, so each tone is a short melody of square-wave
+notes (:data:`MELODIES`). With no audio device (no sound card, a headless CI,
+``SDL_AUDIODRIVER=dummy`` or a mixer that fails to start) the buzzer stays
+silent and still records what it was asked to play.
+"""
+
+from __future__ import annotations
+
+from array import array
+
+from banker.events import TONES, Tone
+
+#: Each tone as (frequency Hz, milliseconds) notes; frequency 0 is a rest.
+MELODIES: dict[str, tuple[tuple[int, int], ...]] = {
+    "key": ((2400, 25),),
+    "volume": ((1800, 70),),
+    "success": ((1500, 60), (0, 30), (2200, 110)),
+    "refusal": ((330, 180), (0, 50), (330, 280)),
+    "new-game": ((1000, 90), (1300, 90), (1700, 90), (2200, 220)),
+}
+#: Loudness of volume 1 (low), 2 (medium) and 3 (high), as a fraction of full scale.
+LEVELS = {0: 0.0, 1: 0.12, 2: 0.35, 3: 0.9}
+PEAK = 12_000  # of 32,767: a square wave at full scale is harsh
+
+
+def tone_samples(tone: Tone, rate: int) -> array:
+    """The signed 16-bit mono samples of ``tone`` at ``rate`` samples a second."""
+    samples = array("h")
+    for frequency, ms in MELODIES[tone]:
+        count = rate * ms // 1000
+        if frequency == 0:
+            samples.extend([0] * count)
+            continue
+        half = rate / (2 * frequency)
+        samples.extend(PEAK if int(i / half) % 2 == 0 else -PEAK for i in range(count))
+    return samples
+
+
+class ToneBuzzer:
+    """The Buzzer port over pygame.mixer; ``played`` records every (tone, volume) asked for.
+
+    ``audible=False`` (or a mixer that won't start) keeps it silent. One voice,
+    like the piezo: a new tone cuts the one still sounding.
+
+    >>> buzzer = ToneBuzzer(audible=False)
+    >>> buzzer.play("success", 2); buzzer.played
+    [('success', 2)]
+    """
+
+    def __init__(self, *, audible: bool = True) -> None:
+        self.played: list[tuple[str, int]] = []
+        self.problem: str | None = None  # why it is silent, when it is
+        self._sounds: dict[str, object] = {}
+        self._channel = None
+        if audible:
+            self._start_mixer()
+        else:
+            self.problem = "sound switched off"
+
+    def _start_mixer(self) -> None:
+        try:
+            import pygame
+
+            pygame.mixer.init(frequency=22050, size=-16, channels=1, buffer=512)
+            rate, size, channels = pygame.mixer.get_init()
+            if size != -16:
+                raise RuntimeError(f"the mixer gave {size}-bit samples")
+            for tone in TONES:
+                mono = tone_samples(tone, rate)
+                data = mono if channels == 1 else array("h", (s for s in mono for _ in range(channels)))
+                self._sounds[tone] = pygame.mixer.Sound(buffer=data.tobytes())
+            self._channel = pygame.mixer.Channel(0)
+        except Exception as exc:  # no audio device: carry on silently (pygame.error, OSError, ...)
+            self.problem = f"no sound: {exc}"
+            self._sounds = {}
+            self._channel = None
+
+    @property
+    def audible(self) -> bool:
+        return self._channel is not None
+
+    def play(self, tone: Tone, volume: int) -> None:
+        self.played.append((tone, volume))
+        if self._channel is None or LEVELS.get(volume, 0) == 0:
+            return
+        self._channel.set_volume(LEVELS[volume])
+        self._channel.play(self._sounds[tone])
+
+    def close(self) -> None:
+        if self._channel is not None:
+            import pygame
+
+            pygame.mixer.quit()
+            self._channel = None
+
+    def __enter__(self) -> "ToneBuzzer":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

@@ -1,0 +1,302 @@
+"""The simulator's window: pygame input becomes the unit's events, the Shell runs in the window's loop.
+
+One thread (the one that calls :meth:`DesktopSim.frame` or :meth:`DesktopSim.run`)
+owns the unit: each frame turns the window's mouse and keyboard events into
+key and card events, posts a :class:`~banker.events.Tick` every 100 ms,
+pumps the :class:`~drivers.shell.Shell`, and draws.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from typing import Callable
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+import pygame  # noqa: E402
+
+from banker.errors import BankerError  # noqa: E402
+from banker.events import KEYS, READERS, Event, KeyDown, KeyUp, Tick  # noqa: E402
+from banker.screen import Screen  # noqa: E402
+from banker.unit import Unit  # noqa: E402
+from drivers.shell import Shell  # noqa: E402
+
+from . import draw  # noqa: E402
+from .cards import CardTable, Tile  # noqa: E402
+from .layout import MAX_TILES, Layout, Rect, inside  # noqa: E402
+from .panel import panel_text  # noqa: E402
+from .sound import ToneBuzzer  # noqa: E402
+
+TICK_SECONDS = 0.1
+FPS = 30
+HEADLESS_DRIVERS = ("dummy", "offscreen")
+#: Keyboard keys of the unit (besides the digits): hold one to hold the key.
+KEYBOARD = {
+    pygame.K_PERIOD: ".", pygame.K_KP_PERIOD: ".", pygame.K_COMMA: ".",
+    pygame.K_m: "M", pygame.K_k: "K", pygame.K_c: "C", pygame.K_BACKSPACE: "C",
+    pygame.K_g: "GO", pygame.K_RIGHT: "GO", pygame.K_f: "FN",
+    **{getattr(pygame, f"K_{n}"): str(n) for n in range(10)},
+    **{getattr(pygame, f"K_KP{n}"): str(n) for n in range(10)},
+}
+HOTKEYS = {getattr(pygame, f"K_F{n}"): n for n in range(1, 13)}
+
+
+class NoDisplay(BankerError, RuntimeError):
+    """There is no screen to open the simulator's window on."""
+
+
+def display_problem(environ=os.environ, platform: str = sys.platform) -> str | None:
+    """Why no window can be opened here (Linux with neither X nor Wayland), or None."""
+    driver = environ.get("SDL_VIDEODRIVER", "")
+    if driver or not platform.startswith("linux"):
+        return None
+    if environ.get("DISPLAY") or environ.get("WAYLAND_DISPLAY"):
+        return None
+    return ("no display for the simulator's window (DISPLAY and WAYLAND_DISPLAY are not set): "
+            "run it on a desktop, or headless with --screenshot PNG (and --script FILE)")
+
+
+class SimClock:
+    """The window's time in seconds: the real monotonic clock, or frozen and stepped by a script."""
+
+    def __init__(self, real: Callable[[], float] = time.monotonic) -> None:
+        self._real = real
+        self._offset = 0.0
+        self._frozen: float | None = None
+
+    def __call__(self) -> float:
+        return self._frozen if self._frozen is not None else self._real() + self._offset
+
+    def freeze(self) -> None:
+        self._frozen = self()
+
+    def advance(self, seconds: float) -> None:
+        if self._frozen is None:
+            raise RuntimeError("only a frozen clock can be advanced")
+        self._frozen += seconds
+
+    def thaw(self) -> None:
+        """Run on in real time from where the frozen clock stands."""
+        if self._frozen is not None:
+            self._offset = self._frozen - self._real()
+            self._frozen = None
+
+
+class OledView:
+    """The Display port of the window: keeps the frame the Shell last sent, dark while powered off."""
+
+    def __init__(self, scale: int) -> None:
+        self.scale = scale
+        self.screen: Screen | None = None
+        self.on = True
+        self.frame = draw.oled_surface(None, scale)
+
+    def show(self, screen: Screen) -> None:
+        self.screen = screen
+        self.frame = draw.oled_surface(screen, self.scale)
+
+    def power(self, on: bool) -> None:
+        self.on = on
+
+    def surface(self) -> pygame.Surface:
+        return self.frame if self.on else draw.oled_surface(None, self.scale)
+
+
+class DesktopSim:
+    """The unit in a window over ``ledger``: click or type the keys, drag the cards, hear the tones.
+
+    ``clock`` gives event times (a :class:`SimClock`; a script freezes it);
+    ``sound=False`` keeps the buzzer silent. Raises :class:`NoDisplay` where
+    no window can be opened. Use it as a context manager, or call :meth:`close`.
+
+    >>> sim = DesktopSim(ledger)            # doctest: +SKIP
+    >>> sim.run()                           # until the window is closed
+    """
+
+    def __init__(self, ledger, *, scale: int = 3, clock: SimClock | None = None, sound: bool = True) -> None:
+        problem = display_problem()
+        if problem:
+            raise NoDisplay(problem)
+        self.layout = Layout(scale)
+        try:
+            pygame.display.init()
+            pygame.font.init()
+            driver = pygame.display.get_driver()
+            if driver in HEADLESS_DRIVERS and os.environ.get("SDL_VIDEODRIVER", "") not in HEADLESS_DRIVERS:
+                raise NoDisplay(f"no display for the simulator's window (SDL found only its {driver!r} driver)")
+            self.surface = pygame.display.set_mode(self.layout.size)
+        except pygame.error as exc:
+            pygame.display.quit()
+            raise NoDisplay(f"cannot open the simulator's window: {exc}") from None
+        pygame.display.set_caption("Monopoly Banker: simulator")
+        self.ledger = ledger
+        self.clock = clock or SimClock()
+        self.unit = Unit(ledger, now=self.clock())
+        self.oled = OledView(scale)
+        self.buzzer = ToneBuzzer(audible=sound)
+        self.shell = Shell(self.unit, display=self.oled, buzzer=self.buzzer, clock=self.clock)
+        self.table = CardTable()
+        self.painter = draw.Painter(self.surface, self.layout)
+        self.pressed: dict[str, str] = {}  # unit key -> what holds it down ("mouse" or a keyboard key)
+        self.drag: dict | None = None  # the tile being dragged: uid, origin, grab offset, position
+        self.running = True
+        self._next_tick = self.clock() + TICK_SECONDS
+
+    # -- the loop ----------------------------------------------------------------------------
+
+    def run(self) -> None:
+        """Play until the window is closed (or Ctrl+Q)."""
+        timer = pygame.time.Clock()
+        while self.running:
+            self.frame()
+            timer.tick(FPS)
+
+    def frame(self, *, show: bool = True) -> None:
+        """One turn of the loop: window events in, a tick when due, the unit stepped, and (``show``) a redraw."""
+        for event in pygame.event.get():
+            self.handle(event)
+        now = self.clock()
+        if now >= self._next_tick - 1e-9:
+            self.shell.post(Tick(now))
+            self._next_tick = max(self._next_tick + TICK_SECONDS, now)
+        self.shell.pump()
+        if show:
+            self.draw()
+            pygame.display.flip()
+
+    def post(self, events: list[Event]) -> None:
+        for event in events:
+            self.shell.post(event)
+
+    # -- input -------------------------------------------------------------------------------
+
+    def handle(self, event: pygame.event.Event) -> None:
+        """Turn one pygame event into the unit's events (or a drag, or quitting)."""
+        t = self.clock()
+        if event.type == pygame.QUIT:
+            self.running = False
+        elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+            self._mouse_down(event.pos, t)
+        elif event.type == pygame.MOUSEMOTION and self.drag is not None:
+            self.drag["pos"] = event.pos
+        elif event.type == pygame.MOUSEBUTTONUP and event.button == 1:
+            self._mouse_up(event.pos, t)
+        elif event.type == pygame.KEYDOWN:
+            self._keyboard_down(event, t)
+        elif event.type == pygame.KEYUP:
+            self._keyboard_up(event, t)
+
+    def _press(self, key: str, by: str, t: float) -> None:
+        if key not in self.pressed:
+            self.pressed[key] = by
+            self.shell.post(KeyDown(key, t))
+
+    def _release(self, key: str, by: str, t: float) -> None:
+        if self.pressed.get(key) == by:
+            del self.pressed[key]
+            self.shell.post(KeyUp(key, t))
+
+    def _mouse_down(self, pos: tuple[int, int], t: float) -> None:
+        key = next((k for k in KEYS if inside(self.layout.key(k), pos)), None)
+        if key is not None:
+            self._press(key, "mouse", t)
+            return
+        for uid, origin, rect in reversed(self.placed_tiles()):
+            if inside(rect, pos):
+                self.drag = {"uid": uid, "origin": origin, "grab": (pos[0] - rect[0], pos[1] - rect[1]), "pos": pos}
+                return
+
+    def _mouse_up(self, pos: tuple[int, int], t: float) -> None:
+        for key, by in list(self.pressed.items()):
+            self._release(key, "mouse", t)
+        if self.drag is not None:
+            target = next((r for r in READERS if inside(self.layout.slot(r), pos)), None)
+            self.post(self.table.drop(self.drag["uid"], self.drag["origin"], target, t))
+            self.drag = None
+
+    def _keyboard_down(self, event: pygame.event.Event, t: float) -> None:
+        if event.key == pygame.K_q and event.mod & pygame.KMOD_CTRL:
+            self.running = False
+        elif event.key in KEYBOARD:
+            self._press(KEYBOARD[event.key], f"kb{event.key}", t)
+        elif event.key in HOTKEYS:
+            tiles = self.tiles()
+            number = HOTKEYS[event.key]
+            if number <= len(tiles):
+                reader = "right" if event.mod & pygame.KMOD_SHIFT else "left"
+                self.post(self.table.toggle(tiles[number - 1].uid, reader, t))
+        elif event.key == pygame.K_ESCAPE:
+            self.drag = None
+
+    def _keyboard_up(self, event: pygame.event.Event, t: float) -> None:
+        if event.key in KEYBOARD:
+            self._release(KEYBOARD[event.key], f"kb{event.key}", t)
+
+    # -- what is where -------------------------------------------------------------------------
+
+    def tiles(self) -> list[Tile]:
+        """The cards on the table in tray order (hotkey F1 is the first)."""
+        return self.table.tiles(self.ledger.cards())
+
+    def placed_tiles(self) -> list[tuple[str, str | None, Rect]]:
+        """Every drawn tile as (uid, where: a reader or None for the tray, rect), bottom to top."""
+        placed = []
+        for index, tile in enumerate(self.tiles()[:MAX_TILES]):
+            if not self.table.reader_of(tile.uid):
+                placed.append((tile.uid, None, self.layout.tray_tile(index)))
+        for reader in READERS:
+            uid = self.table.on[reader]
+            if uid is not None:
+                placed.append((uid, reader, self.layout.slot_tile(reader)))
+        return placed
+
+    def tile_rect(self, uid: str, where: str | None = None) -> Rect:
+        """Where card ``uid`` is drawn (on reader ``where``, or in the tray)."""
+        return next(rect for u, origin, rect in self.placed_tiles() if u == uid and origin == where)
+
+    # -- drawing -------------------------------------------------------------------------------
+
+    def draw(self) -> None:
+        p = self.painter
+        p.case()
+        p.slots()
+        p.oled(self.oled.surface())
+        p.keys(set(self.pressed))
+        p.tray()
+        tiles = self.tiles()
+        numbers = {tile.uid: n for n, tile in enumerate(tiles, start=1)}
+        by_uid = {tile.uid: tile for tile in tiles}
+        dragged = None
+        for uid, origin, rect in self.placed_tiles():
+            if self.drag is not None and (uid, origin) == (self.drag["uid"], self.drag["origin"]):
+                dragged = (uid, rect)
+                continue
+            p.tile(by_uid[uid], numbers[uid], rect)
+        if dragged is not None:
+            uid, rect = dragged
+            x, y = self.drag["pos"][0] - self.drag["grab"][0], self.drag["pos"][1] - self.drag["grab"][1]
+            p.tile(by_uid[uid], numbers[uid], (x, y, rect[2], rect[3]), lifted=True)
+        p.panel(panel_text(self.ledger, self.table.on))
+
+    def screenshot(self, path=None):
+        """The window as a PIL image (drawn fresh); saved as PNG to ``path`` when given."""
+        from PIL import Image
+
+        self.draw()
+        image = Image.frombytes("RGB", self.surface.get_size(), pygame.image.tobytes(self.surface, "RGB"))
+        if path is not None:
+            image.save(path)
+        return image
+
+    # -- lifetime ------------------------------------------------------------------------------
+
+    def close(self) -> None:
+        self.buzzer.close()
+        pygame.display.quit()
+
+    def __enter__(self) -> "DesktopSim":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

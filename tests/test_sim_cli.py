@@ -1,0 +1,139 @@
+"""``banker sim``: keypad scripts played in the window headless, screenshots, the real ledger, no display."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+from PIL import Image, ImageChops
+
+from banker_cli.sim import sim_command
+from drivers.ledger_sqlite import SqliteLedger
+from firmware_sim.desktop import DEMO_PLAYERS, Layout, display_problem, oled_frame
+
+REFERENCE = Path(__file__).parent / "reference"
+ROOT = Path(__file__).parent.parent
+
+
+@pytest.fixture(autouse=True)
+def headless(monkeypatch):
+    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
+    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
+
+
+def sim(*args):
+    return CliRunner().invoke(sim_command, [str(a) for a in args])
+
+
+def script(tmp_path, text, name="play.kps"):
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_a_script_plays_in_the_window_and_the_screenshot_shows_its_end(tmp_path):
+    play = script(tmp_path, "enrol Alice A1\nenrol Bob B2\ninsert left Alice\nexpect screen 15M\n")
+    shot = tmp_path / "end.png"
+    result = sim("--script", play, "--screenshot", shot)
+    assert result.exit_code == 0, result.output
+    window = Image.open(shot)
+    assert window.size == Layout(3).size
+    frame = oled_frame(window, Layout(3))
+    assert ImageChops.logical_xor(frame, Image.open(REFERENCE / "one-card.png").convert("1")).getbbox() is None
+
+
+def test_the_scale_option_scales_the_window(tmp_path):
+    shot = tmp_path / "small.png"
+    assert sim("--script", script(tmp_path, "enrol Alice\n"), "--screenshot", shot, "--scale", 2).exit_code == 0
+    assert Image.open(shot).size == Layout(2).size
+    assert oled_frame(Image.open(shot), Layout(2)).size == (128, 64)
+
+
+@pytest.mark.parametrize("kps", sorted((ROOT / "tests" / "scripts").glob("*.kps")) + [ROOT / "examples" / "first-game.kps"],
+                         ids=lambda p: p.stem)
+def test_every_keypad_script_passes_in_the_window_too(kps, tmp_path):
+    result = sim("--script", kps, "--screenshot", tmp_path / "end.png")
+    assert result.exit_code == 0, result.output
+
+
+def test_a_failed_expectation_exits_1_with_its_line(tmp_path):
+    play = script(tmp_path, "enrol Alice\ninsert right Alice\npress 1 M\nexpect balance Alice 15M\n")
+    result = sim("--script", play, "--screenshot", tmp_path / "end.png")
+    assert result.exit_code == 1
+    assert "line 4: expected balance Alice 15M, got 14M" in result.output
+    assert (tmp_path / "end.png").exists()  # the screenshot shows where it went wrong
+
+
+def test_a_malformed_script_exits_2_and_opens_nothing(tmp_path):
+    result = sim("--script", script(tmp_path, "enrol Alice\npress X\n"), "--screenshot", tmp_path / "end.png")
+    assert result.exit_code == 2 and "line 2" in result.output
+    assert not (tmp_path / "end.png").exists()
+
+
+def test_a_game_played_in_the_simulator_goes_on_next_time(tmp_path):
+    db = tmp_path / "ledger.db"
+    first = script(tmp_path, "enrol Alice\nenrol Bob\ninsert left Alice\npress 1 M\nexpect balance Alice 16M\n", "first.kps")
+    second = script(tmp_path, "expect balance Alice 16M\ninsert left Bob\ninsert right Alice\npress 5 0 0 K\n"
+                              "expect balance Alice 15.5M\nexpect balance Bob 15.5M\n", "second.kps")
+    assert sim("--db", db, "--script", first, "--screenshot", tmp_path / "1.png").exit_code == 0
+    result = sim("--db", db, "--script", second, "--screenshot", tmp_path / "2.png")
+    assert result.exit_code == 0, result.output
+    with SqliteLedger(db) as ledger:
+        assert ledger.balances() == {"Alice": 15_500_000, "Bob": 15_500_000}
+        assert [tx.kind for tx in ledger.transactions()] == ["opening", "opening", "collect", "transfer"]
+        ledger.check()
+
+
+def test_a_fresh_ledger_gets_a_demo_game_once(tmp_path):
+    db = tmp_path / "fresh.db"
+    result = sim("--db", db, "--screenshot", tmp_path / "demo.png")
+    assert result.exit_code == 0 and "demo game" in result.output
+    with SqliteLedger(db) as ledger:
+        assert ledger.balances() == {name: 15_000_000 for name in DEMO_PLAYERS}
+    again = sim("--db", db, "--screenshot", tmp_path / "demo2.png")
+    assert again.exit_code == 0 and "demo game" not in again.output
+    with SqliteLedger(db) as ledger:
+        assert len(ledger.cards()) == len(DEMO_PLAYERS) and len(ledger.transactions()) == len(DEMO_PLAYERS)
+
+
+def test_a_used_ledger_gets_no_demo_players(tmp_path):
+    db = tmp_path / "used.db"
+    with SqliteLedger(db) as ledger:
+        ledger.enrol("Zoe", "0A0B")
+    assert sim("--db", db, "--screenshot", tmp_path / "s.png").exit_code == 0
+    with SqliteLedger(db) as ledger:
+        assert [c.name for c in ledger.cards()] == ["Zoe"]
+
+
+def _no_display_env():
+    env = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")}
+    return env
+
+
+def test_with_no_display_it_says_so_in_one_line_and_exits_non_zero(tmp_path):
+    db = tmp_path / "never.db"
+    run = subprocess.run([sys.executable, "-m", "banker_cli.sim", "--db", str(db)], cwd=ROOT, env=_no_display_env(),
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 2
+    assert run.stderr.count("\n") == 1 and run.stderr.startswith("banker: no display")
+    assert "Traceback" not in run.stderr and "--screenshot" in run.stderr
+    assert not db.exists()  # nothing was opened or seeded
+
+
+def test_with_no_display_a_screenshot_run_goes_headless_by_itself(tmp_path):
+    shot = tmp_path / "auto.png"
+    run = subprocess.run([sys.executable, "-m", "banker_cli.sim", "--script", str(ROOT / "tests/scripts/transfer.kps"),
+                          "--screenshot", str(shot)], cwd=ROOT, env=_no_display_env(), capture_output=True,
+                         text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert oled_frame(Image.open(shot), Layout(3)).getbbox() is not None
+
+
+def test_display_problem_knows_where_a_window_can_open():
+    assert display_problem({}, "linux") is not None
+    assert display_problem({"DISPLAY": ":0"}, "linux") is None
+    assert display_problem({"WAYLAND_DISPLAY": "wayland-0"}, "linux") is None
+    assert display_problem({"SDL_VIDEODRIVER": "dummy"}, "linux") is None
+    assert display_problem({}, "darwin") is None and display_problem({}, "win32") is None
