@@ -56,7 +56,7 @@ class Config:
     db: str | None = None
     reader_kind: str = "mfrc522"
     readers: tuple[ReaderConfig, ...] = (ReaderConfig("left", 0, 0, 25), ReaderConfig("right", 0, 1, 24))
-    poll_interval: float = 0.05
+    poll_interval: float = 0.02
     removal_after: float = 0.25
     display: DisplayConfig = field(default_factory=DisplayConfig)
     keypad: KeypadConfig = field(default_factory=KeypadConfig)
@@ -141,7 +141,7 @@ def _build(data: dict) -> Config:
 
     readers = _Section(data.get("readers", {}), "readers")
     kind = readers.choice("kind", "mfrc522", ("mfrc522", "rdm6300"))
-    poll = float(readers.get("poll_interval", 0.05, (int, float)))
+    poll = float(readers.get("poll_interval", 0.02, (int, float)))
     removal = float(readers.get("removal_after", 0.25, (int, float)))
     slots = []
     for slot, device, reset in (("left", 0, 25), ("right", 1, 24)):
