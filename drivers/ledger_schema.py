@@ -1,9 +1,14 @@
-"""The ledger file's layout: the SQLite schema, how rows encode postings, and the journal's hash chain."""
+"""The ledger file: opening it privately, the SQLite schema, how rows encode postings, the journal's hash chain."""
 
 from __future__ import annotations
 
 import hashlib
 import json
+import os
+import sqlite3
+from pathlib import Path
+
+from banker.errors import CorruptLedger, LedgerError
 
 from banker.ledger import GameSettings, Posting, Transaction
 
@@ -79,3 +84,34 @@ def chain_hash(previous: str, row: tuple) -> str:
     """The hash of a journal row (id, game, time, kind, memo, reverses, postings, changes) after ``previous``."""
     material = json.dumps([previous, *row], separators=(",", ":"), sort_keys=True)
     return hashlib.sha256(material.encode()).hexdigest()
+
+
+def connect(path: str) -> sqlite3.Connection:
+    """Open (creating it private: 0600 in a 0700 folder) the SQLite file at ``path``, WAL and fully synchronous."""
+    if path != ":memory:":
+        file = Path(path).expanduser()
+        try:
+            file.resolve().parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            if not file.exists():
+                os.close(os.open(file, os.O_CREAT | os.O_WRONLY, 0o600))
+        except OSError as exc:
+            raise LedgerError(f"cannot create the ledger {path}: {exc.strerror}") from exc
+    try:
+        conn = sqlite3.connect(path, isolation_level=None, timeout=2.0)
+        conn.execute("PRAGMA journal_mode=WAL")
+        conn.execute("PRAGMA synchronous=FULL")
+    except sqlite3.Error as exc:
+        raise translate(exc, path, "open") from exc
+    return conn
+
+
+def translate(exc: sqlite3.Error, path: str, doing: str) -> LedgerError:
+    """The ledger error a person can act on for an SQLite error while ``doing`` something to ``path``."""
+    text = str(exc)
+    if "not a database" in text or "malformed" in text:
+        return CorruptLedger(f"{path} is corrupt or not a banker ledger ({text})")
+    if "locked" in text or "busy" in text:
+        return LedgerError(f"{path} is locked by another program ({text})")
+    if "full" in text:
+        return LedgerError(f"the disk is full: cannot {doing} {path}")
+    return LedgerError(f"cannot {doing} {path}: {text}")

@@ -21,7 +21,6 @@ import sqlite3
 import time
 from contextlib import contextmanager
 from dataclasses import replace
-from pathlib import Path
 from typing import Callable, Iterator
 
 from banker.audit import Audit, Problem, audit
@@ -34,6 +33,8 @@ from banker.undo import reversal_of
 from .ledger_backup import INTERVAL_SECONDS, Backups
 from .ledger_schema import (
     APPLICATION_ID,
+    connect,
+    translate,
     SCHEMA_VERSION,
     TABLES,
     TX_COLUMNS,
@@ -80,31 +81,10 @@ class SqliteLedger:
     # -- opening -------------------------------------------------------------------------
 
     def _connect(self) -> sqlite3.Connection:
-        if self.path != ":memory:":
-            file = Path(self.path).expanduser()
-            try:
-                file.resolve().parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-                if not file.exists():
-                    os.close(os.open(file, os.O_CREAT | os.O_WRONLY, 0o600))
-            except OSError as exc:
-                raise LedgerError(f"cannot create the ledger {self.path}: {exc.strerror}") from exc
-        try:
-            conn = sqlite3.connect(self.path, isolation_level=None, timeout=2.0)
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA synchronous=FULL")
-        except sqlite3.Error as exc:
-            raise self._translate(exc, "open") from exc
-        return conn
+        return connect(self.path)
 
     def _translate(self, exc: sqlite3.Error, doing: str) -> LedgerError:
-        text = str(exc)
-        if "not a database" in text or "malformed" in text:
-            return CorruptLedger(f"{self.path} is corrupt or not a banker ledger ({text})")
-        if "locked" in text or "busy" in text:
-            return LedgerError(f"{self.path} is locked by another program ({text})")
-        if "full" in text:
-            return LedgerError(f"the disk is full: cannot {doing} {self.path}")
-        return LedgerError(f"cannot {doing} {self.path}: {text}")
+        return translate(exc, self.path, doing)
 
     def _load(self) -> None:
         try:
