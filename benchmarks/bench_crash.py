@@ -20,7 +20,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from firmware_sim.crash_player import check_after_kill
+from firmware_sim.crash_player import check_after_kill, reported_ids
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -47,7 +47,7 @@ def main() -> None:
             time.sleep(0.3 + rng.random() * 0.7)
             proc.send_signal(signal.SIGKILL)
             out, _ = proc.communicate()
-            new = {int(line.split()[1]) for line in out.splitlines() if line.startswith("tx ")}
+            new = reported_ids(out)
             total_reported += len(new - reported)
             reported |= new
             try:

@@ -47,6 +47,12 @@ def play(path: str, seed: int) -> None:
         table.remove("right")
 
 
+def reported_ids(output: str) -> set[int]:
+    """The transaction ids a killed player reported as committed (a line cut short by the kill does not count)."""
+    complete = output.split("\n")[:-1]
+    return {int(line[3:]) for line in complete if line.startswith("tx ") and line[3:].isdigit()}
+
+
 def check_after_kill(path: str, reported: set[int]) -> tuple[int, int]:
     """Verify the ledger after a kill; return (lost, doubled) transactions; raise AssertionError if torn."""
     with SqliteLedger(path, backups=False) as ledger:

@@ -8,19 +8,19 @@ import sys
 import time
 from pathlib import Path
 
-from firmware_sim.crash_player import check_after_kill
+from firmware_sim.crash_player import check_after_kill, reported_ids
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def play_and_kill(path: Path, seed: int, after: float) -> list[str]:
+def play_and_kill(path: Path, seed: int, after: float) -> str:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     proc = subprocess.Popen([sys.executable, "-m", "firmware_sim.crash_player", str(path), str(seed)],
                             stdout=subprocess.PIPE, env=env, text=True, cwd=ROOT)
     time.sleep(after)
     proc.send_signal(signal.SIGKILL)
     out, _ = proc.communicate()
-    return out.splitlines()
+    return out
 
 
 def test_sigkill_never_leaves_a_half_transaction(tmp_path):
@@ -28,8 +28,7 @@ def test_sigkill_never_leaves_a_half_transaction(tmp_path):
     path = tmp_path / "ledger.db"
     reported: set[int] = set()
     for run in range(10):
-        lines = play_and_kill(path, seed=run, after=0.5 + rng.random() * 0.8)
-        reported |= {int(line.split()[1]) for line in lines if line.startswith("tx ")}
+        reported |= reported_ids(play_and_kill(path, seed=run, after=0.5 + rng.random() * 0.8))
         lost, doubled = check_after_kill(str(path), reported)
         assert (lost, doubled) == (0, 0)
     assert len(reported) > 20, "the game did not get going before the kills"
