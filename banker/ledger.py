@@ -72,7 +72,8 @@ class GameSettings:
     house rule letting payments take a balance below zero; ``edition``: the
     deed set (``cards/editions/NAME.toml``); ``houses_for_hotel``: 4, or 3 in
     the short game; ``income_tax_choice``: the older rule offering 10% of
-    worth instead of the flat Income Tax.
+    worth instead of the flat Income Tax; ``luxury_tax``: None for the
+    edition's (1M), or an amount (older sets: 750K).
     """
 
     start_balance: int = 15_000_000
@@ -81,6 +82,7 @@ class GameSettings:
     edition: str = "us"
     houses_for_hotel: int = 4
     income_tax_choice: bool = False
+    luxury_tax: int | None = None
 
 
 @dataclass(frozen=True)

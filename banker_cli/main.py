@@ -205,6 +205,10 @@ def game_list(db: Path | None) -> None:
                 f"{mark} {g.id:>4}  {_when(g.started)}  {g.transactions:>5} transactions"
                 f"  start {format_amount(s.start_balance)}, GO {format_amount(s.go_salary)}"
                 + (", negative balances" if s.allow_negative else "")
+                + (", short game" if s.houses_for_hotel == 3 else "")
+                + (", Income Tax 10% option" if s.income_tax_choice else "")
+                + (f", Luxury Tax {format_amount(s.luxury_tax)}" if s.luxury_tax is not None else "")
+                + (f", {s.edition} deeds" if s.edition != "us" else "")
             )
 
 
@@ -214,10 +218,11 @@ def game_list(db: Path | None) -> None:
 @click.option("--allow-negative/--no-negative", default=None, help="House rule: balances may go below zero.")
 @click.option("--short-game/--standard-game", default=None, help="Short game: a hotel after 3 houses.")
 @click.option("--income-tax-choice/--flat-income-tax", default=None, help="Older rule: 10% of worth instead of 2M.")
+@click.option("--luxury-tax", "luxury_tax", type=amount_type, help="Luxury Tax (older sets: 750K). [default: as the current game, 1M]")
 @click.option("--edition", help="Deed set (cards/editions/NAME.toml). [default: as the current game, us]")
 @pin_option
 @db_option
-def game_new(start, go, allow_negative, short_game, income_tax_choice, edition, pin, db) -> None:
+def game_new(start, go, allow_negative, short_game, income_tax_choice, luxury_tax, edition, pin, db) -> None:
     """Archive the current game and start a new one, every card at the start balance.
 
     Changing a setting needs the banker's PIN (when one is set); a new game
@@ -232,6 +237,7 @@ def game_new(start, go, allow_negative, short_game, income_tax_choice, edition, 
             edition or now.edition,
             now.houses_for_hotel if short_game is None else (3 if short_game else 4),
             now.income_tax_choice if income_tax_choice is None else income_tax_choice,
+            now.luxury_tax if luxury_tax is None else luxury_tax,
         )
         if settings != now:
             authorise(ledger, pin)

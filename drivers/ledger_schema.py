@@ -73,7 +73,8 @@ def decode_transaction(row: tuple) -> Transaction:
 
 def encode_rules(settings: GameSettings) -> str:
     return json.dumps({"edition": settings.edition, "houses_for_hotel": settings.houses_for_hotel,
-                       "income_tax_choice": settings.income_tax_choice}, sort_keys=True)
+                       "income_tax_choice": settings.income_tax_choice, "luxury_tax": settings.luxury_tax},
+                      sort_keys=True)
 
 
 def decode_settings(start: int, go: int, negative: int, rules: str) -> GameSettings:

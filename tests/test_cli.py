@@ -103,3 +103,15 @@ def test_the_default_database_lives_in_the_user_data_folder(monkeypatch, tmp_pat
     result = CliRunner().invoke(cli, ["cards", "enrol", "Alice"])
     assert result.exit_code == 0, result.output
     assert (tmp_path / "data" / "monopoly-banker" / "ledger.db").exists()
+
+
+def test_game_rules_settings(banker, tmp_path):
+    banker("cards", "enrol", "Bob")
+    result = banker("game", "new", "--luxury-tax", "750K", "--short-game", "--income-tax-choice")
+    assert result.exit_code == 0, result.output
+    current = banker("game", "list").output.splitlines()[-1]
+    assert "short game" in current and "Income Tax 10% option" in current and "Luxury Tax 750K" in current
+    script = tmp_path / "s.kps"
+    script.write_text("insert right Bob\npress FN GO 2\nexpect balance Bob 14.25M\n")
+    result = banker("script", script)
+    assert result.exit_code == 0, result.output

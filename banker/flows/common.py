@@ -27,6 +27,7 @@ def rule_settings(ledger) -> RuleSettings:
         allow_negative=s.allow_negative,
         houses_for_hotel=s.houses_for_hotel,
         income_tax_choice=s.income_tax_choice,
+        luxury_tax=s.luxury_tax,
     )
 
 
