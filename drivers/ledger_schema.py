@@ -78,7 +78,10 @@ def encode_rules(settings: GameSettings) -> str:
 
 
 def decode_settings(start: int, go: int, negative: int, rules: str) -> GameSettings:
-    return GameSettings(start, go, bool(negative), **json.loads(rules))
+    try:
+        return GameSettings(start, go, bool(negative), **json.loads(rules))
+    except (TypeError, ValueError) as exc:
+        raise CorruptLedger(f"a game's rules can't be read ({rules!r}): a newer banker's ledger?") from exc
 
 
 def chain_hash(previous: str, row: tuple) -> str:
