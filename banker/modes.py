@@ -148,3 +148,8 @@ class PinEntry(Mode):
         if typed != self.new_pin:
             return unit.refuse(views.refused("PINs differ", "Nothing changed"))
         return unit.set_pin(typed)
+
+    def cards_changed(self, unit: "Unit") -> list[Effect]:
+        """A card placed or taken away while the PIN is typed: what it was for may no longer hold."""
+        unit.leave()
+        return unit.refuse(views.cancelled("A card moved"))

@@ -44,3 +44,13 @@ def reversal_of(
                 who = (names or {}).get(cid, f"card {cid}")
                 raise InsufficientFunds(f"{who} short {format_amount(-after[cid])}", -after[cid])
     return undo
+
+
+def check_even_building(edition, estate, settings) -> None:
+    """Refuse an estate in which a colour group stands unevenly built (an undo of an older build or sale)."""
+    from .rules.holdings import step
+
+    for group in {d.group for d in edition.deeds if d.kind == "street"}:
+        levels = [step(estate.houses(d.slug), settings) for d in edition.group(group)]
+        if max(levels) - min(levels) > 1:
+            raise Refused(f"undoing it leaves {group} unevenly built")

@@ -97,14 +97,20 @@ class Unit:
         raise TypeError(f"not an event: {event!r}")
 
     def _wake(self, event: Event) -> list[Effect]:
-        """The first key or card after sleep only wakes the unit (a card is still noted as present)."""
+        """The first key or card after sleep only wakes the unit (a card is still noted as present or gone)."""
         p = replace(self.panel, asleep=False, last_activity=event.t, message=None)
         if isinstance(event, KeyDown):
             p = replace(p, swallow_key_up=event.key)
         elif isinstance(event, CardPlaced):
-            p = replace(p, **{event.reader: event.uid})
+            if event.uid in self.ledger.deed_tags():
+                p = replace(p, deed_on=event.reader)
+            else:
+                p = replace(p, **{event.reader: event.uid})
         elif isinstance(event, CardRemoved):
-            p = replace(p, **{event.reader: None})
+            if p.deed_on == event.reader:
+                p = replace(p, deed_on=None)
+            else:
+                p = replace(p, **{event.reader: None})
         self.panel = p
         return [SetDisplayPower(True)]
 

@@ -45,14 +45,17 @@ def fail(message: str, code: int = 1) -> None:
     sys.exit(code)
 
 
-def open_ledger(db: Path | None):
-    """The ledger at ``db`` (or the default); a clear message and exit 3 if it can't be used."""
+def open_ledger(db: Path | None, *, writer: bool = True):
+    """The ledger at ``db`` (or the default); a clear message and exit 3 if it can't be used.
+
+    ``writer=False`` for commands that only read: they work beside a running unit.
+    """
     from drivers.ledger_backup import list_backups
     from drivers.ledger_sqlite import SqliteLedger
 
     path = resolve_db(db)
     try:
-        return SqliteLedger(path)
+        return SqliteLedger(path, writer=writer)
     except CorruptLedger as exc:
         backups = list_backups(path)
         offer = (f"; the last backup is {backups[0]}: bring it back with"

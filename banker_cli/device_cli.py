@@ -104,7 +104,9 @@ def run_command(config_path: Path | None, backend: str, seconds: float | None, d
             device.keypad.start(shell.post)
             device.slots.start(shell.post, interval_s=config.poll_interval)
             if seconds is not None:
-                threading.Timer(seconds, stop.set).start()
+                timer = threading.Timer(seconds, stop.set)
+                timer.daemon = True
+                timer.start()
             click.echo(f"banker: running on {backend} (game {ledger.game().id}, {len(ledger.cards())} cards)", err=True)
             if config.serial_url:
                 from drivers.serial_port import SerialTestPort, ShellTarget, run_shell_with_port

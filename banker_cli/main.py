@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import os
 from datetime import datetime
 from pathlib import Path
 
@@ -125,7 +126,7 @@ def cards() -> None:
 @db_option
 def cards_list(db: Path | None) -> None:
     """List the enrolled cards with their balances in the current game."""
-    with open_ledger(db) as ledger:
+    with open_ledger(db, writer=False) as ledger:
         for card in ledger.cards():
             click.echo(f"{card.name:<16} {card.uid:<14} {format_amount(ledger.balance(card.id)):>12}")
 
@@ -197,7 +198,7 @@ def _when(stamp: float) -> str:
 @db_option
 def game_list(db: Path | None) -> None:
     """List every game, the current one marked with *."""
-    with open_ledger(db) as ledger:
+    with open_ledger(db, writer=False) as ledger:
         for g in ledger.games():
             mark = "*" if g.current else " "
             s = g.settings
@@ -285,13 +286,29 @@ def _restore_backup(backup: str, pin: str | None, db: Path | None) -> None:
         source = Path(backup)
         if not source.is_file():
             fail(f"no backup file {source}", 2)
+    from drivers.ledger_backup import is_ledger_file
+
+    if not is_ledger_file(source):
+        fail(f"{source} is not a banker ledger", 3)
+    if is_ledger_file(path):  # the banker's PIN of the ledger being replaced
+        with open_ledger(path, writer=False) as current:
+            authorise(current, pin)
     try:
         with SqliteLedger(source, backups=False) as copy:
             authorise(copy, pin)
             games = len(copy.games())
     except BankerError as exc:
         fail(f"{source} can't be used: {exc}", 3)
-    kept = restore_backup(source, path)
+    from drivers.ledger_schema import take_writer_lock
+
+    try:
+        lock = take_writer_lock(str(path))
+    except BankerError as exc:
+        fail(str(exc), 3)
+    try:
+        kept = restore_backup(source, path)
+    finally:
+        os.close(lock)
     click.echo(f"restored {source} ({games} games)" + (f"; the ledger as it was is kept in {kept}" if kept else ""))
 
 
@@ -330,7 +347,7 @@ def _game_id(ledger_, game_id: int | None) -> int:
 @db_option
 def ledger_show(game_id: int | None, db: Path | None) -> None:
     """Show the journal of a game, one posting a line."""
-    with open_ledger(db) as led:
+    with open_ledger(db, writer=False) as led:
         for row in _journal(led, _game_id(led, game_id)):
             mark = f"  [undone by #{row['reversed_by']}]" if row["reversed_by"] else ""
             click.echo(
@@ -346,7 +363,7 @@ def ledger_show(game_id: int | None, db: Path | None) -> None:
 @db_option
 def ledger_export(fmt: str, game_id: int | None, output, db: Path | None) -> None:
     """Export a game's journal as CSV or JSON (amounts in whole dollars)."""
-    with open_ledger(db) as led:
+    with open_ledger(db, writer=False) as led:
         rows = _journal(led, _game_id(led, game_id))
     if fmt == "json":
         output.write(json.dumps(rows, indent=1) + "\n")

@@ -47,7 +47,7 @@ def deeds_list(edition: str | None, as_json: bool, db: Path | None) -> None:
     """
     try:
         if edition is None:
-            with open_ledger(db) as ledger:
+            with open_ledger(db, writer=False) as ledger:
                 edition = ledger.game().settings.edition
         board = load_edition(edition)
     except BankerError as exc:
@@ -120,7 +120,7 @@ def _buildings(houses: int) -> str:
 @db_option
 def game_show_command(as_json: bool, db: Path | None) -> None:
     """Show the current game: balances and worth, who owns which deed, buildings, mortgages, the bank's stock."""
-    with open_ledger(db) as ledger:
+    with open_ledger(db, writer=False) as ledger:
         state = game_state(ledger)
     if as_json:
         click.echo(json.dumps(state, indent=1))

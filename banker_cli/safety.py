@@ -29,7 +29,7 @@ def ledger_verify(db: Path | None) -> None:
 
     Exit 0 when all is well; 1 naming each offending entry.
     """
-    with open_ledger(db) as ledger:
+    with open_ledger(db, writer=False) as ledger:
         result = ledger.verify()
         try:
             ledger.check()

@@ -47,16 +47,52 @@ def make_backup(conn: sqlite3.Connection, ledger_path: str | os.PathLike, reason
     return target
 
 
+def is_ledger_file(path: str | os.PathLike) -> bool:
+    """True when ``path`` is an SQLite file marked as a banker ledger (read without changing it)."""
+    from .ledger_schema import APPLICATION_ID, TABLES
+
+    try:
+        conn = sqlite3.connect(f"file:{Path(path).resolve()}?mode=ro", uri=True)
+        try:
+            app_id = conn.execute("PRAGMA application_id").fetchone()[0]
+            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        finally:
+            conn.close()
+    except sqlite3.Error:
+        return False
+    return app_id == APPLICATION_ID and TABLES <= tables
+
+
 def restore_backup(backup: Path, ledger_path: str | os.PathLike) -> Path | None:
-    """Put ``backup`` in place of the ledger file; the ledger as it was is kept as a backup first."""
+    """Put ``backup`` in place of the ledger file; the ledger as it was is kept as a backup first.
+
+    The kept copy holds everything committed, also what still sat in the
+    write-ahead log after a power cut; a ledger too damaged to read is kept
+    file by file (the database, its ``-wal`` and ``-shm``) instead.
+    """
     ledger_path = Path(ledger_path).expanduser()
     kept = None
     if ledger_path.exists():
         folder = backup_folder(ledger_path)
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
         kept = folder / f"{ledger_path.stem}-{time.strftime('%Y%m%d-%H%M%S')}-{time.time_ns() % 10**9:09d}-before-restore.db"
-        shutil.copyfile(ledger_path, kept)
-        os.chmod(kept, 0o600)
+        try:
+            os.close(os.open(kept, os.O_CREAT | os.O_WRONLY, 0o600))
+            source = sqlite3.connect(ledger_path)
+            try:
+                copy = sqlite3.connect(kept)
+                try:
+                    source.backup(copy)
+                finally:
+                    copy.close()
+            finally:
+                source.close()
+        except sqlite3.Error:
+            for suffix in ("", "-wal", "-shm"):
+                part = Path(str(ledger_path) + suffix)
+                if part.exists():
+                    shutil.copyfile(part, str(kept) + suffix)
+                    os.chmod(str(kept) + suffix, 0o600)
     for suffix in ("-wal", "-shm"):
         Path(str(ledger_path) + suffix).unlink(missing_ok=True)
     shutil.copyfile(backup, ledger_path)

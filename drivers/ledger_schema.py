@@ -90,6 +90,33 @@ def chain_hash(previous: str, row: tuple) -> str:
     return hashlib.sha256(material.encode()).hexdigest()
 
 
+class LedgerInUse(LedgerError):
+    """Another program (a running unit, the simulator) is writing to this ledger."""
+
+
+def take_writer_lock(path: str) -> int | None:
+    """Become the one program writing to the ledger at ``path``; returns the lock's file descriptor.
+
+    The running unit keeps balances in memory, so a second writer would
+    act on figures it never saw: a second writer is refused instead.
+    Reading (listing, exporting, verifying) needs no lock. The lock goes
+    with the descriptor, so a killed program never leaves it behind.
+    """
+    if path == ":memory:":
+        return None
+    import fcntl
+
+    lock_path = str(Path(path).expanduser()) + ".lock"
+    fd = os.open(lock_path, os.O_CREAT | os.O_RDWR, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        raise LedgerInUse(f"{path} is in use by a running unit (banker run or banker sim): stop it first, "
+                          "or read with list/show/export/verify") from None
+    return fd
+
+
 def connect(path: str) -> sqlite3.Connection:
     """Open (creating it private: 0600 in a 0700 folder) the SQLite file at ``path``, WAL and fully synchronous."""
     if path != ":memory:":

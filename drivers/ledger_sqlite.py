@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import sqlite3
 import time
+from pathlib import Path
 from contextlib import contextmanager
 from dataclasses import replace
 from typing import Callable, Iterator
@@ -28,11 +29,13 @@ from banker.deeds import Edition, load_edition
 from banker.errors import CorruptLedger, LedgerError, Refused
 from banker.ledger import BANK, Card, Game, GameSettings, Posting, Transaction, check_enrolment, fold_balances, normalise_uid
 from banker.rules.estate import Estate, apply, replay
-from banker.undo import reversal_of
+from banker.rules.settings import RuleSettings
+from banker.undo import check_even_building, reversal_of
 
 from .ledger_backup import INTERVAL_SECONDS, Backups
 from .ledger_schema import (
     APPLICATION_ID,
+    take_writer_lock,
     connect,
     translate,
     SCHEMA_VERSION,
@@ -64,10 +67,19 @@ class SqliteLedger:
         clock: Callable[[], float] = time.time,
         backups: bool = True,
         backup_interval: float = INTERVAL_SECONDS,
+        writer: bool = True,
     ) -> None:
         self.path = str(path)
         self._clock = clock
-        self._conn = self._connect()
+        self._lock = None
+        if writer or (self.path != ":memory:" and not Path(self.path).expanduser().exists()):
+            self._connect_dir()
+            self._lock = take_writer_lock(self.path)
+        try:
+            self._conn = self._connect()
+        except BaseException:
+            self._release()
+            raise
         self._cards: list[Card] = []
         self._balances: dict[int, int] = {}
         self._estate: Estate | None = None
@@ -136,11 +148,11 @@ class SqliteLedger:
         self._conn.execute("BEGIN IMMEDIATE")
         try:
             yield
+            self._conn.execute("COMMIT")
         except BaseException:
             if self._conn.in_transaction:
                 self._conn.execute("ROLLBACK")
             raise
-        self._conn.execute("COMMIT")
 
     # -- reading -------------------------------------------------------------------------
 
@@ -323,8 +335,11 @@ class SqliteLedger:
             target = self.transaction(tx_id)
             if target.game != self.game().id:
                 raise Refused(f"#{tx_id} is in game {target.game}, not the current game")
-        undo = reversal_of(target, journal, self._balances, allow_negative=self.game().settings.allow_negative,
+        settings = self.game().settings
+        undo = reversal_of(target, journal, self._balances, allow_negative=settings.allow_negative,
                            names=self.card_names())
+        check_even_building(self.edition(), apply(self.estate(), undo.changes),
+                            RuleSettings(houses_for_hotel=settings.houses_for_hotel))
         return self.post(undo)
 
     def enrol(self, name: str, uid: str) -> Card:
@@ -431,6 +446,19 @@ class SqliteLedger:
 
     def close(self) -> None:
         self._conn.close()
+        self._release()
+
+    def _connect_dir(self) -> None:
+        if self.path != ":memory:":
+            try:
+                Path(self.path).expanduser().resolve().parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+            except OSError as exc:
+                raise LedgerError(f"cannot create the ledger {self.path}: {exc.strerror}") from exc
+
+    def _release(self) -> None:
+        if self._lock is not None:
+            os.close(self._lock)
+            self._lock = None
 
     def __enter__(self) -> "SqliteLedger":
         return self

@@ -9,6 +9,7 @@ when it changed.
 
 from __future__ import annotations
 
+import logging
 import queue
 import threading
 import time
@@ -18,6 +19,8 @@ from banker.events import Event, PlayTone, SetDisplayPower, Tick
 from banker.ports import Buzzer, Display
 from banker.screen import Screen
 from banker.unit import Unit
+
+log = logging.getLogger("banker.shell")
 
 
 class Shell:
@@ -55,8 +58,18 @@ class Shell:
             count += 1
 
     def step(self, event: Event) -> None:
-        """Step the unit through one event and carry out what it asks."""
-        for effect in self.unit.handle(event):
+        """Step the unit through one event and carry out what it asks.
+
+        A programming error is logged with its traceback and the event
+        dropped: the unit keeps running, and the ledger holds only whole
+        transactions whatever happened.
+        """
+        try:
+            effects = self.unit.handle(event)
+        except Exception:
+            log.exception("the unit failed on %r", event)
+            return
+        for effect in effects:
             if isinstance(effect, PlayTone):
                 if self.buzzer is not None and effect.volume > 0:
                     self.buzzer.play(effect.tone, effect.volume)

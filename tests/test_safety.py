@@ -11,6 +11,9 @@ from drivers.ledger_sqlite import SqliteLedger
 from tests.conftest import Table
 
 
+ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
+
+
 @pytest.fixture
 def db(tmp_path):
     return tmp_path / "ledger.db"
@@ -271,3 +274,74 @@ def test_a_locked_database_at_start_up_is_a_clear_message(db):
         blocker.rollback()
         blocker.close()
     assert result.exit_code in (1, 3) and "locked" in result.output
+
+
+def test_undoing_an_older_build_that_would_leave_a_group_uneven_is_refused(db):
+    play(db, "enrol Alice A1\n"
+             "press FN 3 7\ninsert right Alice\npress M\nremove right\n"
+             "press FN 3 9\ninsert right Alice\npress M\nremove right\n"
+             "press FN 3 7\ninsert right Alice\npress 1\nremove right\n"
+             "press FN 3 9\ninsert right Alice\npress 1 1\nremove right\n"
+             "expect houses park-place 1\nexpect houses boardwalk 2\n")
+    journal = banker(db, "ledger", "export", "--format", "json").output
+    import json
+
+    park_house = [row["id"] for row in json.loads(journal) if row["kind"] == "build"][0]
+    result = banker(db, "ledger", "undo", str(park_house))
+    assert result.exit_code == 1 and "unevenly built" in result.output
+    assert banker(db, "ledger", "undo").exit_code == 0  # the last build: fine
+    assert banker(db, "ledger", "verify").exit_code == 0
+
+
+def test_a_second_program_cannot_write_while_the_unit_runs(db):
+    from drivers.ledger_schema import LedgerInUse
+
+    play(db, GAME)
+    with SqliteLedger(db) as running_unit:
+        with pytest.raises(LedgerInUse, match="in use by a running unit"):
+            SqliteLedger(db)
+        result = banker(db, "ledger", "undo")
+        assert result.exit_code == 3 and "in use by a running unit" in result.output
+        assert banker(db, "ledger", "verify").exit_code == 0  # reading is fine
+        assert "Alice" in banker(db, "cards", "list").output
+        running_unit.check()
+
+
+def test_restoring_a_backup_keeps_what_was_only_in_the_write_ahead_log(db, tmp_path):
+    """After a power cut the last commits may sit only in the -wal file: the kept copy has them."""
+    import subprocess
+    import sys
+
+    play(db, GAME)
+    play(db, "hold C 3\n")  # a backup of the game so far
+    child = f"""
+import os, sys
+sys.path.insert(0, {str(ROOT)!r})
+from drivers.ledger_sqlite import SqliteLedger
+from firmware_sim.core_backend import CoreBackend
+ledger = SqliteLedger({str(db)!r}, backups=False)
+t = CoreBackend(ledger)
+t.insert("left", "Alice")
+for key in "7M":
+    t.press(key)
+os._exit(0)  # the power goes: no checkpoint, the commit lives in the WAL
+"""
+    subprocess.run([sys.executable, "-c", child], check=True)
+    result = banker(db, "game", "restore", "--backup", "latest")
+    assert result.exit_code == 0, result.output
+    kept = result.output.split("kept in ")[1].strip()
+    with SqliteLedger(kept, backups=False) as copy:
+        assert copy.balances()["Alice"] == 22_000_000
+
+
+def test_a_backup_that_is_not_a_ledger_is_refused_and_the_pin_of_the_current_ledger_counts(db, tmp_path):
+    play(db, GAME)
+    banker(db, "pin", "set", "--new", "2468")
+    empty = tmp_path / "empty.db"
+    empty.write_bytes(b"")
+    result = banker(db, "game", "restore", "--backup", empty)
+    assert result.exit_code == 3 and "not a banker ledger" in result.output
+    play(db, "hold C 3\n")
+    result = banker(db, "game", "restore", "--backup", "latest")
+    assert result.exit_code == 4
+    assert banker(db, "game", "restore", "--backup", "latest", "--pin", "2468").exit_code == 0

@@ -240,3 +240,28 @@ def test_a_ledger_that_cannot_commit_shows_not_saved_and_changes_nothing(tmp_pat
         assert ledger.balances()["Alice"] == 16_000_000
     with SqliteLedger(path) as ledger:
         assert ledger.balances()["Alice"] == 16_000_000
+
+
+def test_a_deed_tag_lifted_to_wake_the_unit_is_not_mistaken_for_a_player(table):
+    """Sleep with a deed's tag on +, lift it to wake; later cards on + come and go as usual."""
+    table.ledger.enrol_deed("boardwalk", "B0A4D0")
+    table.unit.handle(CardPlaced("left", "B0A4D0", table.t))
+    table.wait(61)
+    table.remove("left")       # wakes the unit: the tag is gone
+    table.insert("left", "Alice")
+    table.remove("left")
+    table.insert("right", "Bob")
+    table.type("1M")           # Bob alone on -: he pays the bank
+    assert table.ledger.balances() == {"Alice": 15_000_000, "Bob": 14_000_000}
+
+
+def test_a_card_moved_while_the_pin_is_typed_cancels_the_enrolment(table):
+    table.keys("FN", ".")
+    table.type("1234M")
+    table.type("1234M")
+    table.unit.handle(CardPlaced("left", "EE01", table.t))
+    table.press("FN")
+    table.remove("left")
+    assert "Cancelled" in table.shown
+    table.type("1234M")
+    assert table.ledger.card_by_uid("EE01") is None
