@@ -312,23 +312,39 @@ class Failure:
         return f"line {self.line}: expected {self.expected}, got {self.actual}"
 
 
+ACTIONS = (Enrol, Insert, Remove, Press, Hold, Wait, Tap, EnrolDeed)
+
+
+def perform(step: Step, backend: Backend) -> None:
+    """Carry out one step that is not an expectation (``ACTIONS``) on ``backend``."""
+    if isinstance(step, Enrol):
+        backend.enrol(step.name, step.uid)
+    elif isinstance(step, Insert):
+        backend.insert(step.reader, step.name)
+    elif isinstance(step, Remove):
+        backend.remove(step.reader)
+    elif isinstance(step, Press):
+        for key in step.keys:
+            backend.press(key)
+    elif isinstance(step, Hold):
+        backend.hold(step.key, step.seconds)
+    elif isinstance(step, Wait):
+        backend.wait(step.seconds)
+    elif isinstance(step, Tap):
+        backend.insert(step.reader, step.name)
+        backend.remove(step.reader)
+    elif isinstance(step, EnrolDeed):
+        backend.enrol_deed(step.slug, step.uid)
+    else:
+        raise TypeError(f"not an action step: {step!r}")
+
+
 def run(lines: list[Line], backend: Backend) -> Failure | None:
     """Carry out ``lines`` on ``backend``; stop at the first failing expectation and return it."""
     for line in lines:
         step = line.step
-        if isinstance(step, Enrol):
-            backend.enrol(step.name, step.uid)
-        elif isinstance(step, Insert):
-            backend.insert(step.reader, step.name)
-        elif isinstance(step, Remove):
-            backend.remove(step.reader)
-        elif isinstance(step, Press):
-            for key in step.keys:
-                backend.press(key)
-        elif isinstance(step, Hold):
-            backend.hold(step.key, step.seconds)
-        elif isinstance(step, Wait):
-            backend.wait(step.seconds)
+        if isinstance(step, ACTIONS):
+            perform(step, backend)
         elif isinstance(step, ExpectBalance):
             actual = backend.balance(step.name)
             if actual != step.amount:
@@ -338,11 +354,6 @@ def run(lines: list[Line], backend: Backend) -> Failure | None:
             screen = backend.screen_lines()
             if not _shows(screen, step.text):
                 return Failure(line.number, f"screen showing {step.text!r}", repr(" | ".join(screen)))
-        elif isinstance(step, Tap):
-            backend.insert(step.reader, step.name)
-            backend.remove(step.reader)
-        elif isinstance(step, EnrolDeed):
-            backend.enrol_deed(step.slug, step.uid)
         else:
             failure = _check_estate(step, backend)
             if failure is not None:

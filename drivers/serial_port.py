@@ -46,10 +46,7 @@ from typing import Any, Callable, Protocol
 from banker.errors import BankerError, ScriptError
 from banker.events import CardPlaced, CardRemoved, KeyDown, KeyUp, Tick
 from banker.queries import LedgerQueries
-from banker.script import (
-    Backend, Enrol, EnrolDeed, ExpectBalance, ExpectBank, ExpectHouses, ExpectMortgaged, ExpectOwner, ExpectScreen,
-    ExpectWorth, Hold, Insert, Press, Remove, Tap, Wait, parse_line,
-)
+from banker.script import ACTIONS, Backend, Hold, Wait, parse_line, perform
 
 from .errors import DriverLibraryMissing
 
@@ -143,28 +140,11 @@ class PortSession:
             return self._query(verb, words[1:])
         step = parse_line(line, self.count)
         t = self.target
-        if isinstance(step, (ExpectBalance, ExpectScreen, ExpectOwner, ExpectHouses, ExpectMortgaged, ExpectBank, ExpectWorth)):
+        if not isinstance(step, ACTIONS):
             raise ScriptError(self.count, "expect is checked by the client: ask screen? or balance? NAME")
         if isinstance(step, (Hold, Wait)) and step.seconds > MAX_SECONDS:
             raise ScriptError(self.count, f"at most {MAX_SECONDS:.0f} seconds at a time")
-        if isinstance(step, Enrol):
-            t.enrol(step.name, step.uid)
-        elif isinstance(step, Insert):
-            t.insert(step.reader, step.name)
-        elif isinstance(step, Remove):
-            t.remove(step.reader)
-        elif isinstance(step, Tap):
-            t.insert(step.reader, step.name)
-            t.remove(step.reader)
-        elif isinstance(step, EnrolDeed):
-            t.enrol_deed(step.slug, step.uid)
-        elif isinstance(step, Press):
-            for key in step.keys:
-                t.press(key)
-        elif isinstance(step, Hold):
-            t.hold(step.key, step.seconds)
-        elif isinstance(step, Wait):
-            t.wait(step.seconds)
+        perform(step, t)
         return {"ok": True, "screen": t.screen_lines()}
 
     def _query(self, verb: str, args: list[str]) -> dict[str, Any]:
