@@ -46,6 +46,36 @@ def reversal_of(
     return undo
 
 
+def undo(ledger, tx_id: int | None = None) -> Transaction:
+    """Post, through the ``ledger`` port, the reversing entry of ``tx_id`` (default: the game's last transaction).
+
+    Refused when it is an opening balance, an undo itself, already undone,
+    not in the current game, when undoing it would take a balance below zero
+    (negative balances off), leave a colour group unevenly built, or no
+    longer fits the deeds (a later change stands on it).
+    """
+    from .rules.estate import apply
+    from .rules.settings import RuleSettings
+
+    journal = ledger.transactions()
+    if tx_id is None:
+        if not journal or journal[-1].kind == "opening":
+            raise Refused("nothing to undo")
+        target = journal[-1]
+        if target.reverses is not None:
+            raise Refused("already undone")
+    else:
+        target = ledger.transaction(tx_id)
+        if target.game != ledger.game().id:
+            raise Refused(f"#{tx_id} is in game {target.game}, not the current game")
+    settings = ledger.game().settings
+    reversal = reversal_of(target, journal, ledger.balances_by_id(), allow_negative=settings.allow_negative,
+                           names=ledger.card_names())
+    check_even_building(ledger.edition(), apply(ledger.estate(), reversal.changes),
+                        RuleSettings(houses_for_hotel=settings.houses_for_hotel))
+    return ledger.post(reversal)
+
+
 def check_even_building(edition, estate, settings) -> None:
     """Refuse an estate in which a colour group stands unevenly built (an undo of an older build or sale)."""
     from .rules.holdings import step

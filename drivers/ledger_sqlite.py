@@ -29,8 +29,7 @@ from banker.deeds import Edition, load_edition
 from banker.errors import CorruptLedger, LedgerError, Refused
 from banker.ledger import BANK, Card, Game, GameSettings, Posting, Transaction, check_enrolment, fold_balances, normalise_uid
 from banker.rules.estate import Estate, apply, replay
-from banker.rules.settings import RuleSettings
-from banker.undo import check_even_building, reversal_of
+from banker.undo import undo
 
 from .ledger_backup import INTERVAL_SECONDS, Backups
 from .ledger_schema import (
@@ -318,29 +317,8 @@ class SqliteLedger:
             self.backup_error = f"backup failed: {exc}"
 
     def undo(self, tx_id: int | None = None) -> Transaction:
-        """Post the reversing entry of transaction ``tx_id`` (default: the game's last one).
-
-        Refused when it is an opening balance, an undo itself, already undone,
-        not in the current game, or when undoing it would take a balance below
-        zero (negative balances off) or no longer fits the deeds.
-        """
-        journal = self.transactions()
-        if tx_id is None:
-            if not journal or journal[-1].kind == "opening":
-                raise Refused("nothing to undo")
-            target = journal[-1]
-            if target.reverses is not None:
-                raise Refused("already undone")
-        else:
-            target = self.transaction(tx_id)
-            if target.game != self.game().id:
-                raise Refused(f"#{tx_id} is in game {target.game}, not the current game")
-        settings = self.game().settings
-        undo = reversal_of(target, journal, self._balances, allow_negative=settings.allow_negative,
-                           names=self.card_names())
-        check_even_building(self.edition(), apply(self.estate(), undo.changes),
-                            RuleSettings(houses_for_hotel=settings.houses_for_hotel))
-        return self.post(undo)
+        """Post the reversing entry of transaction ``tx_id`` (default: the game's last one); see :func:`banker.undo.undo`."""
+        return undo(self, tx_id)
 
     def enrol(self, name: str, uid: str) -> Card:
         """Enrol a card for ``name`` and give it the current game's start balance, in one commit."""
