@@ -12,7 +12,6 @@ from PIL import Image, ImageChops
 
 from banker.screen import Screen
 from drivers.render import HEIGHT, WIDTH, render_image
-from tests.conftest import Table
 
 REGENERATE = False
 REFERENCE = Path(__file__).parent / "reference"

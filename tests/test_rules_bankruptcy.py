@@ -1,24 +1,16 @@
 """Bankruptcy to a player (buildings sold at half price, everything to the creditor) and to the bank."""
 
-from contextlib import contextmanager
 from dataclasses import replace
 
 import pytest
 
-from banker.errors import InsufficientFunds, Refused
+from banker.errors import InsufficientFunds
 from banker.ledger import BANK, Posting
 from banker.rules import HOTEL, Table, apply, bankrupt, draw_jail_card, mortgage
 
-K, M = 1_000, 1_000_000
+from tests.rules_support import K, M, refused
+
 ALICE, BOB, CAROL = 1, 2, 3
-
-
-@contextmanager
-def refused(message, error=Refused):
-    """Expect a refusal whose message fits one 21-character OLED line."""
-    with pytest.raises(error, match=message) as refusal:
-        yield refusal
-    assert len(str(refusal.value)) <= 21
 
 
 @pytest.fixture

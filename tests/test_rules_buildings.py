@@ -1,26 +1,18 @@
 """Houses and hotels: whole groups, even building and selling, the bank's 32 houses and 12 hotels, half-price resale."""
 
-from contextlib import contextmanager
 from dataclasses import replace
 
 import pytest
 
-from banker.errors import AmountError, InsufficientFunds, Refused
+from banker.errors import AmountError, InsufficientFunds
 from banker.ledger import BANK, Posting
 from banker.rules import HOTEL, SHORT_GAME, Table, apply, build, mortgage, rent_due, sell_building, sell_down
 
-K, M = 1_000, 1_000_000
+from tests.rules_support import K, M, refused
+
 ALICE, BOB = 1, 2
 DARK_BLUES = ("park-place", "boardwalk")
 GREENS = ("pacific-avenue", "north-carolina-avenue", "pennsylvania-avenue")
-
-
-@contextmanager
-def refused(message, error=Refused):
-    """Expect a refusal whose message fits one 21-character OLED line."""
-    with pytest.raises(error, match=message) as refusal:
-        yield refusal
-    assert len(str(refusal.value)) <= 21
 
 
 def with_buildings(table, player, **houses):

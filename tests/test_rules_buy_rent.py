@@ -1,23 +1,15 @@
 """Buying deeds from the bank (printed price, auction) and paying rent on streets, railroads and utilities."""
 
-from contextlib import contextmanager
 
 import pytest
 
-from banker.errors import AmountError, InsufficientFunds, Refused
+from banker.errors import AmountError, InsufficientFunds
 from banker.ledger import BANK, Posting
 from banker.rules import RuleSettings, Table, apply, buy, mortgage, rent, rent_due
 
-K, M = 1_000, 1_000_000
+from tests.rules_support import K, M, refused
+
 ALICE, BOB, CAROL = 1, 2, 3
-
-
-@contextmanager
-def refused(message, error=Refused):
-    """Expect a refusal whose message fits one 21-character OLED line."""
-    with pytest.raises(error, match=message) as refusal:
-        yield refusal
-    assert len(str(refusal.value)) <= 21
 
 
 @pytest.fixture

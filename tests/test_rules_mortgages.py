@@ -1,24 +1,16 @@
 """Mortgages: the bank lends the mortgage value, lifting costs it plus 10% rounded up to 10K."""
 
-from contextlib import contextmanager
 from dataclasses import replace
 
 import pytest
 
-from banker.errors import InsufficientFunds, Refused
+from banker.errors import InsufficientFunds
 from banker.ledger import BANK, Posting
 from banker.rules import Table, apply, interest, lift_cost, lift_mortgage, mortgage
 
-K, M = 1_000, 1_000_000
+from tests.rules_support import K, M, refused
+
 ALICE, BOB = 1, 2
-
-
-@contextmanager
-def refused(message, error=Refused):
-    """Expect a refusal whose message fits one 21-character OLED line."""
-    with pytest.raises(error, match=message) as refusal:
-        yield refusal
-    assert len(str(refusal.value)) <= 21
 
 
 @pytest.fixture

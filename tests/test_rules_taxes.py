@@ -1,24 +1,16 @@
 """GO salary, Income Tax (flat or 10% of total worth), Luxury Tax and the jail fine."""
 
-from contextlib import contextmanager
 from dataclasses import replace
 
 import pytest
 
-from banker.errors import InsufficientFunds, Refused
+from banker.errors import InsufficientFunds
 from banker.ledger import BANK, Posting
 from banker.rules import RuleSettings, Table, apply, income_tax, jail_fine, luxury_tax, mortgage, pass_go
 
-K, M = 1_000, 1_000_000
+from tests.rules_support import K, M, refused
+
 ALICE = 1
-
-
-@contextmanager
-def refused(message, error=Refused):
-    """Expect a refusal whose message fits one 21-character OLED line."""
-    with pytest.raises(error, match=message) as refusal:
-        yield refusal
-    assert len(str(refusal.value)) <= 21
 
 
 def test_passing_go_pays_2m():

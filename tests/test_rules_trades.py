@@ -1,24 +1,16 @@
 """Trades between players (deeds, jail cards, an agreed price) and Get Out of Jail Free cards."""
 
-from contextlib import contextmanager
 from dataclasses import replace
 
 import pytest
 
-from banker.errors import AmountError, InsufficientFunds, Refused
+from banker.errors import AmountError, InsufficientFunds
 from banker.ledger import BANK, Posting
 from banker.rules import Offer, Table, apply, draw_jail_card, mortgage, trade, use_jail_card
 
-K, M = 1_000, 1_000_000
+from tests.rules_support import K, M, refused
+
 ALICE, BOB, CAROL = 1, 2, 3
-
-
-@contextmanager
-def refused(message, error=Refused):
-    """Expect a refusal whose message fits one 21-character OLED line."""
-    with pytest.raises(error, match=message) as refusal:
-        yield refusal
-    assert len(str(refusal.value)) <= 21
 
 
 @pytest.fixture
