@@ -379,3 +379,12 @@ def test_more_cards_than_the_tray_holds_still_play(hand, sim, ledger):
     assert sim.unit.screen.shows("Unknown card") and shows_the_units_screen(sim)
     hand.remove("right")
     assert sim.unit.panel.right is None and shows_the_units_screen(sim)
+
+
+def test_the_panel_names_the_deed_of_a_rules_transaction(hand, sim):
+    for key in ("FN", "3", "9"):
+        hand.press(key)
+    hand.insert("right", "Alice")
+    hand.press("M")
+    rows = list(panel_rows(sim).values())
+    assert ["#3 Bought Boardwalk: Alice pays Bank 4M"] in rows

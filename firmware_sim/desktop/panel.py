@@ -35,6 +35,8 @@ def describe(tx: Transaction, names: dict[int, str]) -> str:
         return f"{who(p.payee)} passed GO +{amount}"
     if tx.reverses is not None:
         return f"Undo #{tx.reverses}: {who(p.payer)} pays {who(p.payee)} {amount}"
+    if tx.changes and tx.memo:  # a deed changed: say which
+        return f"{tx.memo}: {who(p.payer)} pays {who(p.payee)} {amount}"
     return f"{who(p.payer)} pays {who(p.payee)} {amount}"
 
 
