@@ -160,3 +160,18 @@ def test_the_last_player_left_wins(table):
     table.insert("right", "Bob")
     table.type("FN GO 5 M")
     assert table.screen_lines() == ["Bob retires", "All to the bank", "Game over: Alice wins", "FN GO 0: ranking"]
+
+
+def test_a_creditor_may_lift_inherited_mortgages_at_once(table):
+    table.insert("right", "Alice")
+    table.type("FN 3 9 M FN 3 9 .")          # Alice buys Boardwalk (4M) and mortgages it (+2M): 13M
+    table.remove("right")
+    table.insert("left", "Bob")
+    table.insert("right", "Alice")
+    table.type("FN GO 5")
+    assert ".: and lift" in table.shown
+    table.press(".")
+    assert table.ledger.estate().owner("boardwalk") == table.ledger.card_by_name("Bob").id
+    assert not table.ledger.estate().is_mortgaged("boardwalk")
+    # Bob got Alice's 13M and paid the 2M principal and the 200K interest
+    assert table.balance("Bob") == 15_000_000 + 13_000_000 - 2_200_000

@@ -182,7 +182,12 @@ class JailCardSale(Flow):
 
 
 class ConfirmBankrupt(Flow):
-    """``5``: the ``-`` player retires, owing the ``+`` player (or the bank); ``M`` confirms."""
+    """``5``: the ``-`` player retires, owing the ``+`` player (or the bank); ``M`` confirms.
+
+    Owing a player who inherits mortgaged deeds, ``.`` confirms too and has
+    the creditor lift those mortgages at once (the principal with the 10%
+    interest), instead of later at the principal plus 10% more.
+    """
 
     def __init__(self, debtor: Card, creditor: Card | None) -> None:
         self.debtor, self.creditor = debtor, creditor
@@ -190,14 +195,22 @@ class ConfirmBankrupt(Flow):
     def _to(self) -> str:
         return "the bank" if self.creditor is None else self.creditor.name
 
+    def _mortgaged(self, unit: "Unit") -> tuple[str, ...]:
+        estate = unit.ledger.estate()
+        return tuple(slug for slug in estate.deeds_of(self.debtor.id) if estate.is_mortgaged(slug))
+
     def screen(self, unit: "Unit") -> Screen:
+        if self.creditor is not None and self._mortgaged(unit):
+            return views.screen(f"{self.debtor.name} bankrupt?", f"All goes to {self._to()}",
+                                "M: yes  .: and lift", "C: no")
         return views.screen(f"{self.debtor.name} bankrupt?", f"All goes to {self._to()}", "M: yes  C: no")
 
     def cards_changed(self, unit: "Unit") -> list[Effect]:
         return card_moved(unit)
 
     def press(self, unit: "Unit", key: str) -> list[Effect]:
-        if key != "M":
+        lift = key == "." and self.creditor is not None and self._mortgaged(unit)
+        if key != "M" and not lift:
             return unit.refuse(views.refused("M: bankrupt", "C: not bankrupt"), keep_mode=True)
 
         def shown(deal) -> Screen:
@@ -207,4 +220,5 @@ class ConfirmBankrupt(Flow):
                                 *(["FN GO 0: ranking"] if over else []))
 
         return act(unit, bankrupt, shown, actor=self.creditor, memo=f"{self.debtor.name} bankrupt to {self._to()}",
-                   debtor=self.debtor.id, creditor=BANK if self.creditor is None else self.creditor.id)
+                   debtor=self.debtor.id, creditor=BANK if self.creditor is None else self.creditor.id,
+                   lift_now=self._mortgaged(unit) if lift else ())
