@@ -155,3 +155,31 @@ class Flow(Mode):
 
     def press(self, unit: "Unit", key: str) -> list[Effect]:
         raise NotImplementedError
+
+
+class AmountFlow(Flow):
+    """A flow that waits for an amount (digits, ``.``, then ``M``/``K``) and hands it to :meth:`priced`.
+
+    ``hint`` is the refusal for any other key; ``allow_zero`` accepts a typed
+    ``0`` (a gift).
+    """
+
+    hint = "Amount, then M or K"
+    allow_zero = False
+    entry: AmountEntry = AmountEntry()
+
+    def press(self, unit: "Unit", key: str) -> list[Effect]:
+        try:
+            if key.isdigit() or key == ".":
+                self.entry = self.entry.type(key)
+                return [unit.tone("key")]
+            if key not in ("M", "K"):
+                raise AmountError(self.hint)
+            amount = price_of(self.entry, key, allow_zero=self.allow_zero)
+        except AmountError as exc:
+            return unit.refuse(views.refused(str(exc)), keep_mode=True)
+        self.entry = AmountEntry()
+        return self.priced(unit, amount)
+
+    def priced(self, unit: "Unit", amount: int) -> list[Effect]:
+        raise NotImplementedError

@@ -5,13 +5,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import views
-from ..entry import AmountEntry
-from ..errors import AmountError
 from ..events import Effect
 from ..ledger import Card
 from ..rules import build, lift_mortgage, mortgage, rent, sell_building, sell_down
 from ..screen import Screen
-from .common import Flow, act, one_player_result, rule_settings
+from .common import AmountFlow, Flow, act, one_player_result, rule_settings
 
 if TYPE_CHECKING:
     from ..unit import Unit
@@ -67,27 +65,19 @@ class SellDown(Flow):
         return [unit.tone("key")]
 
 
-class BuildingBid(Flow):
+class BuildingBid(AmountFlow):
     """``4``: the next building at the price a shortage auction set: type it, then ``M``/``K``."""
+
+    hint = "Bid, then M or K"
 
     def __init__(self, back: "DeedMode", owner: Card) -> None:
         self.back, self.owner = back, owner
-        self.entry = AmountEntry()
 
     def screen(self, unit: "Unit") -> Screen:
         deed = unit.ledger.edition().deed(self.back.slug)
         return views.screen("Building auction", deed.short, f"Bid {self.entry.shown()}", "then M or K", big=None)
 
-    def press(self, unit: "Unit", key: str) -> list[Effect]:
-        try:
-            if key.isdigit() or key == ".":
-                self.entry = self.entry.type(key)
-                return [unit.tone("key")]
-            if key not in ("M", "K"):
-                raise AmountError("Bid, then M or K")
-            price = self.entry.finish(key)
-        except AmountError as exc:
-            return unit.refuse(views.refused(str(exc)), keep_mode=True)
+    def priced(self, unit: "Unit", price: int) -> list[Effect]:
         unit.enter(self.back)
         return act(unit, build, one_player_result(unit, self.owner), actor=self.owner, stay=True,
                    player=self.owner.id, slug=self.back.slug, price=price)

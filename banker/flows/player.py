@@ -11,8 +11,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from .. import views
-from ..entry import AmountEntry
-from ..errors import AmountError
 from ..events import Effect
 from ..ledger import BANK, Card, Posting, Transaction
 from ..money import format_amount, format_signed
@@ -28,12 +26,12 @@ from ..rules import (
 )
 from ..screen import Screen
 from .common import (
+    AmountFlow,
     Flow,
     act,
     card_moved,
     end_worth_of,
     one_player_result,
-    price_of,
     rule_settings,
     two_player_result,
     worth_of,
@@ -151,12 +149,14 @@ class TaxChoice(Flow):
                    player=self.player.id, percent=key == "2")
 
 
-class JailCardSale(Flow):
+class JailCardSale(AmountFlow):
     """The ``-`` card buys a Get Out of Jail Free card from the ``+`` card: the price, then ``M``/``K``."""
+
+    hint = "Price, then M or K"
+    allow_zero = True
 
     def __init__(self, *, seller: Card, buyer: Card) -> None:
         self.seller, self.buyer = seller, buyer
-        self.entry = AmountEntry()
 
     def screen(self, unit: "Unit") -> Screen:
         return views.screen(f"{self.buyer.name} buys jail", f"card from {self.seller.name}",
@@ -165,17 +165,7 @@ class JailCardSale(Flow):
     def cards_changed(self, unit: "Unit") -> list[Effect]:
         return card_moved(unit)
 
-    def press(self, unit: "Unit", key: str) -> list[Effect]:
-        try:
-            if key.isdigit() or key == ".":
-                self.entry = self.entry.type(key)
-                return [unit.tone("key")]
-            if key not in ("M", "K"):
-                raise AmountError("Price, then M or K")
-            price = price_of(self.entry, key, allow_zero=True)
-        except AmountError as exc:
-            return unit.refuse(views.refused(str(exc)), keep_mode=True)
-        self.entry = AmountEntry()
+    def priced(self, unit: "Unit", price: int) -> list[Effect]:
         return act(unit, trade, two_player_result(unit, self.buyer, self.seller), actor=self.buyer,
                    first=self.seller.id, second=self.buyer.id, first_gives=Offer(jail_cards=1),
                    second_gives=Offer(cash=price))
