@@ -295,10 +295,10 @@ class Unit:
 
     def last_undoable(self) -> Transaction | None:
         """The game's last transaction if it can be undone from the keypad."""
-        journal = self.ledger.transactions()
-        if not journal or journal[-1].kind == "opening" or journal[-1].reverses is not None:
+        last = self.ledger.last_transaction()
+        if last is None or last.kind == "opening" or last.reverses is not None:
             return None
-        return journal[-1]
+        return last
 
     def undo_last(self) -> list[Effect]:
         """Post the reversing entry of the game's last transaction (``FN C``, ``M``)."""

@@ -53,20 +53,12 @@ def doctor_command(config_path: Path | None, backend: str) -> None:
 
     config = read_config(config_path)
     hw = hardware(backend, config)
-    with (hw if backend == "hw-sim" else _nothing()):
+    with hw:
         report = doctor(config, hw)
     for name, ok, what in report:
         click.echo(f"{'ok  ' if ok else 'FAIL'}  {name:<17} {what}")
     if not all(ok for _, ok, _ in report):
         fail("some devices are missing or misconfigured (see docs/wiring.md)", 1)
-
-
-class _nothing:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
 
 
 @click.command("run")
@@ -92,7 +84,7 @@ def run_command(config_path: Path | None, backend: str, seconds: float | None, d
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
-    with ledger, (hw if backend == "hw-sim" else _nothing()):
+    with ledger, hw:
         _first_game_settings(ledger, config)
         try:
             device = open_device(config, hw)

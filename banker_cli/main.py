@@ -21,7 +21,7 @@ from banker.errors import BankerError, ScriptError
 from banker.ledger import GameSettings, normalise_uid
 from banker.money import format_amount
 
-from .common import amount_type, db_option, default_db, fail, open_ledger, pin_option, resolve_db  # noqa: F401
+from .common import amount_type, db_option, fail, open_ledger, pin_option, resolve_db
 from .safety import authorise, game_backups, ledger_undo, ledger_verify, pin_group
 
 
@@ -388,7 +388,3 @@ ledger.add_command(ledger_verify)
 ledger.add_command(ledger_undo)
 game.add_command(game_backups)
 cli.add_command(pin_group)
-
-
-def main() -> None:  # pragma: no cover - the console script calls cli()
-    cli()

@@ -55,8 +55,8 @@ def ledger_undo(tx_id: int | None, pin: str | None, db: Path | None) -> None:
     Undoing anything but the last transaction needs the banker's PIN.
     """
     with open_ledger(db) as ledger:
-        journal = ledger.transactions()
-        if tx_id is not None and (not journal or journal[-1].id != tx_id):
+        last = ledger.last_transaction()
+        if tx_id is not None and (last is None or last.id != tx_id):
             authorise(ledger, pin)
         try:
             undo = ledger.undo(tx_id)

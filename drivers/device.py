@@ -61,6 +61,12 @@ class PiHardware:
     def serial_for_url(self):
         return None
 
+    def __enter__(self) -> "PiHardware":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        return None
+
 
 @dataclass
 class Device:

@@ -101,10 +101,8 @@ def restore_backup(backup: Path, ledger_path: str | os.PathLike) -> Path | None:
 
 
 class Backups:
-    """A ledger hook: a backup at each new game (before it starts) and every ``interval`` seconds of play.
-
-    >>> ledger.after_commit.append(Backups(ledger_path))  # doctest: +SKIP
-    """
+    """The ledger's backup schedule: :meth:`take` at each new game (before it starts), and a call after
+    each commit that takes one when ``interval`` seconds have passed since the last."""
 
     def __init__(self, ledger_path: str | os.PathLike, *, interval: float = INTERVAL_SECONDS, keep: int = KEEP,
                  clock=time.monotonic) -> None:
@@ -114,7 +112,7 @@ class Backups:
         self.clock = clock
         self.last = clock()
 
-    def __call__(self, ledger, kind: str) -> None:
+    def __call__(self, ledger) -> None:
         if self.clock() - self.last >= self.interval:
             self.take(ledger, "interval")
 

@@ -84,7 +84,6 @@ class SqliteLedger:
         self._estate: Estate | None = None
         self._game: Game | None = None
         self._last_hash = ""
-        self.after_commit: list[Callable[["SqliteLedger", str], None]] = []
         self._load()
         self.backups = Backups(self.path, interval=backup_interval) if backups and self.path != ":memory:" else None
         self.backup_error: str | None = None
@@ -125,6 +124,7 @@ class SqliteLedger:
         """Read the cards and the current game's journal into the caches."""
         rows = self._conn.execute("SELECT id, uid, name FROM cards WHERE removed = 0 ORDER BY id")
         self._cards = [Card(*row) for row in rows]
+        self._deed_tags = dict(self._conn.execute("SELECT uid, slug FROM deed_tags"))
         self._game = self._read_game(int(self._meta("current_game")))
         journal = self.transactions(self._game.id)
         self._balances = fold_balances(journal)
@@ -229,7 +229,13 @@ class SqliteLedger:
 
     def deed_tags(self) -> dict[str, str]:
         """Deed RFID tags: UID -> deed slug."""
-        return dict(self._conn.execute("SELECT uid, slug FROM deed_tags"))
+        return dict(self._deed_tags)
+
+    def last_transaction(self) -> Transaction | None:
+        """The current game's last transaction, if any."""
+        row = self._conn.execute(f"SELECT {TX_COLUMNS} FROM transactions WHERE game = ? ORDER BY id DESC LIMIT 1",
+                                 (self.game().id,)).fetchone()
+        return decode_transaction(row) if row else None
 
     def check(self) -> None:
         """Raise :class:`CorruptLedger` if the caches differ from a fresh fold of the journal."""
@@ -302,10 +308,8 @@ class SqliteLedger:
             self._game = replace(current, transactions=current.transactions + len(written))
         else:
             self._game = self._read_game(current.id)
-        for hook in self.after_commit:
-            hook(self, written[-1].kind if written else "")
         if self.backups is not None and before is None:
-            self._backup(lambda: self.backups(self, ""))
+            self._backup(lambda: self.backups(self))
         return written
 
     def _backup(self, take: Callable[[], object]) -> None:
@@ -325,7 +329,7 @@ class SqliteLedger:
         uid = normalise_uid(uid)
         name = name.strip()
         check_enrolment(self._cards, name, uid)
-        if uid in self.deed_tags():
+        if uid in self._deed_tags:
             raise Refused(f"card {uid} is a deed's tag")
         card_id = (self._conn.execute("SELECT max(id) FROM cards").fetchone()[0] or 0) + 1
 
@@ -344,8 +348,13 @@ class SqliteLedger:
         self.edition().deed(slug)
         if self.card_by_uid(uid) is not None:
             raise Refused(f"card {uid} is {self.card_by_uid(uid).name}'s")
-        self._write("DELETE FROM deed_tags WHERE slug = ? OR uid = ?", (slug, uid))
-        self._write("INSERT INTO deed_tags VALUES (?, ?)", (uid, slug))
+        try:
+            with self._transaction():
+                self._conn.execute("DELETE FROM deed_tags WHERE slug = ? OR uid = ?", (slug, uid))
+                self._conn.execute("INSERT INTO deed_tags VALUES (?, ?)", (uid, slug))
+        except sqlite3.Error as exc:
+            raise self._translate(exc, "write to") from exc
+        self._deed_tags = {u: s for u, s in self._deed_tags.items() if s != slug and u != uid} | {uid: slug}
 
     def rename(self, name: str, new_name: str) -> Card:
         card = self._card_named(name)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from banker.events import CardPlaced, CardRemoved, Effect, Event, KeyDown, KeyUp, Tick
 from banker.ledger import Ledger
 from banker.queries import LedgerQueries
-from banker.unit import Unit
+from banker.unit import SLEEP_AFTER, Unit
 
 PRESS_SECONDS = 0.05
 TICK_SECONDS = 0.25
@@ -19,10 +19,10 @@ TICK_SECONDS = 0.25
 class CoreBackend(LedgerQueries):
     """Runs script steps on a :class:`Unit` over ``ledger``; records every effect in ``effects``."""
 
-    def __init__(self, ledger: Ledger, *, start: float = 0.0) -> None:
+    def __init__(self, ledger: Ledger, *, start: float = 0.0, sleep_after: float = SLEEP_AFTER) -> None:
         self.ledger = ledger
         self.t = start
-        self.unit = Unit(ledger, now=start)
+        self.unit = Unit(ledger, now=start, sleep_after=sleep_after)
         self.effects: list[Effect] = []
 
     def _send(self, event: Event) -> None:

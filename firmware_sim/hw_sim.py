@@ -18,7 +18,6 @@ from banker.config import Config
 from banker.errors import ScriptError
 from banker.events import Tick
 from banker.ledger import Ledger
-from banker.unit import Unit
 from drivers.device import Device, open_device
 from drivers.shell import Shell
 from firmware_sim.core_backend import CoreBackend
@@ -92,8 +91,7 @@ class HwSimBackend(CoreBackend):
         except BaseException:
             self.hw.__exit__(None, None, None)
             raise
-        super().__init__(ledger, start=self.hw.clock())
-        self.unit = Unit(ledger, now=self.hw.clock(), sleep_after=self.hw.config.sleep_after)
+        super().__init__(ledger, start=self.hw.clock(), sleep_after=self.hw.config.sleep_after)
         self.shell = Shell(self.unit, display=self.device.display, buzzer=self.device.buzzer, clock=self.hw.clock)
         self.cards_on: dict[str, Picc] = {}
         self._next_poll = self._next_tick = self.hw.clock()

@@ -51,28 +51,19 @@ def tamper(db, sql):
     conn.close()
 
 
-def test_verify_names_an_edited_row(db):
+@pytest.mark.parametrize(
+    "sql, named",
+    [("UPDATE transactions SET postings = replace(postings, '2000000', '20000') WHERE id = 3", "#3: edited"),
+     ("DELETE FROM transactions WHERE id = 4", "#5: transactions #4-#4 are missing"),
+     ("DELETE FROM transactions WHERE id = 5", "last entries were deleted")],
+    ids=["edited", "deleted", "last-deleted"],
+)
+def test_verify_names_the_tampered_entry(db, sql, named):
     play(db, GAME)
-    tamper(db, "UPDATE transactions SET postings = replace(postings, '2000000', '20000') WHERE id = 3")
+    tamper(db, sql)
     result = banker(db, "ledger", "verify")
     assert result.exit_code == 1
-    assert "#3: edited" in result.output
-
-
-def test_verify_names_a_deleted_row(db):
-    play(db, GAME)
-    tamper(db, "DELETE FROM transactions WHERE id = 4")
-    result = banker(db, "ledger", "verify")
-    assert result.exit_code == 1
-    assert "#5: transactions #4-#4 are missing" in result.output
-
-
-def test_verify_notices_the_last_row_deleted(db):
-    play(db, GAME)
-    tamper(db, "DELETE FROM transactions WHERE id = 5")
-    result = banker(db, "ledger", "verify")
-    assert result.exit_code == 1
-    assert "last entries were deleted" in result.output
+    assert named in result.output
 
 
 # -- undo -----------------------------------------------------------------------------------
