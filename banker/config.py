@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from .errors import AmountError, ConfigError
@@ -194,14 +193,3 @@ def _build(data: dict) -> Config:
     if clash and kind == "mfrc522":
         raise ConfigError(f"GPIO{clash[0]} is given to two devices")
     return config
-
-
-def load_config(path: str | Path | None) -> Config:
-    """The configuration in the file at ``path`` (None: all defaults)."""
-    if path is None:
-        return Config()
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"cannot read the config {path}: {exc.strerror}") from None
-    return parse_config(text, str(path))

@@ -65,6 +65,20 @@ def open_ledger(db: Path | None, *, writer: bool = True):
         fail(str(exc), 3)
 
 
+def read_config(path: Path | None):
+    """The device config in the file at ``path`` (None: all defaults); a bad one exits 2 naming its key."""
+    from banker.config import Config, parse_config
+
+    if path is None:
+        return Config()
+    try:
+        return parse_config(Path(path).read_text(encoding="utf-8"), str(path))
+    except OSError as exc:
+        fail(f"cannot read the config {path}: {exc.strerror}", 2)
+    except BankerError as exc:
+        fail(str(exc), 2)
+
+
 def amount_type(text: str) -> int:
     try:
         return parse_amount(text)

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import click
 
-from banker.config import Config, load_config
-from banker.errors import BankerError, ConfigError
+from banker.config import Config
+from banker.errors import BankerError
 from banker.ledger import GameSettings
 
-from .common import db_option, fail, open_ledger
+from .common import db_option, fail, open_ledger, read_config
 
 BACKENDS = ("pi", "hw-sim")
 
@@ -25,13 +25,6 @@ def config_option(func):
 def backend_option(func):
     return click.option("--backend", type=click.Choice(BACKENDS), default="pi", show_default=True,
                         help="pi: the real buses and pins; hw-sim: the same drivers on simulated chips.")(func)
-
-
-def read_config(path: Path | None) -> Config:
-    try:
-        return load_config(path)
-    except ConfigError as exc:
-        fail(str(exc), 2)
 
 
 def hardware(backend: str, config: Config, *, realtime: bool = True):

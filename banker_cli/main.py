@@ -21,7 +21,7 @@ from banker.errors import BankerError, ScriptError
 from banker.ledger import GameSettings, normalise_uid
 from banker.money import format_amount
 
-from .common import amount_type, db_option, fail, open_ledger, pin_option, resolve_db
+from .common import amount_type, db_option, fail, open_ledger, pin_option, read_config, resolve_db
 from .safety import authorise, game_backups, ledger_undo, ledger_verify, pin_group
 
 
@@ -86,11 +86,11 @@ def _script_backend(backend: str, ledger, config_path: Path | None):
         from firmware_sim.core_backend import CoreBackend
 
         return CoreBackend(ledger)
-    from banker.config import load_config
     from firmware_sim.hw_sim import HwSimBackend
 
+    config = read_config(config_path)
     try:
-        return HwSimBackend(ledger, load_config(config_path))
+        return HwSimBackend(ledger, config)
     except BankerError as exc:
         fail(str(exc), 3)
 

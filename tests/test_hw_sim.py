@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from banker.config import load_config, parse_config
+from banker.config import parse_config
 from banker.errors import ConfigError
 from banker.script import parse, run
 from banker_cli.main import cli
@@ -127,7 +127,7 @@ def test_a_bad_config_exits_2_on_the_command_line(tmp_path):
 
 
 def test_the_example_config_is_valid():
-    config = load_config(ROOT / "docs" / "banker.example.toml")
+    config = parse_config((ROOT / "docs" / "banker.example.toml").read_text())
     assert config.display.chip == "sh1106" and [r.slot for r in config.readers] == ["left", "right"]
 
 
