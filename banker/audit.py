@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping
 
-from .ledger import BANK
+from .records import BANK
 from .money import format_amount
 
 

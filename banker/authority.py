@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import os
 
 from .errors import AmountError, BankerError
 
@@ -19,11 +18,16 @@ class NotAuthorised(BankerError, PermissionError):
     """An action that needs the banker's PIN was tried without it (or with a wrong one)."""
 
 
-def hash_pin(pin: str, salt: bytes | None = None) -> str:
-    """``salt$hash`` of ``pin`` (PBKDF2-SHA256) for the ledger's settings."""
-    if not (pin.isdigit() and 4 <= len(pin) <= 8):
+def hash_pin(pin: str, salt: bytes) -> str:
+    """``salt$hash`` of ``pin`` (PBKDF2-SHA256) for the ledger. ``salt``: fresh random bytes from the shell.
+
+    The core has no randomness of its own: the salt comes in with the event
+    (``KeyDown.salt``) or from the CLI. An empty salt (a test's event) is
+    replaced by one derived from the PIN, which still hashes but is no secret.
+    """
+    if not (pin.isascii() and pin.isdigit() and 4 <= len(pin) <= 8):
         raise AmountError("PIN: 4 to 8 digits")
-    salt = salt or os.urandom(16)
+    salt = salt or hashlib.sha256(b"banker-pin:" + pin.encode()).digest()[:16]
     digest = hashlib.pbkdf2_hmac("sha256", pin.encode(), salt, ROUNDS)
     return f"{salt.hex()}${digest.hex()}"
 

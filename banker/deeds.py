@@ -1,10 +1,11 @@
-"""Title deeds and editions of the board, loaded from the data files packaged in ``cards/editions``.
+"""Title deeds and editions of the board, parsed from the text of an edition file (``cards/editions``).
 
 An edition is pure data: its deeds (price, rents, house cost, mortgage) and
 its fixed amounts (start balance, GO salary, taxes, jail fine) and stock
 (houses, hotels, Get Out of Jail Free cards). The files keep the classic
 printed values and a ``scale``; amounts here are already scaled, in dollars::
 
+    >>> from cards import load_edition
     >>> us = load_edition("us")
     >>> us.deed("boardwalk").price
     4000000
@@ -18,7 +19,6 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass, field
-from importlib.resources import files
 from typing import Any, Literal
 
 from banker.errors import BankerError, ConfigError
@@ -121,23 +121,6 @@ class Edition:
     def groups(self) -> tuple[str, ...]:
         """The group names in board order."""
         return tuple(self._groups)
-
-
-def load_edition(name: str = "us") -> Edition:
-    """Read the edition ``cards/editions/<name>.toml`` packaged with the banker.
-
-    :class:`ConfigError` if there is no such edition or its file is not valid.
-    """
-    resource = files("cards").joinpath("editions", f"{name}.toml")
-    if not resource.is_file():
-        raise ConfigError(f"no edition {name!r} (known: {', '.join(available_editions())})")
-    return parse_edition(resource.read_text(encoding="utf-8"))
-
-
-def available_editions() -> tuple[str, ...]:
-    """The names of the editions packaged in ``cards/editions``."""
-    folder = files("cards").joinpath("editions")
-    return tuple(sorted(p.name[: -len(".toml")] for p in folder.iterdir() if p.name.endswith(".toml")))
 
 
 def parse_edition(text: str) -> Edition:

@@ -3,7 +3,7 @@
 Events are plain immutable records that drivers, the simulator or a keypad
 script produce; every event carries the monotonic time ``t`` in seconds at
 which it happened, so holds and timeouts are decided without sleeping.
-Effects are records the shell carries out (play a tone, ...).
+Effects are values the shell carries out (play a tone, switch the display, log a line).
 """
 
 from __future__ import annotations
@@ -25,10 +25,11 @@ READERS: tuple[Reader, ...] = ("left", "right")
 
 @dataclass(frozen=True)
 class KeyDown:
-    """A key went down."""
+    """A key went down. ``salt``: fresh random bytes from the shell, for a PIN typed with this key."""
 
     key: str
     t: float
+    salt: bytes = b""
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,15 @@ class Tick:
     t: float
 
 
-Event = Union[KeyDown, KeyUp, CardPlaced, CardRemoved, Tick]
+@dataclass(frozen=True)
+class CommitFailed:
+    """The record the last step asked for could not be written (``reason``): nothing changed."""
+
+    reason: str
+    t: float
+
+
+Event = Union[KeyDown, KeyUp, CardPlaced, CardRemoved, Tick, CommitFailed]
 
 Tone = Literal["key", "success", "refusal", "new-game", "volume"]
 TONES: tuple[Tone, ...] = ("key", "success", "refusal", "new-game", "volume")
@@ -84,4 +93,11 @@ class SetDisplayPower:
     on: bool
 
 
-Effect = Union[PlayTone, SetDisplayPower]
+@dataclass(frozen=True)
+class Log:
+    """A line for the unit's log (a programming error, a noteworthy refusal)."""
+
+    text: str
+
+
+Effect = Union[PlayTone, SetDisplayPower, Log]

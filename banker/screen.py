@@ -1,6 +1,6 @@
 """The screen model: what the unit shows, as data, before anything is drawn.
 
-A renderer (``drivers.render``) turns a :class:`Screen` into the 128x64
+A renderer (``render``) turns a :class:`Screen` into the 128x64
 pixels of the OLED; tests and keypad scripts read its text.
 """
 

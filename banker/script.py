@@ -36,7 +36,7 @@ from typing import Protocol, Union
 
 from .errors import AmountError, ScriptError
 from .events import KEYS, READERS
-from .ledger import normalise_uid
+from .records import normalise_uid
 from .money import format_amount, parse_amount
 
 DEFAULT_HOLD = 3.0

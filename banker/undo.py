@@ -2,85 +2,63 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping
-
 from .errors import InsufficientFunds, Refused
-from .ledger import BANK, Posting, Transaction, fold_balances
+from .game import Game
 from .money import format_amount
+from .records import Posting, Transaction, moved
+from .rules.estate import apply, reverse
+from .rules.holdings import step as building_step
 
 
-def reversal_of(
-    target: Transaction,
-    journal: Iterable[Transaction],
-    balances: Mapping[int, int],
-    *,
-    allow_negative: bool,
-    names: Mapping[int, str] | None = None,
-) -> Transaction:
+def last_undoable(game: Game) -> Transaction | None:
+    """The current game's last transaction if the keypad may undo it (not an opening, not an undo)."""
+    last = game.last
+    if last is None or last.kind == "opening" or last.reverses is not None:
+        return None
+    return last
+
+
+def undo_last(game: Game) -> Transaction:
+    """The reversing entry of the current game's last transaction (``FN C``, ``M``; ``banker ledger undo``)."""
+    last = game.last
+    if last is None or last.kind == "opening":
+        raise Refused("nothing to undo")
+    if last.reverses is not None:
+        raise Refused("already undone")
+    return reversal(game, last)
+
+
+def reversal(game: Game, target: Transaction) -> Transaction:
     """The transaction that undoes ``target``: every posting back the other way, every change reversed.
 
-    Refused for an opening balance, a reversal, a transaction already undone,
-    or (unless negative balances are allowed) one whose undoing would take a
-    balance below zero. Estate changes are reversed in order; whether they
-    still fit the estate is the ledger's check when it commits.
+    Refused when it is not in the current game, an opening balance, an undo
+    itself, already undone, when undoing it would take a balance below zero
+    (negative balances off), leave a colour group unevenly built, or no
+    longer fits the deeds (a later change stands on it).
     """
-    from .rules.estate import reverse
-
+    if target.game != game.id:
+        raise Refused(f"#{target.id} is in game {target.game}, not the current game")
     if target.kind == "opening":
         raise Refused("opening balances can't be undone")
     if target.reverses is not None:
         raise Refused(f"#{target.id} is an undo itself")
-    for tx in journal:
-        if tx.reverses == target.id:
-            raise Refused(f"#{target.id} is already undone")
+    if target.id in game.undone:
+        raise Refused(f"#{target.id} is already undone")
     postings = tuple(Posting(p.payee, p.payer, p.amount, p.kind) for p in reversed(target.postings))
-    undo = Transaction("undo", postings, f"Undo #{target.id} {target.memo}"[:60], reverses=target.id,
-                       changes=reverse(target.changes))
-    if not allow_negative:
-        after = dict(balances)
-        for cid, delta in fold_balances([undo]).items():
-            after[cid] = after.get(cid, 0) + delta
-            if after[cid] < 0 and cid is not BANK:
-                who = (names or {}).get(cid, f"card {cid}")
-                raise InsufficientFunds(f"{who} short {format_amount(-after[cid])}", -after[cid])
+    undo = game.numbered(Transaction("undo", postings, f"Undo #{target.id} {target.memo}"[:60], reverses=target.id,
+                                     changes=reverse(target.changes)))
+    if not game.settings.allow_negative:
+        for card, after in moved(game.balances, undo.postings).items():
+            if after < 0:
+                raise InsufficientFunds(f"{game.name_of(card)} short {format_amount(-after)}", -after)
+    check_even_building(game, apply(game.estate, undo.changes))
     return undo
 
 
-def undo(ledger, tx_id: int | None = None) -> Transaction:
-    """Post, through the ``ledger`` port, the reversing entry of ``tx_id`` (default: the game's last transaction).
-
-    Refused when it is an opening balance, an undo itself, already undone,
-    not in the current game, when undoing it would take a balance below zero
-    (negative balances off), leave a colour group unevenly built, or no
-    longer fits the deeds (a later change stands on it).
-    """
-    from .rules.estate import apply
-    from .rules.settings import RuleSettings
-
-    journal = ledger.transactions()
-    if tx_id is None:
-        if not journal or journal[-1].kind == "opening":
-            raise Refused("nothing to undo")
-        target = journal[-1]
-        if target.reverses is not None:
-            raise Refused("already undone")
-    else:
-        target = ledger.transaction(tx_id)
-        if target.game != ledger.game().id:
-            raise Refused(f"#{tx_id} is in game {target.game}, not the current game")
-    settings = ledger.game().settings
-    reversal = reversal_of(target, journal, ledger.balances_by_id(), allow_negative=settings.allow_negative,
-                           names=ledger.card_names())
-    check_even_building(ledger.edition(), apply(ledger.estate(), reversal.changes),
-                        RuleSettings(houses_for_hotel=settings.houses_for_hotel))
-    return ledger.post(reversal)
-
-
-def check_even_building(edition, estate, settings) -> None:
+def check_even_building(game: Game, estate) -> None:
     """Refuse an estate in which a colour group stands unevenly built (an undo of an older build or sale)."""
-    from .rules.holdings import step
-
+    edition, rules = game.edition, game.rules
     for group in {d.group for d in edition.deeds if d.kind == "street"}:
-        levels = [step(estate.houses(d.slug), settings) for d in edition.group(group)]
+        levels = [building_step(estate.houses(d.slug), rules) for d in edition.group(group)]
         if max(levels) - min(levels) > 1:
             raise Refused(f"undoing it leaves {group} unevenly built")

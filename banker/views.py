@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .ledger import Card
+from .records import Card
 from .money import format_amount, format_signed
 from .screen import BIG_WIDTH, LINE_WIDTH, Screen
 

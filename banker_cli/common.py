@@ -50,8 +50,8 @@ def open_ledger(db: Path | None, *, writer: bool = True):
 
     ``writer=False`` for commands that only read: they work beside a running unit.
     """
-    from drivers.ledger_backup import list_backups
-    from drivers.ledger_sqlite import SqliteLedger
+    from store import list_backups
+    from runtime.ledger import SqliteLedger
 
     path = resolve_db(db)
     try:
@@ -67,7 +67,7 @@ def open_ledger(db: Path | None, *, writer: bool = True):
 
 def read_config(path: Path | None):
     """The device config in the file at ``path`` (None: all defaults); a bad one exits 2 naming its key."""
-    from banker.config import Config, parse_config
+    from runtime.config import Config, parse_config
 
     if path is None:
         return Config()

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import click
 
-from banker.config import Config
+from runtime.config import Config
 from banker.errors import BankerError
-from banker.ledger import GameSettings
+from banker.records import GameSettings
 
 from .common import db_option, fail, open_ledger, read_config
 
@@ -32,7 +32,7 @@ def hardware(backend: str, config: Config, *, realtime: bool = True):
         from firmware_sim.hw_sim import SimulatedHardware
 
         return SimulatedHardware(config, realtime=realtime)
-    from drivers.device import PiHardware
+    from runtime.device import PiHardware
 
     return PiHardware()
 
@@ -42,7 +42,7 @@ def hardware(backend: str, config: Config, *, realtime: bool = True):
 @backend_option
 def doctor_command(config_path: Path | None, backend: str) -> None:
     """Check each configured device and say what was found; exit 1 if any is missing."""
-    from drivers.device import doctor
+    from runtime.device import doctor
 
     config = read_config(config_path)
     hw = hardware(backend, config)
@@ -67,10 +67,9 @@ def run_command(config_path: Path | None, backend: str, seconds: float | None, d
     user data folder). With the serial test port configured, a computer can
     drive the unit with 'banker script FILE --port URL'.
     """
-    from drivers.device import open_device
-    from drivers.shell import Shell
-    from banker.unit import Unit
-
+    from runtime.device import open_device
+    from runtime.shell import Shell
+    
     config = read_config(config_path)
     ledger = open_ledger(db if db is not None else (Path(config.db) if config.db else None))
     hw = hardware(backend, config)
@@ -84,8 +83,8 @@ def run_command(config_path: Path | None, backend: str, seconds: float | None, d
         except BankerError as exc:
             fail(str(exc), 3)
         with device:
-            unit = Unit(ledger, now=hw.clock(), sleep_after=config.sleep_after)
-            shell = Shell(unit, display=device.display, buzzer=device.buzzer, clock=hw.clock)
+            shell = Shell(ledger, display=device.display, buzzer=device.buzzer, clock=hw.clock, now=hw.clock(),
+                          sleep_after=config.sleep_after)
             device.keypad.start(shell.post)
             device.slots.start(shell.post, interval_s=config.poll_interval)
             if seconds is not None:

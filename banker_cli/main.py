@@ -18,7 +18,7 @@ import click
 
 from banker import script as scripts
 from banker.errors import BankerError, ScriptError
-from banker.ledger import GameSettings, normalise_uid
+from banker.records import GameSettings, normalise_uid
 from banker.money import format_amount
 
 from .common import amount_type, db_option, fail, open_ledger, pin_option, read_config, resolve_db
@@ -53,7 +53,7 @@ def script_command(file, db: Path | None, as_json: bool, backend: str, config_pa
     (nothing is run) or a step the unit can't take, 3 for a ledger or device
     that can't be used.
     """
-    from drivers.ledger_sqlite import SqliteLedger
+    from runtime.ledger import SqliteLedger
 
     try:
         lines = scripts.parse(file.read())
@@ -73,7 +73,7 @@ def script_command(file, db: Path | None, as_json: bool, backend: str, config_pa
         if as_json:
             click.echo(json.dumps({
                 "balances": ledger.balances(),
-                "volume": backend_.unit.volume,
+                "volume": ledger.game().volume,
                 "game": ledger.game().id,
                 "screen": backend_.screen_lines(),
             }))
@@ -273,8 +273,8 @@ def game_restore(game_id: int | None, backup: str | None, pin: str | None, db: P
 
 
 def _restore_backup(backup: str, pin: str | None, db: Path | None) -> None:
-    from drivers.ledger_backup import list_backups, restore_backup
-    from drivers.ledger_sqlite import SqliteLedger
+    from store import list_backups, restore_backup
+    from runtime.ledger import SqliteLedger
 
     path = resolve_db(db)
     if backup == "latest":
@@ -286,7 +286,7 @@ def _restore_backup(backup: str, pin: str | None, db: Path | None) -> None:
         source = Path(backup)
         if not source.is_file():
             fail(f"no backup file {source}", 2)
-    from drivers.ledger_backup import is_ledger_file
+    from store import is_ledger_file
 
     if not is_ledger_file(source):
         fail(f"{source} is not a banker ledger", 3)
@@ -299,7 +299,7 @@ def _restore_backup(backup: str, pin: str | None, db: Path | None) -> None:
             games = len(copy.games())
     except BankerError as exc:
         fail(f"{source} can't be used: {exc}", 3)
-    from drivers.ledger_schema import take_writer_lock
+    from store import take_writer_lock
 
     try:
         lock = take_writer_lock(str(path))

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import click
 
-from banker.deeds import load_edition
+from cards import load_edition
 from banker.errors import BankerError
-from banker.ledger import normalise_uid
+from banker.records import normalise_uid
 from banker.money import format_amount
 
 from .common import db_option, fail, open_ledger, pin_option
@@ -96,8 +96,8 @@ def game_state(ledger) -> dict:
         "rules": {"edition": settings.edition, "short_game": settings.houses_for_hotel == 3,
                   "income_tax_choice": settings.income_tax_choice, "allow_negative": settings.allow_negative},
         "balances": {c.name: ledger.balance(c.id) for c in players},
-        "worth": {c.name: worth_of(ledger, c.id) for c in players},
-        "end_worth": {c.name: end_worth_of(ledger, c.id) for c in players},
+        "worth": {c.name: worth_of(ledger.game(), c.id) for c in players},
+        "end_worth": {c.name: end_worth_of(ledger.game(), c.id) for c in players},
         "deeds": [
             {"slug": d.slug, "name": d.name, "owner": names.get(estate.owner(d.slug), f"card {estate.owner(d.slug)}"),
              "houses": estate.houses(d.slug), "mortgaged": estate.is_mortgaged(d.slug)}

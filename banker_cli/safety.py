@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from datetime import datetime
 from pathlib import Path
 
@@ -80,7 +82,7 @@ def pin_set(new_pin: str, pin: str | None, db: Path | None) -> None:
     with open_ledger(db) as ledger:
         authorise(ledger, pin)
         try:
-            ledger.set_setting(PIN_SETTING, hash_pin(new_pin))
+            ledger.set_setting(PIN_SETTING, hash_pin(new_pin, os.urandom(16)))
         except BankerError as exc:
             fail(str(exc), 2)
     click.echo("banker PIN set")
@@ -90,7 +92,7 @@ def pin_set(new_pin: str, pin: str | None, db: Path | None) -> None:
 @db_option
 def game_backups(db: Path | None) -> None:
     """List the ledger's backups, newest first (made at each new game and every 5 minutes of play)."""
-    from drivers.ledger_backup import list_backups
+    from store import list_backups
 
     for path in list_backups(resolve_db(db)):
         click.echo(f"{datetime.fromtimestamp(path.stat().st_mtime):%Y-%m-%d %H:%M:%S}  {path}")

@@ -53,7 +53,7 @@ def sim_command(db: Path | None, script_file, screenshot: Path | None, scale: in
             fail(display_problem(), NO_DISPLAY)
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    from drivers.ledger_sqlite import SqliteLedger
+    from runtime.ledger import SqliteLedger
 
     if lines is not None and db is None:
         ledger = SqliteLedger(":memory:")

@@ -7,6 +7,7 @@ rendering; <= 16 KB written to disk per committed transaction.
     python benchmarks/bench_core.py [--events 20000] [--commits 500]
 """
 
+from runtime.shell import Shell
 from __future__ import annotations
 
 import argparse
@@ -17,10 +18,9 @@ import time
 from pathlib import Path
 
 from banker.events import CardPlaced, CardRemoved, KeyDown, KeyUp
-from banker.ledger import BANK, Posting, Transaction
-from banker.unit import Unit
-from drivers.ledger_sqlite import SqliteLedger
-from drivers.render import render_image
+from banker.records import BANK, Posting, Transaction
+from runtime.ledger import SqliteLedger
+from render import render_image
 
 
 def typing_events(n: int):
@@ -47,7 +47,7 @@ def bench_events(n: int) -> dict:
     ledger = SqliteLedger(":memory:")
     ledger.enrol("Alice", "A1")
     ledger.enrol("Bob", "B2")
-    unit = Unit(ledger, sleep_after=1e9)
+    unit = Shell(ledger, sleep_after=1e9)
     times = []
     start = time.perf_counter()
     for event in typing_events(n):

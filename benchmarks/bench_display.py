@@ -15,10 +15,9 @@ import json
 import statistics
 
 from banker.events import CardPlaced, KeyDown, KeyUp
-from banker.unit import Unit
 from drivers.display import OledDisplay
-from drivers.ledger_sqlite import SqliteLedger
-from drivers.shell import Shell
+from runtime.ledger import SqliteLedger
+from runtime.shell import Shell
 from firmware_sim.display_sim import I2C_HZ, OledChip
 
 KEYS = list("1.2345") + ["M"]
@@ -31,14 +30,14 @@ def per_key(chip_name: str, partial: bool) -> list[dict]:
     rows = []
     with SqliteLedger(":memory:") as ledger, OledDisplay(chip=chip_name, interface=chip, partial=partial) as display:
         ledger.enrol("Alice", "A1")
-        shell = Shell(Unit(ledger), display=display)
+        shell = Shell(ledger, display=display)
         t = 1.0
-        shell.step(CardPlaced("left", "A1", t))
+        shell.handle(CardPlaced("left", "A1", t))
         for key in KEYS:
             chip.reset_counters()
             t += 0.2
-            shell.step(KeyDown(key, t))
-            shell.step(KeyUp(key, t + 0.05))
+            shell.handle(KeyDown(key, t))
+            shell.handle(KeyUp(key, t + 0.05))
             sent = chip.reset_counters()
             rows.append({"key": key, "wire_bytes": sent.wire_bytes, "data_bytes": sent.data_bytes,
                          "transactions": sent.transactions, "i2c_ms": round(sent.i2c_seconds(I2C_HZ) * 1000, 3)})

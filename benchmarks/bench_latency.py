@@ -17,11 +17,10 @@ import json
 import random
 import time
 
-from banker.config import Config
-from banker.unit import Unit
-from drivers.device import open_device
-from drivers.ledger_sqlite import SqliteLedger
-from drivers.shell import Shell
+from runtime.config import Config
+from runtime.device import open_device
+from runtime.ledger import SqliteLedger
+from runtime.shell import Shell
 from firmware_sim.hw_sim import SimulatedHardware
 from firmware_sim.mfrc522_chip import Picc
 
@@ -44,14 +43,14 @@ def main() -> None:
         ledger.enrol("Alice", uids["left"])
         ledger.enrol("Bob", uids["right"])
         device = open_device(config, hw)
-        shell = Shell(Unit(ledger, now=hw.clock(), sleep_after=1e9), display=device.display, clock=hw.clock)
+        shell = Shell(ledger, now=hw.clock(, sleep_after=1e9), display=device.display, clock=hw.clock)
         next_poll = hw.clock()
 
         def poll() -> float:
             """One polling round; returns the CPU seconds it took."""
             start = time.perf_counter()
             for event in device.slots.poll():
-                shell.step(event)
+                shell.handle(event)
             return time.perf_counter() - start
 
         for tap in range(args.taps):

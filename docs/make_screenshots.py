@@ -22,7 +22,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from banker import script as scripts  # noqa: E402
-from drivers.ledger_sqlite import SqliteLedger  # noqa: E402
+from runtime.ledger import SqliteLedger  # noqa: E402
 from firmware_sim.desktop import DesktopSim, seed_demo  # noqa: E402
 from firmware_sim.window_backend import WindowBackend  # noqa: E402
 

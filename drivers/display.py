@@ -28,7 +28,7 @@ from PIL import Image, ImageDraw
 from banker.screen import Screen
 
 from .errors import DeviceMissing, DriverLibraryMissing
-from .render import HEIGHT, WIDTH, draw_screen
+from render import HEIGHT, WIDTH, draw_screen
 
 log = logging.getLogger("banker.display")
 

@@ -45,7 +45,7 @@ from typing import Any, Callable, Protocol
 
 from banker.errors import BankerError, ScriptError
 from banker.events import CardPlaced, CardRemoved, KeyDown, KeyUp, Tick
-from banker.queries import LedgerQueries
+from runtime.queries import LedgerQueries
 from banker.script import ACTIONS, Backend, Hold, Wait, parse_line, perform
 
 from .errors import DriverLibraryMissing
@@ -279,7 +279,7 @@ class ShellTarget(LedgerQueries):
         while True:
             self.shell.pump()
             now = self._now()
-            self.shell.step(Tick(min(now, end)))
+            self.shell.handle(Tick(min(now, end)))
             if now >= end:
                 return
             self.sleep(min(self.tick, end - now))
@@ -290,28 +290,28 @@ class ShellTarget(LedgerQueries):
             self.shell.show()
 
     def insert(self, reader: str, name: str) -> None:
-        self.shell.step(CardPlaced(reader, self.uid_or_hex(name), self._now()))
+        self.shell.handle(CardPlaced(reader, self.uid_or_hex(name), self._now()))
 
     def remove(self, reader: str) -> None:
-        self.shell.step(CardRemoved(reader, self._now()))
+        self.shell.handle(CardRemoved(reader, self._now()))
 
     def press(self, key: str) -> None:
         self.hold(key, self.press_seconds)
 
     def hold(self, key: str, seconds: float) -> None:
-        self.shell.step(KeyDown(key, self._now()))
+        self.shell.handle(KeyDown(key, self._now()))
         self.run_for(seconds)
-        self.shell.step(KeyUp(key, self._now()))
+        self.shell.handle(KeyUp(key, self._now()))
 
     def wait(self, seconds: float) -> None:
         self.run_for(seconds)
 
     def screen_lines(self) -> list[str]:
-        return list(self.shell.unit.screen.lines)
+        return list(self.shell.screen.lines)
 
     def status(self) -> dict[str, Any]:
         return {"screen": self.screen_lines(), "balances": self.balances(),
-                "volume": self.shell.unit.volume, "game": self.ledger.game().id}
+                "volume": self.ledger.game().volume, "game": self.ledger.game().id}
 
 
 def run_shell_with_port(shell, port: SerialTestPort, stop: threading.Event, tick: float = 0.1,
@@ -323,6 +323,6 @@ def run_shell_with_port(shell, port: SerialTestPort, stop: threading.Event, tick
         shell.pump()
         now = shell.clock()
         if now >= next_tick:
-            shell.step(Tick(now))
+            shell.handle(Tick(now))
             next_tick = now + tick
         stop.wait(idle)

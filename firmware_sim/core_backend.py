@@ -8,25 +8,26 @@ milliseconds and holds and sleep behave as on the device.
 from __future__ import annotations
 
 from banker.events import CardPlaced, CardRemoved, Effect, Event, KeyDown, KeyUp, Tick
-from banker.ledger import Ledger
-from banker.queries import LedgerQueries
-from banker.unit import SLEEP_AFTER, Unit
+from banker.panel import SLEEP_AFTER
+from runtime.ledger import Ledger
+from runtime.queries import LedgerQueries
+from runtime.shell import Shell
 
 PRESS_SECONDS = 0.05
 TICK_SECONDS = 0.25
 
 
 class CoreBackend(LedgerQueries):
-    """Runs script steps on a :class:`Unit` over ``ledger``; records every effect in ``effects``."""
+    """Runs script steps through the one :class:`~runtime.shell.Shell` over ``ledger``; records every effect in ``effects``."""
 
     def __init__(self, ledger: Ledger, *, start: float = 0.0, sleep_after: float = SLEEP_AFTER) -> None:
         self.ledger = ledger
         self.t = start
-        self.unit = Unit(ledger, now=start, sleep_after=sleep_after)
+        self.shell = Shell(ledger, now=start, sleep_after=sleep_after, clock=lambda: self.t)
         self.effects: list[Effect] = []
 
     def _send(self, event: Event) -> None:
-        self.effects.extend(self.unit.handle(event))
+        self.effects.extend(self.shell.handle(event))
 
     def _advance(self, seconds: float) -> None:
         end = self.t + seconds
@@ -61,7 +62,7 @@ class CoreBackend(LedgerQueries):
         self._advance(seconds)
 
     def screen_lines(self) -> list[str]:
-        return list(self.unit.screen.lines)
+        return list(self.shell.screen.lines)
 
     def tap(self, reader: str, name: str) -> None:
         """Place a card or a deed's tag on the reader and take it away (the script's ``tap``)."""

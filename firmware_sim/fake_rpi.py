@@ -1,8 +1,18 @@
-"""Fake ``spidev`` and ``RPi.GPIO`` modules that wire the ``mfrc522`` package to simulated MFRC522 chips.
+"""Simulated MFRC522 boards on a Pi's SPI bus and RST lines, and fake ``spidev``/``RPi.GPIO`` modules.
 
-``installed(board)`` puts the fakes into ``sys.modules`` (and takes them out
-again, with any ``mfrc522`` module imported meanwhile), so the vendor
-package's own code runs unchanged against :class:`~firmware_sim.mfrc522_chip.Mfrc522Chip`.
+:class:`FakeRfidBoard` solders :class:`~firmware_sim.mfrc522_chip.Mfrc522Chip`
+models to chip selects and to RST lines that are pins of a gpiozero
+``MockFactory``: the driver gets ``board.spi(bus, device)`` (a
+:class:`FakeSpiDev`) and a ``DigitalOutputDevice`` on ``board.pin_factory``,
+and each chip follows the level of its pin. Nothing is swapped into
+``sys.modules`` for that.
+
+``installed(board)`` and ``broken_imports()`` are for fidelity tests only:
+tests that run a third-party client's own code (the ``mfrc522`` package
+today) against the chip model, or show what a missing library looks like.
+``installed`` puts the board's fake ``spidev``/``RPi.GPIO`` into
+``sys.modules`` (and takes them out again, with any ``mfrc522`` module
+imported meanwhile); its ``RPi.GPIO`` drives the same simulated RST pins.
 """
 
 from __future__ import annotations
@@ -13,6 +23,8 @@ import sys
 from contextlib import contextmanager
 from types import ModuleType
 from typing import Iterator
+
+from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin
 
 from firmware_sim.mfrc522_chip import Mfrc522Chip, SimClock
 
@@ -26,32 +38,62 @@ _MODULES = ("spidev", "RPi", "RPi.GPIO")
 _VENDOR_PREFIX = "mfrc522"
 
 
+class _ResetLineMixin:
+    """A mock pin wired to the NRSTPD input of simulated chips: each change of level reaches them."""
+
+    def __init__(self, factory, info) -> None:
+        super().__init__(factory, info)
+        self.chips: list[Mfrc522Chip] = []
+
+    def _change_state(self, value) -> bool:
+        changed = super()._change_state(value)
+        if changed:
+            for chip in self.chips:
+                chip.set_reset_line(1 if value else 0)
+        return changed
+
+    def close(self) -> None:
+        """Released (the output device closed): the line floats to its pull resistor, without a PWM glitch."""
+        self.when_changed = None
+        self.function = "input"
+
+
+class ResetLinePin(_ResetLineMixin, MockPin):
+    """An RST line on a ``MockFactory()``."""
+
+
+class ResetLinePWMPin(_ResetLineMixin, MockPWMPin):
+    """An RST line on a ``MockFactory(pin_class=MockPWMPin)`` (gpiozero insists a pin's class matches)."""
+
+
 class FakeRfidBoard:
-    """A Raspberry Pi with MFRC522 readers on its SPI bus, as the fakes see it.
+    """A Raspberry Pi with MFRC522 readers on its SPI bus, as the drivers (and the fakes) see it.
 
     Wiring (the default the drivers document): the ``+`` (left) reader on
     SPI0 CE0 with NRSTPD on GPIO25 (header pin 22), the ``-`` (right) reader on
-    SPI0 CE1 with NRSTPD on GPIO24 (pin 18). A reset line that the Pi does not
-    drive sits at ``reset_idle_level`` (the usual modules pull it up).
-    ``spi_enabled=False`` models a Pi without ``dtparam=spi=on``: no
-    ``/dev/spidev*`` nodes exist.
+    SPI0 CE1 with NRSTPD on GPIO24 (pin 18). The RST lines are pins of
+    ``pin_factory`` (a gpiozero ``MockFactory``, made here if not given); a
+    line that nothing drives sits at ``reset_idle_level`` (the usual modules
+    pull it up). ``spi_enabled=False`` models a Pi without ``dtparam=spi=on``:
+    no ``/dev/spidev*`` nodes exist.
 
     Example::
 
         board = FakeRfidBoard()
-        left = board.add_reader(device=0, reset_pin=25)
-        with installed(board):
-            from mfrc522 import MFRC522
-            MFRC522(bus=0, device=0, pin_mode=11, pin_rst=25)
+        chip = board.add_reader(device=0, reset_pin=25)
+        reader = Mfrc522Reader(board.spi(0, 0), reset_output(25, pin_factory=board.pin_factory),
+                               sleep=board.clock.sleep)
     """
 
-    def __init__(self, *, clock: SimClock | None = None, spi_enabled: bool = True,
-                 reset_idle_level: int = 1) -> None:
+    def __init__(self, *, clock: SimClock | None = None, pin_factory: MockFactory | None = None,
+                 spi_enabled: bool = True, reset_idle_level: int = 1) -> None:
         self.clock = clock or SimClock()
+        self.pin_factory = pin_factory if pin_factory is not None else MockFactory()
         self.spi_enabled = spi_enabled
         self.reset_idle_level = reset_idle_level
         self.chips: dict[tuple[int, int], Mfrc522Chip] = {}
         self.reset_pins: dict[tuple[int, int], int] = {}
+        self.reset_lines: dict[int, ResetLinePin | ResetLinePWMPin] = {}
         self.gpio = FakeGpio(self)
 
     def add_reader(self, *, bus: int = 0, device: int = 0, reset_pin: int = 25) -> Mfrc522Chip:
@@ -59,17 +101,32 @@ class FakeRfidBoard:
         chip = Mfrc522Chip(self.clock)
         self.chips[(bus, device)] = chip
         self.reset_pins[(bus, device)] = reset_pin
+        line = self.reset_line(reset_pin)
+        line.chips.append(chip)
         chip.set_reset_line(self.gpio.level(reset_pin))
         return chip
 
-    def pin_changed(self, pin: int) -> None:
-        level = self.gpio.level(pin)
-        for where, reset_pin in self.reset_pins.items():
-            if reset_pin == pin:
-                self.chips[where].set_reset_line(level)
+    def reset_line(self, pin: int) -> ResetLinePin | ResetLinePWMPin:
+        """The mock pin of RST line BCM ``pin`` (made on first use, pulled to ``reset_idle_level``)."""
+        line = self.reset_lines.get(pin)
+        if line is None:
+            cls = ResetLinePWMPin if issubclass(self.pin_factory.pin_class, MockPWMPin) else ResetLinePin
+            line = self.pin_factory.pin(pin, pin_class=cls)
+            if not isinstance(line, _ResetLineMixin):
+                raise ValueError(f"GPIO{pin} is already wired to something other than a reset line")
+            line.pull = "up" if self.reset_idle_level else "down"
+            self.reset_lines[pin] = line
+        return line
+
+    def spi(self, bus: int = 0, device: int = 0, *, max_speed_hz: int = 1_000_000) -> "FakeSpiDev":
+        """An opened :class:`FakeSpiDev` on ``/dev/spidev{bus}.{device}``, as ``spidev.SpiDev().open()`` gives."""
+        spi = FakeSpiDev(self)
+        spi.open(bus, device)
+        spi.max_speed_hz = max_speed_hz
+        return spi
 
     def modules(self) -> dict[str, ModuleType]:
-        """Fresh ``spidev``, ``RPi`` and ``RPi.GPIO`` module objects bound to this board."""
+        """Fresh ``spidev``, ``RPi`` and ``RPi.GPIO`` module objects bound to this board (fidelity tests only)."""
         spidev = ModuleType("spidev", "Fake spidev routing transfers to simulated chips.")
         board = self
 
@@ -140,7 +197,11 @@ class FakeSpiDev:
 
 
 class FakeGpio:
-    """The ``RPi.GPIO`` of a :class:`FakeRfidBoard`: records every level written, by BCM number."""
+    """The ``RPi.GPIO`` of a :class:`FakeRfidBoard` (fidelity tests): records every level written, by BCM number.
+
+    A pin that is one of the board's RST lines is driven on its mock pin, so
+    the chips see what the vendor package does to it.
+    """
 
     BCM, BOARD, OUT, IN, HIGH, LOW = 11, 10, 0, 1, 1, 0
     PUD_OFF, PUD_DOWN, PUD_UP = 20, 21, 22
@@ -157,6 +218,9 @@ class FakeGpio:
         return BOARD_TO_BCM[pin] if self.mode == self.BOARD else pin
 
     def level(self, bcm_pin: int) -> int:
+        line = self._board.reset_lines.get(bcm_pin)
+        if line is not None:
+            return 1 if line.state else 0
         return self.driven.get(bcm_pin, self._board.reset_idle_level)
 
     def setmode(self, mode: int) -> None:
@@ -175,8 +239,7 @@ class FakeGpio:
         if direction == self.OUT:
             self._drive(bcm, 0 if initial == -1 else initial)
         else:
-            self.driven.pop(bcm, None)
-            self._board.pin_changed(bcm)
+            self._release(bcm)
 
     def output(self, pin: int, value: int) -> None:
         bcm = self._bcm(pin)
@@ -194,18 +257,26 @@ class FakeGpio:
         else:
             released = [self._bcm(p) for p in ([pins] if isinstance(pins, int) else pins)]
         for bcm in released:
-            self.driven.pop(bcm, None)
-            self._board.pin_changed(bcm)
+            self._release(bcm)
 
     def _drive(self, bcm: int, level: int) -> None:
         self.driven[bcm] = level
         self.history.append((self._board.clock.now, bcm, level))
-        self._board.pin_changed(bcm)
+        line = self._board.reset_lines.get(bcm)
+        if line is not None:
+            line.function = "output"
+            line.state = level
+
+    def _release(self, bcm: int) -> None:
+        self.driven.pop(bcm, None)
+        line = self._board.reset_lines.get(bcm)
+        if line is not None:
+            line.function = "input"                  # back to the module's pull resistor
 
 
-def two_reader_board(*, clock: SimClock | None = None) -> FakeRfidBoard:
+def two_reader_board(*, clock: SimClock | None = None, pin_factory: MockFactory | None = None) -> FakeRfidBoard:
     """The unit's wiring: ``+`` reader on CE0 (reset GPIO25), ``-`` reader on CE1 (reset GPIO24)."""
-    board = FakeRfidBoard(clock=clock)
+    board = FakeRfidBoard(clock=clock, pin_factory=pin_factory)
     board.add_reader(device=0, reset_pin=25)
     board.add_reader(device=1, reset_pin=24)
     return board
@@ -240,7 +311,12 @@ def _swapped(modules: dict[str, ModuleType | None], finder: importlib.abc.MetaPa
 
 @contextmanager
 def installed(board: FakeRfidBoard) -> Iterator[FakeRfidBoard]:
-    """Install the board's fake ``spidev``/``RPi.GPIO`` into ``sys.modules`` for the block."""
+    """Install the board's fake ``spidev``/``RPi.GPIO`` into ``sys.modules`` for the block.
+
+    For fidelity tests that run a third-party client's own code (the
+    ``mfrc522`` package) against the chip model; the drivers take a
+    :meth:`FakeRfidBoard.spi` and a gpiozero output instead.
+    """
     with _swapped(dict(board.modules())):
         yield board
 
@@ -258,6 +334,8 @@ class _FailingFinder(importlib.abc.MetaPathFinder):
 @contextmanager
 def broken_imports(failures: dict[str, BaseException | None]) -> Iterator[None]:
     """Make ``import NAME`` fail for the block: ``None`` means not installed, an exception is raised as is.
+
+    For tests that show what a driver says when its vendor library is missing.
 
     Example: ``broken_imports({"RPi.GPIO": RuntimeError("This module can only be run on a Raspberry Pi!")})``
     """

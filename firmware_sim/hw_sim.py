@@ -1,25 +1,24 @@
 """The ``hw-sim`` backend: the real drivers, unchanged, on simulated chips, for scripts, ``banker run`` and ``doctor``.
 
 :class:`SimulatedHardware` solders the simulators where the config puts the
-devices: MFRC522 chip models behind fake ``spidev``/``RPi.GPIO`` modules,
-the keypad matrix and the piezo on gpiozero's ``MockFactory``, the OLED on
-a recording bus. :class:`HwSimBackend` runs keypad scripts through it: a card
+devices: MFRC522 chip models on simulated SPI devices and RST pins, the
+keypad matrix and the piezo, all on one gpiozero ``MockFactory``, the OLED
+on a recording bus. :class:`HwSimBackend` runs keypad scripts through it: a card
 is a tag laid on a chip's antenna, a key is a finger on the matrix, and the
 unit only learns of them by the drivers' polling, on a simulated clock.
 """
 
 from __future__ import annotations
 
-import contextlib
 import time
 from typing import Any
 
-from banker.config import Config
+from runtime.config import Config, ReaderConfig
 from banker.errors import ScriptError
 from banker.events import Tick
-from banker.ledger import Ledger
-from drivers.device import Device, open_device
-from drivers.shell import Shell
+from runtime.ledger import Ledger
+from runtime.device import Device, open_device
+from runtime.shell import Shell
 from firmware_sim.core_backend import CoreBackend
 from firmware_sim.mfrc522_chip import Picc, SimClock
 
@@ -27,7 +26,12 @@ STEP = 0.005  # the simulated main loop's resolution (the keypad scan interval)
 
 
 class SimulatedHardware:
-    """Every chip of ``config``'s unit, simulated; use it as a context manager (it installs fake modules)."""
+    """Every chip of ``config``'s unit, simulated, on one gpiozero ``MockFactory``; a context manager.
+
+    The MFRC522 models sit on the factory's RST pins and behind
+    :class:`~firmware_sim.fake_rpi.FakeSpiDev` objects that :meth:`mfrc522`
+    hands to the real driver: no module is swapped into ``sys.modules``.
+    """
 
     name = "hw-sim"
 
@@ -41,16 +45,15 @@ class SimulatedHardware:
 
         self.config = config
         self.clock = SimClock()
-        self.board = FakeRfidBoard(clock=self.clock)
+        self.factory = MockFactory(pin_class=MockPWMPin)
+        self.board = FakeRfidBoard(clock=self.clock, pin_factory=self.factory)
         self.chips = {}
         for r in config.readers:
             self.chips[r.slot] = self.board.add_reader(bus=r.bus, device=r.device, reset_pin=r.reset_pin)
-        self.factory = MockFactory(pin_class=MockPWMPin)
         self.matrix = KeypadMatrix(self.factory, rows=config.keypad.rows, columns=config.keypad.columns,
                                    keymap=config.keypad.keys)
         self.piezo = PiezoSim(self.factory, pin=config.buzzer_pin) if config.buzzer_pin is not None else None
         self.oled = OledChip(config.display.chip, address=config.display.address)
-        self._installed = contextlib.ExitStack()
         self.sleep = self.clock.sleep  # the drivers' waits pass on the chips' clock, at once
         self.buzzer_sleep = self.piezo.sleep if self.piezo is not None else self.sleep
         if realtime:  # ``banker run --backend hw-sim``: the unit keeps wall-clock time
@@ -59,6 +62,18 @@ class SimulatedHardware:
     def pin_factory(self) -> Any:
         return self.factory
 
+    def mfrc522(self, reader: ReaderConfig) -> Any:
+        """The real MFRC522 driver on the simulated chip that ``reader`` names, RST on the mock factory."""
+        from drivers.rfid_spi import Mfrc522Reader, reset_output, wiring
+
+        spi = self.board.spi(reader.bus, reader.device, max_speed_hz=reader.spi_hz)
+        try:
+            reset = reset_output(reader.reset_pin, pin_factory=self.factory)
+        except BaseException:
+            spi.close()
+            raise
+        return Mfrc522Reader(spi, reset, where=wiring(reader.bus, reader.device, reader.reset_pin), sleep=self.sleep)
+
     def display_interface(self, config: Config) -> Any:
         return self.oled
 
@@ -66,13 +81,9 @@ class SimulatedHardware:
         return None
 
     def __enter__(self) -> "SimulatedHardware":
-        from firmware_sim.fake_rpi import installed
-
-        self._installed.enter_context(installed(self.board))
         return self
 
     def __exit__(self, *exc) -> None:
-        self._installed.close()
         self.factory.reset()
 
 
@@ -92,7 +103,8 @@ class HwSimBackend(CoreBackend):
             self.hw.__exit__(None, None, None)
             raise
         super().__init__(ledger, start=self.hw.clock(), sleep_after=self.hw.config.sleep_after)
-        self.shell = Shell(self.unit, display=self.device.display, buzzer=self.device.buzzer, clock=self.hw.clock)
+        self.shell = Shell(ledger, display=self.device.display, buzzer=self.device.buzzer, clock=self.hw.clock, now=self.hw.clock(),
+                           sleep_after=self.hw.config.sleep_after)
         self.cards_on: dict[str, Picc] = {}
         self._next_poll = self._next_tick = self.hw.clock()
         self._fine_until = 0.0
@@ -108,14 +120,14 @@ class HwSimBackend(CoreBackend):
             step = STEP if fine else self.hw.config.poll_interval
             self.hw.clock.advance(min(step, end - self.hw.clock()))
             for event in self.device.keypad.scan_once():
-                self.shell.step(event)
+                self.shell.handle(event)
             now = self.hw.clock()
             if now >= self._next_poll:
                 for event in self.device.slots.poll():
-                    self.shell.step(event)
+                    self.shell.handle(event)
                 self._next_poll = self.hw.clock() + self.hw.config.poll_interval
             if now >= self._next_tick:
-                self.shell.step(Tick(now))
+                self.shell.handle(Tick(now))
                 self._next_tick = now + 0.1
         self.t = self.hw.clock()
 

@@ -155,7 +155,7 @@ class CoreTarget(CoreBackend):
 
     def status(self) -> dict[str, Any]:
         return {"screen": self.screen_lines(), "balances": self.balances(),
-                "volume": self.unit.volume, "game": self.ledger.game().id}
+                "volume": self.ledger.game().volume, "game": self.ledger.game().id}
 
 
 class NullModem:

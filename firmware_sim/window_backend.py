@@ -148,4 +148,4 @@ class WindowBackend:
         return None if card is None else self.sim.ledger.balance(card.id)
 
     def screen_lines(self) -> list[str]:
-        return list(self.sim.unit.screen.lines)
+        return list(self.sim.shell.screen.lines)

@@ -1,11 +1,12 @@
-"""Shared fixtures: a unit on a fresh in-memory ledger, driven like a player would."""
+"""Shared fixtures: a unit on a fresh in-memory ledger (the MemoryStore fake), driven like a player would."""
 
 from __future__ import annotations
 
 import pytest
 
-from drivers.ledger_sqlite import SqliteLedger
 from firmware_sim.core_backend import CoreBackend
+from firmware_sim.memory_store import MemoryStore
+from runtime.ledger import Ledger
 
 
 class Table(CoreBackend):
@@ -29,8 +30,13 @@ class Table(CoreBackend):
 
 
 @pytest.fixture
-def ledger():
-    with SqliteLedger(":memory:") as led:
+def store() -> MemoryStore:
+    return MemoryStore()
+
+
+@pytest.fixture
+def ledger(store):
+    with Ledger(store) as led:
         yield led
 
 

@@ -7,12 +7,11 @@ simulated chip, into the unit; the ledger is the real SQLite journal.
 import pytest
 
 from banker.errors import LedgerError
-from banker.ledger import GameSettings
-from banker.unit import Unit
+from banker.records import GameSettings
 from drivers.card_slots import CardSlots
-from drivers.ledger_sqlite import SqliteLedger
-from drivers.shell import Shell
-from firmware_sim.fake_rpi import installed, two_reader_board
+from runtime.ledger import SqliteLedger
+from runtime.shell import Shell
+from firmware_sim.fake_rpi import two_reader_board
 from firmware_sim.mfrc522_chip import Picc
 
 POLL = 0.05
@@ -22,13 +21,14 @@ class Bench:
     """Two simulated readers, the real driver and debouncer, the unit; keys typed straight in."""
 
     def __init__(self, board, ledger):
-        from drivers.rfid_spi import Mfrc522Reader
+        from drivers.rfid_spi import Mfrc522Reader, reset_output, wiring
 
         self.board = board
-        self.readers = [Mfrc522Reader(0, 0, 25, sleep=board.clock.sleep), Mfrc522Reader(0, 1, 24, sleep=board.clock.sleep)]
+        self.readers = [Mfrc522Reader(board.spi(0, d), reset_output(pin, pin_factory=board.pin_factory),
+                                      where=wiring(0, d, pin), sleep=board.clock.sleep)
+                        for d, pin in ((0, 25), (1, 24))]
         self.slots = CardSlots({"left": self.readers[0], "right": self.readers[1]}, clock=board.clock)
-        self.unit = Unit(ledger, now=board.clock())
-        self.shell = Shell(self.unit, clock=board.clock)
+        self.shell = Shell(ledger, now=board.clock(), clock=board.clock)
         self.ledger = ledger
 
     def chip(self, reader):
@@ -38,19 +38,19 @@ class Bench:
         for _ in range(n):
             self.board.clock.sleep(POLL)
             for event in self.slots.poll():
-                self.shell.step(event)
+                self.shell.handle(event)
 
     def keys(self, text):
         from banker.events import KeyDown, KeyUp
 
         for key in text:
-            self.shell.step(KeyDown(key, self.board.clock()))
+            self.shell.handle(KeyDown(key, self.board.clock()))
             self.board.clock.sleep(0.05)
-            self.shell.step(KeyUp(key, self.board.clock()))
+            self.shell.handle(KeyUp(key, self.board.clock()))
 
     @property
     def shown(self):
-        return " | ".join(self.unit.screen.lines)
+        return " | ".join(self.shell.screen.lines)
 
     def close(self):
         for r in self.readers:
@@ -60,7 +60,7 @@ class Bench:
 @pytest.fixture
 def bench():
     board = two_reader_board()
-    with installed(board), SqliteLedger(":memory:") as ledger:
+    with SqliteLedger(":memory:") as ledger:
         ledger.enrol("Alice", "DEADBEEF")
         ledger.enrol("Bob", "CAFEF00D")
         b = Bench(board, ledger)
@@ -121,8 +121,8 @@ def test_power_loss_during_a_new_game_keeps_the_old_game_whole(tmp_path):
         for n in range(8):
             ledger.enrol(f"P{n}", f"A{n}")
         old = ledger.game().id
-        pages = ledger._conn.execute("PRAGMA page_count").fetchone()[0]
-        ledger._conn.execute(f"PRAGMA max_page_count = {pages}")
+        pages = ledger.store._conn.execute("PRAGMA page_count").fetchone()[0]
+        ledger.store._conn.execute(f"PRAGMA max_page_count = {pages}")
         with pytest.raises(LedgerError):
             for _ in range(50):
                 ledger.new_game(GameSettings())
@@ -136,7 +136,7 @@ def test_power_loss_during_a_new_game_keeps_the_old_game_whole(tmp_path):
 
 def test_the_display_failing_mid_game_loses_nothing_and_recovers():
     """An I2C error while drawing: the game goes on, and the panel catches up on the next tick."""
-    from drivers.render import render_image
+    from render import render_image
     from firmware_sim.hw_sim import HwSimBackend
 
     with SqliteLedger(":memory:") as ledger:
@@ -152,6 +152,6 @@ def test_the_display_failing_mid_game_loses_nothing_and_recovers():
             hw.hw.oled.plug()
             hw.wait(0.3)
             assert not hw.device.display.failed
-            assert hw.hw.oled.image().convert("1").tobytes() == render_image(hw.unit.screen).tobytes()
+            assert hw.hw.oled.image().convert("1").tobytes() == render_image(hw.shell.screen).tobytes()
         finally:
             hw.close()

@@ -2,8 +2,8 @@
 
 import pytest
 
-from banker.ledger import GameSettings
-from drivers.ledger_sqlite import SqliteLedger
+from banker.records import GameSettings
+from runtime.ledger import SqliteLedger
 from tests.conftest import Table
 
 
@@ -31,8 +31,8 @@ def test_fn_and_a_square_show_the_deed_its_owner_and_rent(table):
 
 def test_a_square_without_a_deed_is_refused(table):
     table.type("FN 0 4")
-    assert "No deed on 04" in table.shown and table.unit.screen.error
-    assert table.unit.panel.mode is None
+    assert "No deed on 04" in table.shown and table.shell.screen.error
+    assert table.shell.panel.mode is None
 
 
 def test_buying_at_the_printed_price_shows_the_new_balance(table):
@@ -59,7 +59,7 @@ def test_typing_shows_the_bid_and_c_clears_it_before_leaving(table):
     table.press("C")
     assert table.screen_lines()[-1] == "M buys, or bid + M/K"
     table.press("C")
-    assert "Cancelled" in table.shown and table.unit.panel.mode is None
+    assert "Cancelled" in table.shown and table.shell.panel.mode is None
 
 
 def test_refusals_post_nothing_and_keep_the_deed_chosen(table):
@@ -68,11 +68,11 @@ def test_refusals_post_nothing_and_keep_the_deed_chosen(table):
     table.insert("right", "Bob")
     table.type("FN 3 9")
     table.press("M")
-    assert table.unit.screen.error and "GO pays the rent" in table.shown
+    assert table.shell.screen.error and "GO pays the rent" in table.shown
     table.press("1")
     assert "Boardwalk not yours" in table.shown
     assert transactions(table) == before
-    assert table.unit.panel.mode is not None
+    assert table.shell.panel.mode is not None
     table.press("GO")
     assert table.balance("Bob") == 14_500_000
 
@@ -82,7 +82,7 @@ def test_the_deed_is_put_away_when_the_cards_are_taken_off(table):
     table.type("FN 3 9")
     table.remove("right")
     assert "Boardwalk" in table.shown and "put away" in table.shown
-    assert table.unit.panel.mode is None
+    assert table.shell.panel.mode is None
 
 
 def test_rent_is_paid_to_the_owner_whose_card_is_not_on_a_reader(table):
@@ -123,7 +123,7 @@ def test_the_owner_builds_sells_and_mortgages_with_one_key(table):
     table.press(".")
     assert not table.mortgaged("mediterranean-avenue")
     table.press("7")
-    assert "1 build  2 sell" in table.shown and table.unit.screen.error
+    assert "1 build  2 sell" in table.shown and table.shell.screen.error
 
 
 def test_a_building_bid_is_typed_after_4(table):
@@ -139,7 +139,7 @@ def test_a_building_bid_is_typed_after_4(table):
     assert table.balance("Alice") == 13_800_000 - 90_000
     table.type("4")
     table.press("C")
-    assert table.unit.panel.mode.__class__.__name__ == "DeedMode"
+    assert table.shell.panel.mode.__class__.__name__ == "DeedMode"
 
 
 def test_a_trade_moves_the_deed_and_the_price_at_once(table):
@@ -231,13 +231,8 @@ def test_negative_balances_let_a_purchase_through(ledger):
     assert table.balance("Bob") == -5_000_000 and table.owner("boardwalk") == "Bob"
 
 
-def test_a_ledger_that_cannot_commit_shows_not_saved(table):
-    from banker.errors import LedgerError
-
-    def broken(tx):
-        raise LedgerError("disk full")
-
-    table.ledger.post = broken
+def test_a_ledger_that_cannot_commit_shows_not_saved(store, table):
+    store.fail_next("disk full")
     table.insert("right", "Alice")
     table.type("FN 3 9 M")
     assert "NOT SAVED" in table.shown

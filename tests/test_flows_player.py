@@ -1,6 +1,6 @@
 """The player menu (FN GO) and the game menu: taxes, jail, GO twice, bankruptcy, worth, standings, new games."""
 
-from banker.ledger import GameSettings
+from banker.records import GameSettings
 from tests.conftest import Table
 
 
@@ -18,7 +18,7 @@ def test_the_plus_card_alone_collects_go_twice(table):
     table.type("FN GO GO")
     assert table.balance("Bob") == 19_000_000
     assert table.screen_lines() == ["Bob +4M", "19M", "Passed GO twice"]
-    assert table.unit.panel.mode is None
+    assert table.shell.panel.mode is None
 
 
 def test_go_twice_uses_the_games_go_salary(ledger):
@@ -44,7 +44,7 @@ def test_a_refused_tax_posts_nothing_and_keeps_the_menu(table):
     table.type("1 4 . 9 M")
     count = len(table.ledger.transactions())
     table.type("FN GO 3")
-    assert "Alice short 400K" in table.shown and table.unit.screen.error
+    assert "Alice short 400K" in table.shown and table.shell.screen.error
     assert len(table.ledger.transactions()) == count
     table.press("9")
     assert "1 Income 2 Luxury" in table.shown
@@ -80,7 +80,7 @@ def test_a_card_moved_during_a_sale_cancels_it(table):
     table.insert("right", "Alice")
     table.type("FN GO 4 5")
     table.remove("right")
-    assert "A card moved" in table.shown and table.unit.panel.mode is None
+    assert "A card moved" in table.shown and table.shell.panel.mode is None
 
 
 def test_bankruptcy_needs_m_and_a_card_moved_cancels_it(table):

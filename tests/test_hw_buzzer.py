@@ -7,10 +7,9 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from banker.errors import ConfigError
 from banker.events import TONES, CardPlaced, KeyDown
-from banker.unit import Unit
 from drivers.buzzer import VOLUME_DUTY, PwmBuzzer
-from drivers.ledger_sqlite import SqliteLedger
-from drivers.shell import Shell
+from runtime.ledger import SqliteLedger
+from runtime.shell import Shell
 from firmware_sim.buzzer_sim import PiezoSim
 
 
@@ -99,10 +98,10 @@ def test_the_unit_beeps_through_the_shell(rig):
     piezo, buzzer = rig
     with SqliteLedger(":memory:") as ledger:
         ledger.enrol("Alice", "A1")
-        shell = Shell(Unit(ledger), buzzer=buzzer)
+        shell = Shell(ledger, buzzer=buzzer)
         piezo.clear()
-        shell.step(CardPlaced("left", "A1", 1.0))
-        shell.step(KeyDown("5", 1.5))
+        shell.handle(CardPlaced("left", "A1", 1.0))
+        shell.handle(KeyDown("5", 1.5))
         assert buzzer.drain()
         assert {n.hz for n in piezo.notes()} == {2_000.0}
 

@@ -9,12 +9,11 @@ from PIL import ImageChops
 from banker.errors import BankerError
 from banker.events import CardPlaced, KeyDown
 from banker.screen import Screen
-from banker.unit import Unit
 from drivers.display import FRAME_BYTES, OledDisplay
 from drivers.errors import DeviceMissing
-from drivers.ledger_sqlite import SqliteLedger
-from drivers.render import render_image
-from drivers.shell import Shell
+from runtime.ledger import SqliteLedger
+from render import render_image
+from runtime.shell import Shell
 from firmware_sim.display_sim import OledChip, SmbusBus
 
 CHIPS = ["ssd1306", "sh1106"]
@@ -126,15 +125,15 @@ def test_a_unit_keeps_running_through_a_loose_display_wire():
     chip = OledChip("ssd1306")
     with SqliteLedger(":memory:") as ledger, OledDisplay(interface=chip) as display:
         ledger.enrol("Alice", "A1")
-        shell = Shell(Unit(ledger), display=display)
-        shell.step(CardPlaced("left", "A1", 1.0))
+        shell = Shell(ledger, display=display)
+        shell.handle(CardPlaced("left", "A1", 1.0))
         chip.unplug()
-        shell.step(KeyDown("5", 2.0))          # the frame fails on the bus
+        shell.handle(KeyDown("5", 2.0))          # the frame fails on the bus
         chip.plug()
-        shell.step(KeyDown("0", 3.0))
+        shell.handle(KeyDown("0", 3.0))
         assert display.failed is False
-        assert same_picture(chip, shell.unit.screen)
-        assert shell.unit.screen.shows("50")
+        assert same_picture(chip, shell.screen)
+        assert shell.screen.shows("50")
 
 
 def test_through_lumas_own_i2c_code_on_an_smbus_the_picture_and_faults_are_the_same():

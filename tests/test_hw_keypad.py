@@ -9,10 +9,9 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from banker.errors import ConfigError
 from banker.events import KEYS, CardPlaced, KeyDown, KeyUp
-from banker.unit import Unit
 from drivers.keypad import DEFAULT_KEYMAP, STOCK_LEGENDS, MatrixKeypad, parse_keymap
-from drivers.ledger_sqlite import SqliteLedger
-from drivers.shell import Shell
+from runtime.ledger import SqliteLedger
+from runtime.shell import Shell
 from firmware_sim.keypad_sim import KeypadMatrix, ManualClock
 
 SCAN = 0.005   # seconds between scans, as the driver's thread does
@@ -188,12 +187,12 @@ def test_amount_typed_on_the_matrix_pays_the_card_through_the_unit():
     b = Bench(factory=MockFactory(pin_class=MockPWMPin))    # the hw-sim's one factory for every pin
     with SqliteLedger(":memory:") as ledger:
         bob = ledger.enrol("Bob", "B2")
-        shell = Shell(Unit(ledger, now=b.clock()))
+        shell = Shell(ledger, now=b.clock())
         b.keypad.post = shell.post
         shell.post(CardPlaced("right", "B2", b.clock()))
         for key in ["1", ".", "5", "M"]:
             b.tap(key)
         shell.pump()
         assert ledger.balance(bob.id) == 13_500_000
-        assert shell.unit.screen.shows("Bob -1.5M")
+        assert shell.screen.shows("Bob -1.5M")
     b.keypad.close()

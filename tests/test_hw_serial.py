@@ -10,12 +10,11 @@ import pytest
 import serial
 
 from banker import script
-from banker.unit import Unit
 from drivers.display import OledDisplay
 from drivers.errors import SerialProtocolError, SerialTimeout
-from drivers.render import render_image
+from render import render_image
 from drivers.serial_port import FrameError, LineFramer, PortSession, SerialTestPort, ShellTarget
-from drivers.shell import Shell
+from runtime.shell import Shell
 from firmware_sim.display_sim import OledChip
 from firmware_sim.keypad_sim import ManualClock
 from firmware_sim.serial_backend import CoreTarget, NullModem, SerialBackend
@@ -175,7 +174,7 @@ def test_the_live_shell_target_drives_the_unit_and_its_display(ledger):
     clock = ManualClock(10.0)
     chip = OledChip("ssd1306")
     with OledDisplay(interface=chip) as display, NullModem() as cable:
-        shell = Shell(Unit(ledger, now=clock()), display=display, clock=clock)
+        shell = Shell(ledger, now=clock(), display=display, clock=clock)
         target = ShellTarget(shell, ledger, sleep=clock.advance)
         with SerialTestPort(cable.device_url, target) as device:
             def client(result):
@@ -191,7 +190,7 @@ def test_the_live_shell_target_drives_the_unit_and_its_display(ledger):
             result = run_device(device, client)
         assert result["balances"] == {"Alice": 16_500_000}
         assert result["screen"][0] == "New game?"
-        assert chip.image() == render_image(shell.unit.screen)
+        assert chip.image() == render_image(shell.screen)
 
 
 def test_a_port_that_only_echoes_is_not_taken_for_a_unit():

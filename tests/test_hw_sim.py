@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from banker.config import parse_config
+from runtime.config import parse_config
 from banker.errors import ConfigError
 from banker.script import parse, run
 from banker_cli.main import cli
-from drivers.ledger_sqlite import SqliteLedger
+from runtime.ledger import SqliteLedger
 from firmware_sim.core_backend import CoreBackend
 from firmware_sim.hw_sim import HwSimBackend
 
@@ -52,7 +52,7 @@ def test_script_backend_option_and_json():
 
 
 def test_the_display_on_the_bus_shows_what_the_unit_shows():
-    from drivers.render import render_image
+    from render import render_image
     from PIL import ImageChops
 
     with SqliteLedger(":memory:") as ledger:
@@ -63,7 +63,7 @@ def test_the_display_on_the_bus_shows_what_the_unit_shows():
             for key in "1.5":
                 hw.press(key)
             panel = hw.hw.oled.image().convert("1")
-            assert ImageChops.logical_xor(panel, render_image(hw.unit.screen)).getbbox() is None
+            assert ImageChops.logical_xor(panel, render_image(hw.shell.screen)).getbbox() is None
             hw.press("M")
             hw.device.buzzer.drain()
             assert hw.hw.piezo.notes()  # the buzzer played

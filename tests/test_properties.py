@@ -7,14 +7,14 @@ money is conserved (what the players hold is what the bank issued less what
 it took back), and every balance equals the fold of the journal.
 """
 
+from runtime.shell import Shell
 from hypothesis import HealthCheck, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 
 from banker.events import KEYS, CardPlaced, CardRemoved, KeyDown, KeyUp, Tick
-from banker.ledger import BANK, fold_balances
-from banker.unit import Unit
-from drivers.ledger_sqlite import SqliteLedger
-from drivers.render import render_image
+from banker.records import BANK, net_flows
+from runtime.ledger import SqliteLedger
+from render import render_image
 
 UIDS = ["A1", "B2", "C3", "D4", "EE00", "FF11"]  # four players, two unknown cards
 EVENTS = {"count": 0}
@@ -23,20 +23,20 @@ EVENTS = {"count": 0}
 class UnitAtTheTable(RuleBasedStateMachine):
     @initialize(negative=st.booleans())
     def start(self, negative):
-        from banker.ledger import GameSettings
+        from banker.records import GameSettings
 
         self.ledger = SqliteLedger(":memory:")
         if negative:
             self.ledger.new_game(GameSettings(allow_negative=True))
         for name, uid in zip(("Alice", "Bob", "Cleo", "Dan"), UIDS):
             self.ledger.enrol(name, uid)
-        self.unit = Unit(self.ledger, sleep_after=60)
+        self.shell = Shell(self.ledger, sleep_after=60)
         self.t = 0.0
         self.down: set[str] = set()
 
     def send(self, event):
         EVENTS["count"] += 1
-        self.unit.handle(event)
+        self.shell.handle(event)
 
     @rule(key=st.sampled_from(KEYS), dt=st.floats(0.01, 0.5))
     def press(self, key, dt):
@@ -78,7 +78,7 @@ class UnitAtTheTable(RuleBasedStateMachine):
     @invariant()
     def screen_renders(self):
         if hasattr(self, "unit"):
-            image = render_image(self.unit.screen)
+            image = render_image(self.shell.screen)
             assert image.size == (128, 64)
 
     @invariant()
@@ -90,7 +90,7 @@ class UnitAtTheTable(RuleBasedStateMachine):
         returned = sum(p.amount for tx in journal for p in tx.postings if p.payee is BANK)
         balances = self.ledger.balances_by_id()
         assert sum(balances.values()) == issued - returned
-        folded = fold_balances(journal)
+        folded = net_flows(p for tx in journal for p in tx.postings)
         assert all(balances[cid] == folded.get(cid, 0) for cid in balances)
         if not self.ledger.game().settings.allow_negative:
             assert min(balances.values()) >= 0

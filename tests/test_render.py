@@ -11,7 +11,7 @@ import pytest
 from PIL import Image, ImageChops
 
 from banker.screen import Screen
-from drivers.render import HEIGHT, WIDTH, render_image
+from render import HEIGHT, WIDTH, render_image
 
 REGENERATE = False
 REFERENCE = Path(__file__).parent / "reference"
@@ -61,7 +61,7 @@ SCREENS = {
 
 def frame_after(steps, table) -> Image.Image:
     steps(table)
-    return render_image(table.unit.screen)
+    return render_image(table.shell.screen)
 
 
 @pytest.mark.parametrize("name", SCREENS)

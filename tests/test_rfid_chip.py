@@ -212,6 +212,9 @@ def test_seven_byte_uid_card_answers_the_cascade():
 
 
 # --- the mfrc522 package's own code against the model ------------------------
+# Fidelity tests: the only place fake spidev/RPi.GPIO modules go into sys.modules
+# (firmware_sim.fake_rpi.installed), so that a third-party client's unchanged code
+# checks the chip model. The driver itself takes its SPI device and RST output as arguments.
 @pytest.fixture
 def board_with_card():
     board = FakeRfidBoard()
@@ -268,6 +271,19 @@ def test_fake_modules_route_each_chip_select_to_its_own_chip():
         assert bytes(minus.MFRC522_Anticoll()[1][:4]) == bytes.fromhex("CAFEF00D")
     assert board.chips[(0, 0)].air_frames == []
     assert board.gpio.history[-1][1:] == (24, 1)    # the package raised RST on GPIO24
+
+
+def test_the_package_raising_rst_brings_a_pulled_down_chip_out_of_reset():
+    board = FakeRfidBoard(reset_idle_level=0)    # nothing drives RST: the chip sleeps
+    chip = board.add_reader(device=0, reset_pin=25)
+    assert chip.in_reset
+    with installed(board):
+        from mfrc522 import MFRC522
+        reader = MFRC522(bus=0, device=0, pin_mode=11, pin_rst=25)
+        assert not chip.in_reset and reader.Read_MFRC522(VERSION) == CHIP_VERSION
+        assert board.reset_lines[25].function == "output"   # RPi.GPIO and gpiozero drive one simulated pin
+        board.gpio.cleanup(25)
+        assert chip.in_reset                     # released: back to the pull-down
 
 
 def test_installed_modules_are_removed_afterwards():

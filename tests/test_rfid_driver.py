@@ -1,4 +1,10 @@
-"""The MFRC522 driver and the slot debouncer, on the simulated chips: what a player at the table notices."""
+"""The MFRC522 driver and the slot debouncer, on the simulated chips: what a player at the table notices.
+
+The driver gets its SPI device (a ``FakeSpiDev`` on the chip model) and its
+RST output (a gpiozero ``DigitalOutputDevice`` on ``MockFactory`` pins the
+chips follow) as arguments, as it does on the Pi; nothing is faked in
+``sys.modules`` except where a test shows a library missing.
+"""
 
 from __future__ import annotations
 
@@ -8,7 +14,8 @@ from hypothesis import given, strategies as st
 from banker.errors import BankerError, ConfigError
 from banker.events import CardPlaced, CardRemoved
 from drivers.card_slots import CardSlot, CardSlots, ReaderError, ReaderLibraryMissing, ReaderNotFound
-from firmware_sim.fake_rpi import FakeRfidBoard, broken_imports, installed, two_reader_board
+from drivers.rfid_spi import Mfrc522Reader, open_mfrc522, reset_output, wiring
+from firmware_sim.fake_rpi import FakeRfidBoard, broken_imports, two_reader_board
 from firmware_sim.mfrc522_chip import Picc, PiccState
 
 POLL_S = 0.05                                    # the unit's main loop polls every 50 ms
@@ -16,14 +23,14 @@ POLL_S = 0.05                                    # the unit's main loop polls ev
 
 @pytest.fixture
 def board():
-    board = two_reader_board()
-    with installed(board):
-        yield board
+    return two_reader_board()
 
 
-def reader(board: FakeRfidBoard, device: int = 0, **options):
-    from drivers.rfid_spi import Mfrc522Reader
-    return Mfrc522Reader(0, device, 25 if device == 0 else 24, sleep=board.clock.sleep, **options)
+def reader(board: FakeRfidBoard, device: int = 0, *, reset_pin: int | None = None, **options) -> Mfrc522Reader:
+    """The reader on SPI0 CE``device``, wired as the unit is (RST on GPIO25 for CE0, GPIO24 for CE1)."""
+    pin = reset_pin if reset_pin is not None else (25 if device == 0 else 24)
+    return Mfrc522Reader(board.spi(0, device), reset_output(pin, pin_factory=board.pin_factory),
+                         where=wiring(0, device, pin), sleep=board.clock.sleep, **options)
 
 
 def run(board: FakeRfidBoard, slots: CardSlots, polls: int) -> list:
@@ -61,12 +68,33 @@ def test_a_seven_byte_uid_is_read_whole(board):
         assert plus.poll() == "04A1B2C3D4E5F6"
 
 
-def test_an_empty_poll_uses_at_most_20_spi_transfers(board):
+def test_no_card_gives_none(board):
+    with reader(board) as plus:
+        assert [plus.poll() for _ in range(3)] == [None, None, None] and plus.collisions == 0
+
+
+def test_opening_checks_the_version_and_switches_the_antenna_on(board):
+    chip = board.chips[(0, 0)]
+    with reader(board) as plus:
+        assert plus.version == 0x92 and chip.field_on
+        assert bytes((0x37 << 1 | 0x80, 0)) in chip.transfers   # VersionReg read: address byte 0xEE
+
+
+def test_an_empty_poll_is_eight_spi_transfers_with_the_datasheet_address_bytes(board):
     chip = board.chips[(0, 0)]
     with reader(board) as plus:
         before = chip.transfer_count
         assert plus.poll() is None
-        assert chip.transfer_count - before <= 20
+        assert [t.hex(" ") for t in chip.transfers[before:]] == [
+            "02 00",      # CommandReg <- Idle
+            "08 7f",      # ComIrqReg: clear every bit
+            "14 80",      # FIFOLevelReg: flush
+            "12 52",      # FIFODataReg <- WUPA
+            "1a 07",      # BitFramingReg: 7 bits
+            "02 0c",      # CommandReg <- Transceive
+            "1a 87",      # StartSend
+            "88 00",      # read ComIrqReg: the timer ran out, no card
+        ]
 
 
 def test_a_card_removed_is_noticed(board):
@@ -142,30 +170,46 @@ def test_a_second_card_added_then_taken_away_leaves_the_first_read_again(board):
     assert all(e.uid == "DEADBEEF" for e in events if isinstance(e, CardPlaced))
 
 
+# --- timeouts --------------------------------------------------------------------
+@pytest.mark.parametrize("timeout_s", [0.001, 0.005])
+def test_an_empty_poll_waits_about_the_response_timeout_for_the_chips_timer(board, timeout_s):
+    with reader(board, response_timeout_s=timeout_s) as plus:
+        start = board.clock()
+        assert plus.poll() is None
+        assert timeout_s < board.clock() - start < timeout_s * 1.5
+
+
+@pytest.mark.parametrize("timeout_s", [0.001, 0.005, 0.05])
+def test_a_card_is_read_whatever_the_response_timeout(board, timeout_s):
+    board.chips[(0, 0)].place(Picc.from_hex("04A1B2C3D4E5F6"))
+    with reader(board, response_timeout_s=timeout_s) as plus:
+        assert plus.poll() == "04A1B2C3D4E5F6"
+
+
+@pytest.mark.parametrize("timeout_s", [0.00005, 2.0])
+def test_a_timeout_out_of_range_is_a_config_error_and_gives_the_pins_back(board, timeout_s):
+    with pytest.raises(ConfigError, match="response_timeout_s"):
+        reader(board, response_timeout_s=timeout_s)
+    assert board.reset_lines[25].function == "input"
+    with reader(board) as plus:                  # nothing was left holding GPIO25
+        assert plus.poll() is None
+
+
 # --- wiring faults and missing software ----------------------------------------
 def test_a_reader_held_in_reset_gives_a_clear_error():
     board = FakeRfidBoard(reset_idle_level=0)    # RST wired to GPIO25, pulled low
     board.add_reader(device=0, reset_pin=25)
-    with installed(board):
-        from drivers.rfid_spi import Mfrc522Reader
-        with pytest.raises(ReaderNotFound, match="VersionReg reads 0x00.*GPIO24"):
-            Mfrc522Reader(0, 0, reset_pin=24, sleep=board.clock.sleep)   # the config names the wrong pin
-    assert board.gpio.driven == {}               # the pin it took was given back
+    with pytest.raises(ReaderNotFound, match="VersionReg reads 0x00.*RST is on GPIO24"):
+        reader(board, 0, reset_pin=24)           # the config names the wrong pin
+    assert board.chips[(0, 0)].in_reset
+    assert board.pin_factory.pin(24).function == "input"   # the pin it took was given back
 
 
 def test_an_absent_reader_gives_a_clear_error():
     board = FakeRfidBoard()
     board.add_reader(device=0)
-    with installed(board):
-        with pytest.raises(ReaderNotFound, match="no MFRC522 answers on SPI0 CE1"):
-            reader(board, 1)
-
-
-def test_spi_not_enabled_gives_a_clear_error():
-    board = FakeRfidBoard(spi_enabled=False)
-    with installed(board):
-        with pytest.raises(ReaderNotFound, match="dtparam=spi=on"):
-            reader(board)
+    with pytest.raises(ReaderNotFound, match="no MFRC522 answers on SPI0 CE1"):
+        reader(board, 1)
 
 
 def test_a_reader_that_stops_answering_mid_game_raises(board):
@@ -175,39 +219,48 @@ def test_a_reader_that_stops_answering_mid_game_raises(board):
             plus.poll()
 
 
-@pytest.mark.parametrize("failures", [
-    {"RPi.GPIO": RuntimeError("This module can only be run on a Raspberry Pi!")},
-    {"spidev": None},
-    {"mfrc522": None},
-])
-def test_missing_or_failing_libraries_give_a_clear_error(failures):
-    with broken_imports(failures):
-        from drivers.rfid_spi import Mfrc522Reader
-        with pytest.raises(ReaderLibraryMissing, match="Raspberry Pi") as caught:
-            Mfrc522Reader()
+def test_a_reset_pin_another_device_holds_is_refused_clearly(board):
+    from gpiozero import DigitalOutputDevice
+
+    with DigitalOutputDevice(25, pin_factory=board.pin_factory):   # e.g. a keypad row on GPIO25
+        with pytest.raises(ReaderError, match="RST on GPIO25"):
+            reader(board)
+
+
+def test_open_mfrc522_without_spidev_names_the_package():
+    with broken_imports({"spidev": None}):
+        with pytest.raises(ReaderLibraryMissing, match="'spidev' package") as caught:
+            open_mfrc522(0, 0, 25, 1_000_000)
     assert isinstance(caught.value, BankerError) and isinstance(caught.value, ImportError)
 
 
-def test_importing_the_driver_needs_no_hardware_library():
+def test_open_mfrc522_without_the_spi_device_node_says_to_enable_spi():
+    pytest.importorskip("spidev")                # the real one: no Pi has a /dev/spidev99.0
+    from gpiozero.pins.mock import MockFactory
+
+    with pytest.raises(ReaderNotFound, match=r"/dev/spidev99\.0.*dtparam=spi=on"):
+        open_mfrc522(99, 0, 25, 1_000_000, pin_factory=MockFactory())
+
+
+def test_open_mfrc522_refuses_an_spi_clock_the_chip_cannot_take():
+    with pytest.raises(ConfigError, match="10 MHz"):
+        open_mfrc522(0, 0, 25, 20_000_000)
+
+
+def test_importing_the_driver_needs_no_hardware_library(monkeypatch):
     import importlib
     import sys
+    monkeypatch.delitem(sys.modules, "drivers.rfid_spi")     # put back afterwards
     with broken_imports({"RPi.GPIO": None, "spidev": None, "mfrc522": None}):
-        sys.modules.pop("drivers.rfid_spi", None)
         assert importlib.import_module("drivers.rfid_spi").Mfrc522Reader
 
 
-def test_gpio_in_board_numbering_is_refused_with_a_clear_error(board):
-    board.gpio.setmode(board.gpio.BOARD)
-    with pytest.raises(ConfigError, match="BCM"):
-        reader(board)
-
-
-# --- closing -------------------------------------------------------------------
-def test_closing_turns_the_antenna_off_and_releases_the_reset_pin(board):
-    chip = board.chips[(0, 0)]
+# --- closing and the reset line ---------------------------------------------------
+def test_closing_turns_the_antenna_off_and_releases_spi_and_the_reset_pin(board):
+    chip, line = board.chips[(0, 0)], board.reset_lines[25]
     with reader(board) as plus:
-        assert board.gpio.driven == {25: 1}
-    assert not chip.field_on and board.gpio.driven == {}
+        assert (line.function, line.state) == ("output", True)
+    assert not chip.field_on and line.function == "input" and not chip.in_reset   # the module's pull-up
     with pytest.raises(ReaderError, match="closed"):
         plus.poll()
     plus.close()                                 # twice is fine
@@ -217,14 +270,34 @@ def test_readers_sharing_a_reset_pin_keep_it_until_both_are_closed():
     board = FakeRfidBoard()
     board.add_reader(device=0, reset_pin=25)
     board.add_reader(device=1, reset_pin=25)
-    with installed(board):
-        from drivers.rfid_spi import Mfrc522Reader
-        plus = Mfrc522Reader(0, 0, 25, sleep=board.clock.sleep)
-        minus = Mfrc522Reader(0, 1, 25, sleep=board.clock.sleep)
-        plus.close()
-        assert board.gpio.driven == {25: 1} and minus.poll() is None
-        minus.close()
-        assert board.gpio.driven == {}
+    line = board.reset_lines[25]
+    plus, minus = reader(board, 0, reset_pin=25), reader(board, 1, reset_pin=25)   # gpiozero allows one output
+    plus.close()
+    assert line.function == "output" and minus.poll() is None
+    minus.close()
+    assert line.function == "input"
+
+
+def test_a_reader_config_opens_through_the_hardware_and_a_failure_closes_the_rest():
+    from runtime.config import parse_config
+    from runtime.device import open_readers
+
+    class Bench:                                 # a Hardware whose MFRC522s are the board's
+        def __init__(self, board):
+            self.board, self.clock, self.sleep = board, board.clock, board.clock.sleep
+
+        def mfrc522(self, r):
+            return reader(self.board, r.device, reset_pin=r.reset_pin)
+
+    board = FakeRfidBoard()
+    board.add_reader(device=0, reset_pin=25)     # the - reader (CE1) is not soldered
+    with pytest.raises(ReaderNotFound, match="SPI0 CE1"):
+        open_readers(parse_config(""), Bench(board))
+    assert board.reset_lines[25].function == "input"   # the + reader was closed again
+    board = two_reader_board()
+    board.chips[(0, 1)].place(Picc.from_hex("CAFEF00D"))
+    with open_readers(parse_config(""), Bench(board)) as slots:
+        assert [(type(e), e.reader) for e in slots.poll()] == [(CardPlaced, "right")]
 
 
 # --- the debouncer alone ---------------------------------------------------------

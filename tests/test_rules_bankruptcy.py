@@ -5,8 +5,9 @@ from dataclasses import replace
 import pytest
 
 from banker.errors import InsufficientFunds
-from banker.ledger import BANK, Posting
-from banker.rules import HOTEL, Table, apply, bankrupt, draw_jail_card, mortgage
+from banker.records import BANK, Posting
+from tests.rules_table import Table
+from banker.rules import HOTEL, apply, bankrupt, draw_jail_card, mortgage
 
 from tests.rules_support import K, M, refused
 

@@ -5,8 +5,9 @@ from dataclasses import replace
 import pytest
 
 from banker.errors import AmountError, InsufficientFunds
-from banker.ledger import BANK, Posting
-from banker.rules import HOTEL, SHORT_GAME, Table, apply, build, mortgage, rent_due, sell_building, sell_down
+from banker.records import BANK, Posting
+from tests.rules_table import Table
+from banker.rules import HOTEL, SHORT_GAME, apply, build, mortgage, rent_due, sell_building, sell_down
 
 from tests.rules_support import K, M, refused
 
@@ -204,7 +205,7 @@ def test_selling_down_to_more_than_a_lot_can_hold_is_an_amount_error(table):
 
 @pytest.fixture
 def short():
-    return Table.new(players=(ALICE, BOB), settings=SHORT_GAME).hand(ALICE, *DARK_BLUES)
+    return Table.new(players=(ALICE, BOB), rules=SHORT_GAME).hand(ALICE, *DARK_BLUES)
 
 
 def test_in_the_short_game_a_hotel_follows_three_houses(short):

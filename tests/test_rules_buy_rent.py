@@ -1,11 +1,13 @@
 """Buying deeds from the bank (printed price, auction) and paying rent on streets, railroads and utilities."""
 
+from types import SimpleNamespace
 
 import pytest
 
 from banker.errors import AmountError, InsufficientFunds
-from banker.ledger import BANK, Posting
-from banker.rules import RuleSettings, Table, apply, buy, mortgage, rent, rent_due
+from banker.records import BANK, Posting
+from tests.rules_table import Table
+from banker.rules import STANDARD, RuleSettings, apply, buy, mortgage, rent, rent_due
 
 from tests.rules_support import K, M, refused
 
@@ -46,7 +48,7 @@ def test_a_player_short_of_money_cannot_buy_and_is_told_the_shortfall(table):
 
 
 def test_with_negative_balances_allowed_a_short_player_still_buys():
-    table = Table.new(settings=RuleSettings(allow_negative=True)).with_balance(ALICE, 3 * M)
+    table = Table.new(rules=RuleSettings(allow_negative=True)).with_balance(ALICE, 3 * M)
     assert table.play(buy, buyer=ALICE, slug="boardwalk").balance(ALICE) == -1 * M
 
 
@@ -158,3 +160,17 @@ def test_rent_the_payer_cannot_cover_is_refused_with_the_shortfall(table):
     with pytest.raises(InsufficientFunds) as refusal:
         table.deal(rent, payer=BOB, slug="boardwalk")
     assert refusal.value.shortfall == 700 * K
+
+
+# --- the game a rule reads ------------------------------------------------
+
+def test_a_rule_reads_any_game_with_an_edition_an_estate_balances_and_rules():
+    """Not only a Table: the unit's own game (banker.game.Game) is read the same way."""
+    table = Table.new(players=(ALICE, BOB)).hand(ALICE, "boardwalk")
+    game = SimpleNamespace(edition=table.edition, estate=table.estate, balances={ALICE: 15 * M, BOB: 300 * K},
+                           rules=STANDARD)
+    with pytest.raises(InsufficientFunds) as refusal:
+        rent(game, payer=BOB, slug="boardwalk")
+    assert refusal.value.shortfall == 200 * K
+    game.rules = RuleSettings(allow_negative=True)
+    assert rent(game, payer=BOB, slug="boardwalk").postings == (Posting(BOB, ALICE, 500 * K, "rent"),)

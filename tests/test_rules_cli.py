@@ -65,7 +65,7 @@ def test_deeds_enrol_gives_a_deed_a_tag_that_then_chooses_it(tmp_path):
     assert result.exit_code == 0, result.output
     assert "04AABBCC" in result.output and "Boardwalk" in result.output
     db = play(tmp_path, "enrol Alice\ninsert right Alice\ninsert left Tag\nexpect screen Unknown card\n")
-    from drivers.ledger_sqlite import SqliteLedger
+    from runtime.ledger import SqliteLedger
 
     with SqliteLedger(db) as ledger:
         assert ledger.deed_tags() == {"04AABBCC": "boardwalk"}

@@ -5,7 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from banker.deeds import UnknownDeed, available_editions, load_edition, parse_edition
+from banker.deeds import UnknownDeed, parse_edition
+from cards import available_editions, load_edition
 from banker.errors import BankerError, ConfigError
 
 K, M = 1_000, 1_000_000

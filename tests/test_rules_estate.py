@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from banker.deeds import load_edition
+from cards import load_edition
 from banker.errors import Refused
 from banker.rules import HOTEL, Estate, EstateConflict, apply, replay, reverse
 

@@ -5,8 +5,9 @@ from dataclasses import replace
 import pytest
 
 from banker.errors import InsufficientFunds
-from banker.ledger import BANK, Posting
-from banker.rules import Table, apply, interest, lift_cost, lift_mortgage, mortgage
+from banker.records import BANK, Posting
+from tests.rules_table import Table
+from banker.rules import apply, interest, lift_cost, lift_mortgage, mortgage
 
 from tests.rules_support import K, M, refused
 

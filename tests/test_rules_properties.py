@@ -5,10 +5,11 @@ import json
 import pytest
 from hypothesis import given, settings as hypothesis_settings, strategies as st
 
-from banker.deeds import load_edition
+from cards import load_edition
 from banker.errors import Refused
+from tests.rules_table import Table
 from banker.rules import (
-    SHORT_GAME, STANDARD, Table, build, buy, lift_mortgage, mortgage, rent, sell_building, sell_down,
+    SHORT_GAME, STANDARD, build, buy, lift_mortgage, mortgage, rent, sell_building, sell_down,
 )
 from banker.rules.holdings import step
 
@@ -19,7 +20,7 @@ GROUPS = ("dark-blue", "green")
 
 
 def builder_table(rules):
-    return Table.new(players=(ALICE, BOB), settings=rules).hand(ALICE, *LOTS).with_balance(ALICE, 10**9)
+    return Table.new(players=(ALICE, BOB), rules=rules).hand(ALICE, *LOTS).with_balance(ALICE, 10**9)
 
 
 @hypothesis_settings(max_examples=200, deadline=None)

@@ -5,8 +5,9 @@ from dataclasses import replace
 import pytest
 
 from banker.errors import InsufficientFunds
-from banker.ledger import BANK, Posting
-from banker.rules import RuleSettings, Table, apply, income_tax, jail_fine, luxury_tax, mortgage, pass_go
+from banker.records import BANK, Posting
+from tests.rules_table import Table
+from banker.rules import RuleSettings, apply, income_tax, jail_fine, luxury_tax, mortgage, pass_go
 
 from tests.rules_support import K, M, refused
 
@@ -36,7 +37,7 @@ def test_the_10_percent_option_is_off_by_default():
 
 
 def test_10_percent_counts_cash_deed_prices_mortgaged_or_not_and_buildings_at_cost():
-    table = Table.new(settings=RuleSettings(income_tax_choice=True))
+    table = Table.new(rules=RuleSettings(income_tax_choice=True))
     table = table.hand(ALICE, "park-place", "boardwalk", "short-line")
     table = replace(table, estate=apply(table.estate, [("houses", "park-place", 0, 1), ("houses", "boardwalk", 0, 2)]))
     table = table.play(mortgage, player=ALICE, slug="short-line")
@@ -50,7 +51,7 @@ def test_luxury_tax_is_1m():
 
 
 def test_older_sets_charge_750k_luxury_tax():
-    table = Table.new(settings=RuleSettings(luxury_tax=750 * K))
+    table = Table.new(rules=RuleSettings(luxury_tax=750 * K))
     assert table.play(luxury_tax, player=ALICE).balance(ALICE) == 14_250 * K
 
 

@@ -5,8 +5,9 @@ from dataclasses import replace
 import pytest
 
 from banker.errors import AmountError, InsufficientFunds
-from banker.ledger import BANK, Posting
-from banker.rules import Offer, Table, apply, draw_jail_card, mortgage, trade, use_jail_card
+from banker.records import BANK, Posting
+from tests.rules_table import Table
+from banker.rules import Offer, apply, draw_jail_card, mortgage, trade, use_jail_card
 
 from tests.rules_support import K, M, refused
 

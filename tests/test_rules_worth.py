@@ -2,21 +2,22 @@
 
 from dataclasses import replace
 
-from banker.rules import HOTEL, SHORT_GAME, Table, apply, end_game_worth, mortgage, ranking, total_worth
+from tests.rules_table import Table
+from banker.rules import HOTEL, SHORT_GAME, apply, end_game_worth, mortgage, ranking, total_worth
 
 K, M = 1_000, 1_000_000
 ALICE, BOB, CAROL = 1, 2, 3
 
 
-def position(settings=SHORT_GAME):
+def position(rules=SHORT_GAME):
     """Alice: 15M + 2M mortgage cash, Short Line mortgaged, a hotel and 3 houses on the dark blues."""
-    table = Table.new(players=(ALICE, BOB, CAROL), settings=settings).hand(ALICE, "park-place", "boardwalk", "short-line")
+    table = Table.new(players=(ALICE, BOB, CAROL), rules=rules).hand(ALICE, "park-place", "boardwalk", "short-line")
     table = table.play(mortgage, player=ALICE, slug="short-line")
     return replace(table, estate=apply(table.estate, [("houses", "park-place", 0, 3), ("houses", "boardwalk", 0, HOTEL)]))
 
 
 def worth(valuation, table, player=ALICE):
-    return valuation(table.edition, table.estate, table.balances, table.settings, player)
+    return valuation(table, player)
 
 
 def test_total_worth_counts_mortgaged_deeds_at_their_printed_price():
@@ -31,7 +32,7 @@ def test_the_end_of_game_valuation_counts_a_mortgaged_deed_at_half_its_price():
 
 
 def test_a_hotel_counts_five_house_prices_in_the_standard_game():
-    table = position(settings=replace(SHORT_GAME, houses_for_hotel=4))
+    table = position(rules=replace(SHORT_GAME, houses_for_hotel=4))
     assert worth(total_worth, table) == 16 * M + 9_500 * K + 6 * M + 10 * M
 
 
@@ -41,12 +42,12 @@ def test_a_player_with_nothing_but_cash_is_worth_their_cash():
 
 def test_the_richest_player_ranks_first_and_equal_worth_shares_a_place():
     table = position()
-    standings = ranking(table.edition, table.estate, table.balances, table.settings)
+    standings = ranking(table)
     assert [(s.place, s.player) for s in standings] == [(1, ALICE), (2, BOB), (2, CAROL)]
     assert standings[0].worth == 16 * M + 3_500 * K + 4 * M + 1 * M + 6 * M + 8 * M
 
 
 def test_only_the_players_still_in_the_game_are_ranked():
     table = position()
-    standings = ranking(table.edition, table.estate, table.balances, table.settings, players=(BOB, CAROL))
+    standings = ranking(table, players=(BOB, CAROL))
     assert {s.player for s in standings} == {BOB, CAROL}

@@ -7,7 +7,7 @@ from click.testing import CliRunner
 
 from banker.events import CardPlaced
 from banker_cli.main import cli
-from drivers.ledger_sqlite import SqliteLedger
+from runtime.ledger import SqliteLedger
 from tests.conftest import Table
 
 
@@ -53,9 +53,9 @@ def tamper(db, sql):
 
 @pytest.mark.parametrize(
     "sql, named",
-    [("UPDATE transactions SET postings = replace(postings, '2000000', '20000') WHERE id = 3", "#3: edited"),
-     ("DELETE FROM transactions WHERE id = 4", "#5: transactions #4-#4 are missing"),
-     ("DELETE FROM transactions WHERE id = 5", "last entries were deleted")],
+    [("UPDATE journal SET body = replace(body, '2000000', '20000') WHERE tx = 3", "#3: edited"),
+     ("DELETE FROM journal WHERE tx = 4", "#5: transactions #4-#4 are missing"),
+     ("DELETE FROM journal WHERE tx = 5", "last entries were deleted")],
     ids=["edited", "deleted", "last-deleted"],
 )
 def test_verify_names_the_tampered_entry(db, sql, named):
@@ -144,7 +144,7 @@ def test_enrolling_on_the_device_asks_for_the_pin_once_one_is_set(table):
     table.type("1234M")
     table.type("1234M")
     assert "Banker PIN set" in table.shown
-    table.unit.handle(CardPlaced("left", "CAFE01", table.t))
+    table.shell.handle(CardPlaced("left", "CAFE01", table.t))
     table.press("FN")
     assert "Banker PIN?" in table.shown
     table.type("9999M")
@@ -177,7 +177,7 @@ def test_changing_the_pin_on_the_device_needs_the_old_one_and_two_matching_entri
     table.type("1234M")
     table.type("4321M")
     assert "PINs differ" in table.shown
-    assert not table.unit.pin_is_set()
+    assert table.ledger.game().pin_hash is None
 
 
 def test_cli_protections(db):
@@ -214,7 +214,7 @@ def test_a_backup_is_taken_at_each_new_game_and_can_be_brought_back(db):
 
 
 def test_backups_rotate(tmp_path):
-    from drivers.ledger_backup import list_backups
+    from store import list_backups
 
     path = tmp_path / "ledger.db"
     with SqliteLedger(path) as ledger:
@@ -224,7 +224,7 @@ def test_backups_rotate(tmp_path):
 
 
 def test_interval_backups(tmp_path):
-    from drivers.ledger_backup import list_backups
+    from store import list_backups
 
     path = tmp_path / "ledger.db"
     with SqliteLedger(path, backup_interval=0) as ledger:
@@ -241,8 +241,8 @@ def test_a_full_disk_during_a_commit_shows_not_saved_and_loses_nothing(tmp_path)
     with SqliteLedger(path, backups=False) as ledger:
         table = Table(ledger)
         table.enrol("Alice", "A1")
-        pages = ledger._conn.execute("PRAGMA page_count").fetchone()[0]
-        ledger._conn.execute(f"PRAGMA max_page_count = {pages}")
+        pages = ledger.store._conn.execute("PRAGMA page_count").fetchone()[0]
+        ledger.store._conn.execute(f"PRAGMA max_page_count = {pages}")
         table.insert("left", "Alice")
         for _ in range(200):  # fill the last page, then one more
             table.type("1K")
@@ -285,7 +285,7 @@ def test_undoing_an_older_build_that_would_leave_a_group_uneven_is_refused(db):
 
 
 def test_a_second_program_cannot_write_while_the_unit_runs(db):
-    from drivers.ledger_schema import LedgerInUse
+    from store import LedgerInUse
 
     play(db, GAME)
     with SqliteLedger(db) as running_unit:
@@ -308,7 +308,7 @@ def test_restoring_a_backup_keeps_what_was_only_in_the_write_ahead_log(db, tmp_p
     child = f"""
 import os, sys
 sys.path.insert(0, {str(ROOT)!r})
-from drivers.ledger_sqlite import SqliteLedger
+from runtime.ledger import SqliteLedger
 from firmware_sim.core_backend import CoreBackend
 ledger = SqliteLedger({str(db)!r}, backups=False)
 t = CoreBackend(ledger)

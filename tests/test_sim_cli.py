@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from PIL import Image, ImageChops
 
 from banker_cli.sim import sim_command
-from drivers.ledger_sqlite import SqliteLedger
+from runtime.ledger import SqliteLedger
 from firmware_sim.desktop import DEMO_PLAYERS, Layout, display_problem, oled_frame
 
 REFERENCE = Path(__file__).parent / "reference"

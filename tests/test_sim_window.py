@@ -13,8 +13,8 @@ import pygame
 import pytest
 from PIL import Image, ImageChops
 
-from drivers.ledger_sqlite import SqliteLedger
-from drivers.render import render_image
+from runtime.ledger import SqliteLedger
+from render import render_image
 from firmware_sim.desktop import DesktopSim, SimClock, oled_frame
 from firmware_sim.desktop.layout import centre
 from firmware_sim.window_backend import WindowBackend
@@ -59,7 +59,7 @@ def same(a: Image.Image, b: Image.Image) -> bool:
 
 
 def shows_the_units_screen(sim) -> bool:
-    return same(oled(sim), render_image(sim.unit.screen))
+    return same(oled(sim), render_image(sim.shell.screen))
 
 
 def click(hand, *keys):
@@ -121,7 +121,7 @@ STATES = {"one-card": _one_card, "typing": _typing, "transfer": _transfer, "refu
 def test_the_oled_area_is_the_pis_frame_and_its_reference(name, hand, sim):
     STATES[name](hand, sim)
     frame = oled(sim)
-    assert same(frame, render_image(sim.unit.screen))
+    assert same(frame, render_image(sim.shell.screen))
     assert same(frame, Image.open(REFERENCE / f"{name}.png")), f"the window's OLED differs from {name}.png"
 
 
@@ -149,7 +149,7 @@ SIM_STATES = {"passed-go": _passed_go, "enrolled": _enrolled, "same-card": _same
 def test_more_screens_match_their_sim_references(name, hand, sim):
     SIM_STATES[name](hand, sim)
     frame = oled(sim)
-    assert same(frame, render_image(sim.unit.screen))
+    assert same(frame, render_image(sim.shell.screen))
     path = REFERENCE / f"sim-{name}.png"
     if REGENERATE:
         frame.save(path)
@@ -186,7 +186,7 @@ def test_a_clicked_key_looks_pressed_while_the_button_is_down(hand, sim):
     hand.click_down(centre(sim.layout.key("5")))
     down = key_face(sim, "5")
     assert ImageChops.difference(up, down).getbbox() is not None
-    assert sim.unit.panel.entry.shown().startswith("5")
+    assert sim.shell.panel.entry.shown().startswith("5")
     hand.click_up(centre(sim.layout.key("5")))
     assert ImageChops.difference(up, key_face(sim, "5")).getbbox() is None
 
@@ -200,7 +200,7 @@ def test_typed_keys_look_pressed_and_reach_the_unit(hand, sim, ledger):
     assert ImageChops.difference(up, key_face(sim, "M")).getbbox() is not None
     hand.key_up(pygame.K_m)
     assert ledger.balance(ledger.card_by_name("Alice").id) == 16_500_000
-    assert sim.unit.screen.shows("Alice +1.5M")
+    assert sim.shell.screen.shows("Alice +1.5M")
     assert shows_the_units_screen(sim)
 
 
@@ -212,7 +212,7 @@ def test_g_and_the_right_arrow_pass_go_and_f_enrols(hand, sim, ledger):
     hand.hotkey(2, shift=False)  # Bob off again
     hand.hotkey(len(sim.tiles()), shift=True)  # the blank card on -
     hand.keystroke(pygame.K_f)
-    assert sim.unit.screen.shows("Enrolled") and ledger.card_by_name("Player 1") is not None
+    assert sim.shell.screen.shows("Enrolled") and ledger.card_by_name("Player 1") is not None
 
 
 def test_c_held_on_the_keyboard_starts_a_new_game(hand, sim, ledger):
@@ -220,7 +220,7 @@ def test_c_held_on_the_keyboard_starts_a_new_game(hand, sim, ledger):
     click(hand, "1", "M")
     hand.hotkey(1, shift=True)  # Alice taken off again
     hand.keystroke(pygame.K_c, seconds=2.5)
-    assert sim.unit.screen.shows("New game") and ledger.game().id == 2
+    assert sim.shell.screen.shows("New game") and ledger.game().id == 2
     assert ledger.balances() == {"Alice": 15_000_000, "Bob": 15_000_000}
 
 
@@ -229,7 +229,7 @@ def test_a_key_held_by_the_mouse_and_the_keyboard_goes_down_once(hand, sim):
     hand.key_down(pygame.K_7)
     hand.key_up(pygame.K_7)
     hand.click_up(centre(sim.layout.key("7")))
-    assert sim.unit.panel.entry.shown().startswith("7") and "77" not in sim.unit.panel.entry.shown()
+    assert sim.shell.panel.entry.shown().startswith("7") and "77" not in sim.shell.panel.entry.shown()
 
 
 # -- cards: drag onto the slots and back, hotkeys ------------------------------------------------
@@ -238,26 +238,26 @@ def test_a_key_held_by_the_mouse_and_the_keyboard_goes_down_once(hand, sim):
 def test_a_card_dragged_onto_a_slot_lies_on_that_reader_and_back_off(hand, sim, ledger):
     alice = ledger.card_by_name("Alice").uid
     drag_card(hand, sim, "Alice", "left")
-    assert sim.unit.panel.left == alice and sim.table.on["left"] == alice
+    assert sim.shell.panel.left == alice and sim.table.on["left"] == alice
     assert same(oled(sim), Image.open(REFERENCE / "one-card.png"))
     hand.drag(centre(sim.tile_rect(alice, "left")), centre(sim.layout.slot("right")))  # moved to -
-    assert (sim.unit.panel.left, sim.unit.panel.right) == (None, alice)
+    assert (sim.shell.panel.left, sim.shell.panel.right) == (None, alice)
     hand.drag(centre(sim.tile_rect(alice, "right")), centre(sim.layout.tray))  # back to the tray
-    assert (sim.unit.panel.left, sim.unit.panel.right) == (None, None)
+    assert (sim.shell.panel.left, sim.shell.panel.right) == (None, None)
     assert same(oled(sim), Image.open(REFERENCE / "idle.png"))
 
 
 def test_a_card_dropped_beside_the_slots_stays_in_the_tray(hand, sim):
     alice = sim.tiles()[0]
     hand.drag(centre(sim.tile_rect(alice.uid)), centre(sim.layout.bezel))
-    assert sim.table.on == {"left": None, "right": None} and sim.unit.panel.left is None
+    assert sim.table.on == {"left": None, "right": None} and sim.shell.panel.left is None
 
 
 def test_a_card_dropped_on_an_occupied_slot_takes_its_place(hand, sim, ledger):
     drag_card(hand, sim, "Alice", "left")
     drag_card(hand, sim, "Bob", "left")
-    assert sim.unit.panel.left == ledger.card_by_name("Bob").uid
-    assert sim.unit.screen.shows("+ Bob")
+    assert sim.shell.panel.left == ledger.card_by_name("Bob").uid
+    assert sim.shell.screen.shows("+ Bob")
 
 
 def test_the_dragged_card_follows_the_mouse(hand, sim):
@@ -273,19 +273,19 @@ def test_the_dragged_card_follows_the_mouse(hand, sim):
 def test_hotkeys_toggle_cards_on_each_reader(hand, sim, ledger):
     bob = ledger.card_by_name("Bob").uid
     hand.hotkey(2, shift=True)
-    assert sim.unit.panel.right == bob
+    assert sim.shell.panel.right == bob
     hand.hotkey(1, shift=False)
     click(hand, "6", "0", "K")
-    assert sim.unit.screen.shows("Paid 60K")
+    assert sim.shell.screen.shows("Paid 60K")
     hand.hotkey(2, shift=True)
-    assert sim.unit.panel.right is None
+    assert sim.shell.panel.right is None
 
 
 def test_a_card_taken_away_mid_entry_cancels(hand, sim, ledger):
     drag_card(hand, sim, "Alice", "right")
     click(hand, "5")
     hand.remove("right")
-    assert sim.unit.screen.shows("Cancelled") and ledger.balances()["Alice"] == 15_000_000
+    assert sim.shell.screen.shows("Cancelled") and ledger.balances()["Alice"] == 15_000_000
 
 
 # -- the side panel ------------------------------------------------------------------------------
@@ -330,10 +330,10 @@ def test_the_window_ticks_in_real_time_and_the_screen_sleeps(ledger):
         assert shows_the_units_screen(sim) and oled(sim).getbbox() is not None
         now[0] += 31
         sim.frame()
-        assert sim.unit.panel.asleep and oled(sim).getbbox() is None
+        assert sim.shell.panel.asleep and oled(sim).getbbox() is None
         hand = WindowBackend(sim)
         hand.press("5")  # only wakes it
-        assert not sim.unit.panel.asleep and sim.unit.panel.entry.empty
+        assert not sim.shell.panel.asleep and sim.shell.panel.entry.empty
         assert same(oled(sim), Image.open(REFERENCE / "idle.png"))
 
 
@@ -376,9 +376,9 @@ def test_more_cards_than_the_tray_holds_still_play(hand, sim, ledger):
         hand.insert("left", f"Stranger{n}")  # ... four unknown cards: one more than the tray's 12
         hand.remove("left")
     hand.insert("right", "Stranger3")
-    assert sim.unit.screen.shows("Unknown card") and shows_the_units_screen(sim)
+    assert sim.shell.screen.shows("Unknown card") and shows_the_units_screen(sim)
     hand.remove("right")
-    assert sim.unit.panel.right is None and shows_the_units_screen(sim)
+    assert sim.shell.panel.right is None and shows_the_units_screen(sim)
 
 
 def test_the_panel_names_the_deed_of_a_rules_transaction(hand, sim):

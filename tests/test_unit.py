@@ -1,10 +1,8 @@
 """The unit's behaviour at the table: cards on readers, keys, tones, sleep, volume, new games."""
 
-import sqlite3
-
+from runtime.shell import Shell
 from banker.events import CardPlaced, KeyDown, PlayTone, SetDisplayPower, Tick
-from banker.unit import Unit
-from drivers.ledger_sqlite import SqliteLedger
+from runtime.ledger import SqliteLedger
 from tests.conftest import Table
 
 
@@ -32,12 +30,12 @@ def test_a_payment_the_card_cannot_cover_is_refused_with_the_shortfall(table):
     table.type("20M")
     assert balances(table)["Bob"] == 15_000_000
     assert "Bob short 5M" in table.shown
-    assert table.unit.screen.error
+    assert table.shell.screen.error
     assert table.tones()[-1] == "refusal"
 
 
 def test_negative_balances_when_the_game_allows_them(ledger):
-    from banker.ledger import GameSettings
+    from banker.records import GameSettings
 
     ledger.new_game(GameSettings(allow_negative=True))
     table = Table(ledger)
@@ -128,9 +126,9 @@ def test_holding_c_two_seconds_with_no_card_starts_a_new_game(table):
 
 def test_the_new_game_fires_while_c_is_still_held(table):
     """As on the original: the confirmation tone comes while the key is still down."""
-    table.unit.handle(KeyDown("C", 10.0))
-    effects = table.unit.handle(Tick(12.0))
-    assert PlayTone("new-game", table.unit.volume) in effects
+    table.shell.handle(KeyDown("C", 10.0))
+    effects = table.shell.handle(Tick(12.0))
+    assert PlayTone("new-game", table.ledger.game().volume) in effects
 
 
 def test_holding_c_with_a_card_on_a_reader_does_not_start_a_new_game(table):
@@ -148,13 +146,13 @@ def test_dot_steps_the_volume_and_it_is_kept_across_restarts(tmp_path):
         levels = []
         for _ in range(4):
             table.press(".")
-            levels.append(table.unit.volume)
+            levels.append(table.ledger.game().volume)
         assert levels == [3, 0, 1, 2]
         table.press(".")
         assert "Volume" in table.shown and "high" in table.shown
-        assert table.unit.screen.volume == 3
+        assert table.shell.screen.volume == 3
     with SqliteLedger(path) as ledger:
-        assert Unit(ledger).volume == 3
+        assert ledger.game().volume == 3
 
 
 def test_tones_carry_the_volume(table):
@@ -167,26 +165,26 @@ def test_tones_carry_the_volume(table):
 def test_a_card_placed_alone_shows_its_name_and_balance(table):
     table.insert("right", "Bob")
     assert table.screen_lines()[:2] == ["- Bob", "15M"]
-    assert table.unit.screen.right and not table.unit.screen.left
+    assert table.shell.screen.right and not table.shell.screen.left
 
 
 def test_the_screen_sleeps_after_a_minute_and_the_first_key_only_wakes_it(table):
     table.insert("left", "Alice")
     table.type("7")
     table.wait(59)
-    assert not table.unit.screen.asleep
+    assert not table.shell.screen.asleep
     table.wait(2)
-    assert table.unit.screen.asleep
+    assert table.shell.screen.asleep
     assert SetDisplayPower(False) in table.effects
     table.press("5")
-    assert not table.unit.screen.asleep
+    assert not table.shell.screen.asleep
     assert SetDisplayPower(True) in table.effects
     table.press("M")  # the 5 only woke the unit, and sleep dropped the 7
     assert balances(table)["Alice"] == 15_000_000
 
 
 def test_sleep_time_is_configurable(ledger):
-    unit = Unit(ledger, sleep_after=5)
+    unit = Shell(ledger, sleep_after=5)
     unit.handle(Tick(6))
     assert unit.screen.asleep
 
@@ -198,7 +196,7 @@ def test_a_card_wakes_the_unit_and_is_seen(table):
 
 
 def test_an_unknown_card_is_shown_as_unknown_and_nothing_happens(table):
-    table.unit.handle(CardPlaced("left", "DEADBEEF", 1.0))
+    table.shell.handle(CardPlaced("left", "DEADBEEF", 1.0))
     assert "Unknown card" in table.shown and "DEADBEEF" in table.shown
     table.type("1M")
     assert "Unknown card" in table.shown
@@ -206,7 +204,7 @@ def test_an_unknown_card_is_shown_as_unknown_and_nothing_happens(table):
 
 
 def test_fn_enrols_an_unknown_card_as_the_next_player(table):
-    table.unit.handle(CardPlaced("left", "CAFE01", 1.0))
+    table.shell.handle(CardPlaced("left", "CAFE01", 1.0))
     table.press("FN")
     assert table.ledger.card_by_uid("CAFE01").name == "Player 1"
     assert table.ledger.balances()["Player 1"] == 15_000_000
@@ -216,36 +214,32 @@ def test_fn_enrols_an_unknown_card_as_the_next_player(table):
 def test_at_most_eight_players_can_be_enrolled(table):
     for n in range(6):
         table.enrol(f"P{n}", f"F{n}")
-    table.unit.handle(CardPlaced("left", "CAFE09", 1.0))
+    table.shell.handle(CardPlaced("left", "CAFE09", 1.0))
     table.press("FN")
     assert "8 players at most" in table.shown
     assert table.ledger.card_by_uid("CAFE09") is None
 
 
-def test_a_ledger_that_cannot_commit_shows_not_saved_and_changes_nothing(tmp_path):
-    path = tmp_path / "ledger.db"
-    with SqliteLedger(path) as ledger:
-        table = Table(ledger)
-        table.enrol("Alice", "A1")
-        ledger._conn.execute("PRAGMA busy_timeout = 50")
-        blocker = sqlite3.connect(path)
-        blocker.execute("BEGIN EXCLUSIVE")
-        table.insert("left", "Alice")
-        table.type("1M")
-        assert "NOT SAVED" in table.shown
-        assert ledger.balances()["Alice"] == 15_000_000
-        blocker.rollback()
-        blocker.close()
-        table.type("1M")
-        assert ledger.balances()["Alice"] == 16_000_000
-    with SqliteLedger(path) as ledger:
-        assert ledger.balances()["Alice"] == 16_000_000
+def test_a_record_the_store_cannot_write_shows_not_saved_and_changes_nothing(store, table):
+    """The runtime's one commit rule: the record is written first; a failed append shows NOT SAVED."""
+    table.insert("left", "Alice")
+    table.type("1")
+    before = table.ledger.game()
+    store.fail_next("the disk is full")
+    table.type("M")
+    assert "NOT SAVED" in table.shown and "disk is full" in table.shown
+    assert table.tones()[-1] == "refusal"
+    assert table.ledger.game() is before and table.ledger.balances()["Alice"] == 15_000_000
+    assert len(list(store.records())) == store.last_seq()
+    table.type("1M")
+    assert table.ledger.balances()["Alice"] == 16_000_000
+    table.ledger.check()
 
 
 def test_a_deed_tag_lifted_to_wake_the_unit_is_not_mistaken_for_a_player(table):
     """Sleep with a deed's tag on +, lift it to wake; later cards on + come and go as usual."""
     table.ledger.enrol_deed("boardwalk", "B0A4D0")
-    table.unit.handle(CardPlaced("left", "B0A4D0", table.t))
+    table.shell.handle(CardPlaced("left", "B0A4D0", table.t))
     table.wait(61)
     table.remove("left")       # wakes the unit: the tag is gone
     table.insert("left", "Alice")
@@ -259,7 +253,7 @@ def test_a_card_moved_while_the_pin_is_typed_cancels_the_enrolment(table):
     table.keys("FN", ".")
     table.type("1234M")
     table.type("1234M")
-    table.unit.handle(CardPlaced("left", "EE01", table.t))
+    table.shell.handle(CardPlaced("left", "EE01", table.t))
     table.press("FN")
     table.remove("left")
     assert "Cancelled" in table.shown

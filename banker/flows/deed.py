@@ -9,167 +9,156 @@ there.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, replace
 
 from .. import views
+from ..acts import deed_tag
 from ..entry import AmountEntry
-from ..errors import AmountError, LedgerError, Refused
-from ..events import Effect
-from ..ledger import Card
-from ..modes import FnMenu, PinEntry
+from ..errors import AmountError, Refused
+from ..modes.base import MENU, Ctx, Reply
+from ..modes.pin import with_authority
 from ..money import format_amount
+from ..records import Card
 from ..rules import Offer, buy, interest, rent, trade
 from ..screen import Screen
-from .common import Flow, act, card_moved, names, one_player_result, price_of, two_player_result
+from ..modes.base import card_moved
+from .common import Flow, act, one_player_result, price_of, two_player_result
 from .deed_view import OWNER, RENT, SALE, TRADE, context, deed_screen
-
-if TYPE_CHECKING:
-    from ..unit import Unit
+from .owner import owner_key
 
 
+@dataclass(frozen=True)
 class DeedMode(Flow):
-    """A chosen deed. Digits and ``.`` type a bid, a price or the dice total; ``M``/``K``/``GO`` act."""
+    """A chosen deed. Digits and ``.`` type a bid, a price or the dice total; ``M``/``K``/``GO`` act.
 
-    def __init__(self, slug: str, *, cards_seen: bool = False) -> None:
-        self.slug = slug
-        self.entry = AmountEntry()
-        self.cards_seen = cards_seen
+    ``cards_seen``: a player's card lay on a reader while the deed was chosen
+    (taking every card away then puts the deed away).
+    """
+
+    slug: str
+    entry: AmountEntry = AmountEntry()
+    cards_seen: bool = False
 
     # -- what is on the table ----------------------------------------------------------
 
-    def _state(self, unit: "Unit") -> tuple[str, Card | None, Card | None]:
-        plus, minus = unit.cards_on_readers()
-        if plus is not None or minus is not None:
-            self.cards_seen = True
-        return context(unit.ledger.estate().owner(self.slug), plus, minus), plus, minus
+    def _where(self, ctx: Ctx) -> tuple[str, Card | None, Card | None]:
+        plus, minus = ctx.cards_on_readers()
+        return context(ctx.game.estate.owner(self.slug), plus, minus), plus, minus
 
-    def _unknown_uid(self, unit: "Unit") -> str | None:
-        p = unit.panel
-        return next((uid for uid in (p.left, p.right) if uid is not None and unit.ledger_card(uid) is None), None)
-
-    def _owner_card(self, unit: "Unit") -> Card | None:
-        owner = unit.ledger.estate().owner(self.slug)
-        return next((c for c in unit.ledger.cards() if c.id == owner), None)
-
-    def screen(self, unit: "Unit") -> Screen:
-        ledger = unit.ledger
-        edition, estate = ledger.edition(), ledger.estate()
-        ctx, _, minus = self._state(unit)
-        owner = estate.owner(self.slug)
-        owner_name = None if owner is None else names(ledger).get(owner, f"card {owner}")
-        return deed_screen(edition, estate, edition.deed(self.slug), owner_name, ctx, self.entry,
-                           self._unknown_uid(unit) is not None, minus is not None)
+    def screen(self, ctx: Ctx) -> Screen:
+        game = ctx.game
+        where, _, minus = self._where(ctx)
+        owner = game.estate.owner(self.slug)
+        owner_name = None if owner is None else game.name_of(owner)
+        return deed_screen(game.edition, game.estate, game.edition.deed(self.slug), owner_name, where, self.entry,
+                           ctx.unknown_uid() is not None, minus is not None)
 
     # -- keys --------------------------------------------------------------------------
 
-    def press(self, unit: "Unit", key: str) -> list[Effect]:
-        ctx, plus, minus = self._state(unit)
-        if ctx == OWNER:
-            from .owner import owner_key
-
-            self.entry = AmountEntry()
-            return owner_key(self, unit, key, minus)
-        if (key.isdigit() or key == ".") and ctx in (RENT, TRADE) and not self._typing_for(unit, ctx, key):
-            short = unit.ledger.edition().deed(self.slug).short
-            return self.refuse(unit, f"{short} not yours", "GO pays the rent")
+    def press(self, ctx: Ctx, key: str) -> Reply:
+        where, plus, minus = self._where(ctx)
+        if where == OWNER:
+            return owner_key(replace(self, entry=AmountEntry()), ctx, key, minus)
+        if (key.isdigit() or key == ".") and where in (RENT, TRADE) and not self._typing_for(ctx, where, key):
+            return self.refuse(ctx, f"{ctx.game.edition.deed(self.slug).short} not yours", "GO pays the rent")
         if key.isdigit() or key == ".":
             try:
-                self.entry = self.entry.type(key)
+                return ctx.enter(replace(self, entry=self.entry.type(key)))
             except AmountError as exc:
-                return unit.refuse(views.refused(str(exc)), keep_mode=True)
-            return [unit.tone("key")]
+                return ctx.refuse(views.refused(str(exc)), keep_mode=True)
         if key in ("M", "K"):
-            return self._money_key(unit, key, ctx, plus, minus)
+            return self._money_key(ctx, key, where, plus, minus)
         if key == "GO":
-            return self._rent(unit, minus)
-        return unit.refuse(views.refused(f"{key}: no use here"), keep_mode=True)
+            return self._rent(ctx, minus)
+        return ctx.refuse(views.refused(f"{key}: no use here"), keep_mode=True)
 
-    def _typing_for(self, unit: "Unit", ctx: str, key: str) -> bool:
+    def _typing_for(self, ctx: Ctx, where: str, key: str) -> bool:
         """Whether a digit or point types something here: a trade's price, or a utility's dice total."""
-        if ctx == TRADE:
+        if where == TRADE:
             return True
-        return unit.ledger.edition().deed(self.slug).kind == "utility" and key != "."
+        return ctx.game.edition.deed(self.slug).kind == "utility" and key != "."
 
-    def refuse(self, unit: "Unit", *lines: str) -> list[Effect]:
+    @property
+    def cleared(self) -> "DeedMode":
+        return replace(self, entry=AmountEntry())
+
+    def refuse(self, ctx: Ctx, *lines: str) -> Reply:
         """Refuse with ``lines``; the deed stays chosen and the typed number is dropped."""
-        self.entry = AmountEntry()
-        return unit.refuse(views.refused(*lines), keep_mode=True)
+        return ctx.refuse(views.refused(*lines), keep_mode=True, mode=self.cleared)
 
-    def _money_key(self, unit: "Unit", key: str, ctx: str, plus: Card | None, minus: Card | None) -> list[Effect]:
-        deed = unit.ledger.edition().deed(self.slug)
-        if ctx == SALE:
+    def _money_key(self, ctx: Ctx, key: str, where: str, plus: Card | None, minus: Card | None) -> Reply:
+        deed = ctx.game.edition.deed(self.slug)
+        if where == SALE:
             if minus is None:
-                return self.refuse(unit, "Buyer's card on", "the - reader")
+                return self.refuse(ctx, "Buyer's card on", "the - reader")
             if self.entry.empty and key == "K":
-                return self.refuse(unit, "Type the bid, then", "M or K (M alone:", "the printed price)")
+                return self.refuse(ctx, "Type the bid, then", "M or K (M alone:", "the printed price)")
             try:
                 price = None if self.entry.empty else self.entry.finish(key)
             except AmountError as exc:
-                return self.refuse(unit, str(exc))
-            self.entry = AmountEntry()
+                return self.refuse(ctx, str(exc))
             title = f"Bought {deed.short}" if price is None else f"Auction {deed.short}"
-            return act(unit, buy, one_player_result(unit, minus, title), actor=minus,
+            return act(ctx, buy, one_player_result(minus, title), actor=minus, back=self.cleared,
                        buyer=minus.id, slug=self.slug, price=price)
-        if ctx == TRADE:
+        if where == TRADE:
             if self.entry.empty:
-                return self.refuse(unit, "Type the price,", "then M or K", "(0 M: a gift)")
+                return self.refuse(ctx, "Type the price,", "then M or K", "(0 M: a gift)")
             try:
                 price = price_of(self.entry, key, allow_zero=True)
             except AmountError as exc:
-                return self.refuse(unit, str(exc))
-            self.entry = AmountEntry()
-            if unit.ledger.estate().is_mortgaged(self.slug):
-                return unit.enter(LiftChoice(self.slug, seller=plus, buyer=minus, price=price))
-            return sell_deed(unit, self.slug, plus, minus, price, lift=False)
-        if ctx == RENT:
-            return self.refuse(unit, "GO pays the rent;", "to buy it: owner's", "card on +, buyer -")
-        return self.refuse(unit, "A player's card", "on the - reader")
+                return self.refuse(ctx, str(exc))
+            if ctx.game.estate.is_mortgaged(self.slug):
+                return ctx.enter(LiftChoice(self.slug, seller=plus, buyer=minus, price=price))
+            return sell_deed(ctx, self.slug, plus, minus, price, lift=False, back=self.cleared)
+        if where == RENT:
+            return self.refuse(ctx, "GO pays the rent;", "to buy it: owner's", "card on +, buyer -")
+        return self.refuse(ctx, "A player's card", "on the - reader")
 
-    def _rent(self, unit: "Unit", minus: Card | None) -> list[Effect]:
+    def _rent(self, ctx: Ctx, minus: Card | None) -> Reply:
         if minus is None:
-            return self.refuse(unit, "Payer's card on", "the - reader")
+            return self.refuse(ctx, "Payer's card on", "the - reader")
         typed = self.entry.typed
         dice = int(typed) if typed.isdigit() else None
-        owner = self._owner_card(unit)
-        shown = two_player_result(unit, minus, owner) if owner is not None else one_player_result(unit, minus)
-        self.entry = AmountEntry()
-        return act(unit, rent, shown, actor=minus, payer=minus.id, slug=self.slug, dice=dice)
+        owner = ctx.game.card_by_id(ctx.game.estate.owner(self.slug))
+        shown = two_player_result(minus, owner) if owner is not None else one_player_result(minus)
+        return act(ctx, rent, shown, actor=minus, back=self.cleared, payer=minus.id, slug=self.slug, dice=dice)
 
-    def fn(self, unit: "Unit") -> list[Effect]:
+    def fn(self, ctx: Ctx) -> Reply:
         """``FN``: tag this deed with the unknown card lying on a reader, else the FN menu."""
-        uid = self._unknown_uid(unit)
+        uid = ctx.unknown_uid()
         if uid is None:
-            return unit.enter(FnMenu())
-        if unit.pin_is_set():
-            return unit.enter(PinEntry("authorise", then=lambda: tag_deed(unit, self.slug, uid)))
-        return tag_deed(unit, self.slug, uid)
+            return ctx.enter(MENU)
+        return with_authority(ctx, TagDeed(self.slug, uid))
 
-    def cards_changed(self, unit: "Unit") -> list[Effect]:
+    def cards_changed(self, ctx: Ctx) -> Reply:
         """Every card taken off the readers after one lay there: the deed is put away."""
-        plus_uid, minus_uid = unit.panel.left, unit.panel.right
-        if plus_uid is None and minus_uid is None and self.cards_seen:
-            unit.leave()
-            return unit.show(views.message(unit.ledger.edition().deed(self.slug).short, "put away"))
-        self._state(unit)
-        return [unit.tone("key")]
+        plus, minus = ctx.cards_on_readers()
+        if not ctx.panel.cards_down and self.cards_seen:
+            return ctx.show(views.message(ctx.game.edition.deed(self.slug).short, "put away"))
+        if (plus is not None or minus is not None) and not self.cards_seen:
+            return replace(ctx.keep(), mode=replace(self, cards_seen=True))
+        return ctx.keep()
 
-    def cancel(self, unit: "Unit") -> list[Effect]:
+    def cancel(self, ctx: Ctx) -> Reply:
         """``C`` clears a typed number first, then puts the deed away."""
         if not self.entry.empty:
-            self.entry = AmountEntry()
-            return [unit.tone("key")]
-        return super().cancel(unit)
+            return ctx.enter(self.cleared)
+        return super().cancel(ctx)
 
 
+@dataclass(frozen=True)
 class LiftChoice(Flow):
     """A mortgaged deed changes hands: the buyer pays the 10% now (``M``) or lifts the mortgage too (``.``)."""
 
-    def __init__(self, slug: str, *, seller: Card, buyer: Card, price: int) -> None:
-        self.slug, self.seller, self.buyer, self.price = slug, seller, buyer, price
+    slug: str
+    seller: Card
+    buyer: Card
+    price: int
 
-    def screen(self, unit: "Unit") -> Screen:
-        deed = unit.ledger.edition().deed(self.slug)
-        fee = interest(unit.ledger.edition(), deed)
+    def screen(self, ctx: Ctx) -> Screen:
+        edition = ctx.game.edition
+        deed = edition.deed(self.slug)
+        fee = interest(edition, deed)
         return views.screen(
             f"Mortgaged: {self.buyer.name}",
             f"M: pays 10% {format_amount(fee)}",
@@ -177,31 +166,35 @@ class LiftChoice(Flow):
             f"then {format_amount(self.price)} to {self.seller.name}",
         )
 
-    def cards_changed(self, unit: "Unit") -> list[Effect]:
-        return card_moved(unit)
+    def cards_changed(self, ctx: Ctx) -> Reply:
+        return card_moved(ctx)
 
-    def press(self, unit: "Unit", key: str) -> list[Effect]:
+    def press(self, ctx: Ctx, key: str) -> Reply:
         if key not in ("M", "."):
-            return unit.refuse(views.refused("M: keep mortgaged", ".: lift it now", "C: cancel"), keep_mode=True)
-        return sell_deed(unit, self.slug, self.seller, self.buyer, self.price, lift=key == ".")
+            return ctx.refuse(views.refused("M: keep mortgaged", ".: lift it now", "C: cancel"), keep_mode=True)
+        return sell_deed(ctx, self.slug, self.seller, self.buyer, self.price, lift=key == ".")
 
 
-def sell_deed(unit: "Unit", slug: str, seller: Card, buyer: Card, price: int, *, lift: bool) -> list[Effect]:
+def sell_deed(ctx: Ctx, slug: str, seller: Card, buyer: Card, price: int, *, lift: bool, back: object = None) -> Reply:
     """The buyer (on -) pays the seller (on +) the agreed price for the deed, all in one trade."""
-    return act(unit, trade, two_player_result(unit, buyer, seller), actor=buyer,
+    from ..modes.base import KEEP
+
+    return act(ctx, trade, two_player_result(buyer, seller), actor=buyer, back=KEEP if back is None else back,
                first=seller.id, second=buyer.id, first_gives=Offer(deeds=(slug,)),
                second_gives=Offer(cash=price), lift_now=(slug,) if lift else ())
 
 
-def tag_deed(unit: "Unit", slug: str, uid: str) -> list[Effect]:
-    """Enrol ``uid`` as the RFID tag of the deed ``slug``."""
-    unit.leave()
-    try:
-        unit.ledger.enrol_deed(slug, uid)
-    except Refused as exc:
-        return unit.refuse(views.refused(str(exc)))
-    except LedgerError as exc:
-        return unit.refuse(views.not_saved(str(exc)))
-    deed = unit.ledger.edition().deed(slug)
-    return unit.show(views.message("Tag enrolled", deed.short, "Tap it to choose it"), "success")
+@dataclass(frozen=True)
+class TagDeed:
+    """The act of enrolling ``uid`` as the RFID tag of the deed ``slug``."""
 
+    slug: str
+    uid: str
+
+    def run(self, ctx: Ctx) -> Reply:
+        try:
+            record = deed_tag(ctx.game, self.slug, self.uid)
+        except Refused as exc:
+            return ctx.refuse(views.refused(str(exc)))
+        short = ctx.game.edition.deed(self.slug).short
+        return ctx.commit(record, lambda after: views.message("Tag enrolled", short, "Tap it to choose it"))

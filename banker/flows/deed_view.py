@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..deeds import Deed
 from ..entry import AmountEntry
-from ..ledger import Card
+from ..records import Card
 from ..money import format_amount
 from ..rules import HOTEL, interest, rent_due
 from ..screen import Screen

@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-from typing import TYPE_CHECKING
+from dataclasses import dataclass, replace
 
 from .. import views
-from ..errors import LedgerError
-from ..events import Effect
-from ..modes import PinEntry
+from ..acts import new_game
+from ..game import Game
+from ..modes.base import Ctx, Reply
+from ..modes.pin import with_authority
 from ..money import format_amount
+from ..records import GameSettings
 from ..rules import end_game_worth, ranking
 from ..screen import Screen
-from .common import Flow, bankruptcies, in_game, is_short_game, rule_settings
-
-if TYPE_CHECKING:
-    from ..unit import Unit
+from .common import Flow
 
 #: The new games the menu offers: key -> (houses for a hotel, Income Tax 10% option, what the screen calls it).
 NEW_GAMES = {
@@ -26,90 +24,90 @@ NEW_GAMES = {
 PER_PAGE = 3
 
 
-def standings(ledger) -> list[tuple[int, str, int]]:
+def standings(game: Game) -> list[tuple[int, str, int]]:
     """(place, name, end value) of every player still in the game, richest first."""
-    who = {c.id: c.name for c in in_game(ledger)}
-    ranked = ranking(ledger.edition(), ledger.estate(), ledger.balances_by_id(), rule_settings(ledger),
-                     players=list(who), valuation=end_game_worth)
+    who = {c.id: c.name for c in game.in_game()}
+    ranked = ranking(game, players=list(who), valuation=end_game_worth)
     return [(s.place, who[s.player], s.worth) for s in ranked]
 
 
-def game_over_line(ledger) -> str | None:
+def game_over_line(game: Game) -> str | None:
     """``Game over: Bob wins`` when one player is left, or at a short game's second bankruptcy; else None."""
-    left = standings(ledger)
-    if len(left) <= 1 or (is_short_game(ledger) and bankruptcies(ledger) >= 2):
+    left = standings(game)
+    if len(left) <= 1 or (game.is_short_game and game.live_bankruptcies() >= 2):
         winners = [name for place, name, _ in left if place == 1]
         return f"Game over: {' & '.join(winners)} win{'s' if len(winners) == 1 else ''}" if winners else "Game over"
     return None
 
 
+@dataclass(frozen=True)
 class GameMenu(Flow):
     """No card on a reader: ``0`` standings, ``1``-``3`` a new game with rules."""
 
-    def screen(self, unit: "Unit") -> Screen:
-        rules = "short game" if is_short_game(unit.ledger) else "game"
+    def screen(self, ctx: Ctx) -> Screen:
+        rules = "short game" if ctx.game.is_short_game else "game"
         return views.screen(f"Game menu ({rules})", "0 Standings", "New: 1 official", "2 10% tax  3 short")
 
-    def press(self, unit: "Unit", key: str) -> list[Effect]:
+    def press(self, ctx: Ctx, key: str) -> Reply:
         if key == "0":
-            return unit.enter(Standings())
+            return ctx.enter(Standings())
         if key in NEW_GAMES:
-            return unit.enter(ConfirmNewGame(key))
-        return unit.refuse(views.refused("0 Standings", "1 2 3 New game"), keep_mode=True)
+            return ctx.enter(ConfirmNewGame(key))
+        return ctx.refuse(views.refused("0 Standings", "1 2 3 New game"), keep_mode=True)
 
 
+@dataclass(frozen=True)
 class Standings(Flow):
     """The players still in the game ranked by the end-of-game value; ``0`` turns the page."""
 
-    def __init__(self) -> None:
-        self.page = 0
+    page: int = 0
 
-    def screen(self, unit: "Unit") -> Screen:
-        rows = standings(unit.ledger)
+    def screen(self, ctx: Ctx) -> Screen:
+        rows = standings(ctx.game)
         pages = max(1, -(-len(rows) // PER_PAGE))
         shown = rows[self.page % pages * PER_PAGE:][:PER_PAGE]
         title = "Standings" + (f" {self.page % pages + 1}/{pages}" if pages > 1 else "")
         return views.screen(title, *(f"{place}. {name} {format_amount(worth)}" for place, name, worth in shown))
 
-    def press(self, unit: "Unit", key: str) -> list[Effect]:
+    def press(self, ctx: Ctx, key: str) -> Reply:
         if key != "0":
-            return unit.refuse(views.refused("0 next page", "C done"), keep_mode=True)
-        self.page += 1
-        return [unit.tone("key")]
+            return ctx.refuse(views.refused("0 next page", "C done"), keep_mode=True)
+        return ctx.enter(replace(self, page=self.page + 1))
 
 
+@dataclass(frozen=True)
 class ConfirmNewGame(Flow):
     """A new game with the chosen rules (the current one is archived); ``M`` confirms, the PIN if rules change."""
 
-    def __init__(self, choice: str) -> None:
-        self.houses_for_hotel, self.income_tax_choice, self.title = NEW_GAMES[choice]
+    choice: str
 
-    def screen(self, unit: "Unit") -> Screen:
-        return views.screen("New game?", self.title, "Old game archived", "M: yes  C: no")
+    def screen(self, ctx: Ctx) -> Screen:
+        return views.screen("New game?", NEW_GAMES[self.choice][2], "Old game archived", "M: yes  C: no")
 
-    def press(self, unit: "Unit", key: str) -> list[Effect]:
+    def press(self, ctx: Ctx, key: str) -> Reply:
         if key != "M":
-            return unit.refuse(views.refused("M: new game", "C: keep this one"), keep_mode=True)
-        if unit.panel.left is not None or unit.panel.right is not None:
-            unit.leave()
-            return unit.refuse(views.message("New game?", "Take the cards", "off the readers", error=True))
-        now = unit.ledger.game().settings
-        settings = replace(now, houses_for_hotel=self.houses_for_hotel, income_tax_choice=self.income_tax_choice)
-        unit.leave()
-        if settings != now and unit.pin_is_set():
-            return unit.enter(PinEntry("authorise", then=lambda: start_game(unit, settings, self.title)))
-        return start_game(unit, settings, self.title)
+            return ctx.refuse(views.refused("M: new game", "C: keep this one"), keep_mode=True)
+        if ctx.panel.cards_down:
+            return ctx.refuse(views.message("New game?", "Take the cards", "off the readers", error=True))
+        houses, choice, title = NEW_GAMES[self.choice]
+        now = ctx.game.settings
+        settings = replace(now, houses_for_hotel=houses, income_tax_choice=choice)
+        action = StartGame(settings, title)
+        return with_authority(ctx, action) if settings != now else action.run(ctx)
 
 
-def start_game(unit: "Unit", settings, title: str) -> list[Effect]:
-    """Archive the current game and start one with ``settings``; every card gets the start balance."""
-    try:
-        game = unit.ledger.new_game(settings)
-    except LedgerError as exc:
-        return unit.refuse(views.not_saved(str(exc)))
-    players = len(unit.ledger.cards())
-    return unit.show(views.screen("New game", f"{format_amount(settings.start_balance)} each", title,
-                                  f"Game {game.id}, {players} players"), "new-game")
+@dataclass(frozen=True)
+class StartGame:
+    """The act of archiving the current game and starting one with ``settings``; every card gets the start balance."""
 
+    settings: GameSettings
+    title: str
 
-__all__ = ["GameMenu", "Standings", "ConfirmNewGame", "game_over_line", "standings"]
+    def run(self, ctx: Ctx) -> Reply:
+        record = new_game(ctx.game, self.settings)
+        start = format_amount(self.settings.start_balance)
+
+        def shown(after: Game) -> Screen:
+            return views.screen("New game", f"{start} each", self.title, f"Game {after.id}, {len(after.cards)} players")
+
+        return ctx.commit(record, shown, tone="new-game")

@@ -10,26 +10,17 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from banker.deeds import Deed, Edition
+from banker.deeds import Deed
 from banker.errors import Refused
-from banker.ledger import BANK, Posting
-from banker.rules.deal import Balances, Deal, pay, settle
+from banker.records import BANK, Posting
+from banker.rules.deal import Deal, pay, settle
 from banker.rules.estate import Change, Estate, houses_change, jail_card_change, mortgaged_change, owner_change
 from banker.rules.holdings import owned_deeds, resale_per_step, step
 from banker.rules.mortgages import take_over_mortgages
-from banker.rules.settings import RuleSettings
+from banker.rules.position import Position
 
 
-def bankrupt(
-    edition: Edition,
-    estate: Estate,
-    balances: Balances,
-    settings: RuleSettings,
-    *,
-    debtor: int,
-    creditor: int | None,
-    lift_now: Iterable[str] = (),
-) -> Deal:
+def bankrupt(game: Position, *, debtor: int, creditor: int | None, lift_now: Iterable[str] = ()) -> Deal:
     """``debtor`` retires, owing ``creditor`` (a card, or ``BANK``).
 
     To a player: the buildings go back to the bank at half price, then all
@@ -45,28 +36,22 @@ def bankrupt(
     """
     if debtor == creditor:
         raise Refused("Cannot owe yourself")
-    deeds = owned_deeds(edition, estate, debtor)
+    deeds = owned_deeds(game.edition, game.estate, debtor)
     if creditor is BANK:
         if tuple(lift_now):
             raise Refused("Bank lifts mortgages")
-        return _to_bank(estate, balances, settings, debtor, deeds)
-    return _to_player(edition, estate, balances, settings, debtor, creditor, deeds, lift_now)
+        return _to_bank(game, debtor, deeds)
+    return _to_player(game, debtor, creditor, deeds, lift_now)
 
 
 def _to_player(
-    edition: Edition,
-    estate: Estate,
-    balances: Balances,
-    settings: RuleSettings,
-    debtor: int,
-    creditor: int,
-    deeds: tuple[Deed, ...],
-    lift_now: Iterable[str],
+    game: Position, debtor: int, creditor: int, deeds: tuple[Deed, ...], lift_now: Iterable[str]
 ) -> Deal:
-    proceeds = sum(step(estate.houses(d.slug), settings) * resale_per_step(d) for d in deeds)
-    cash = max(balances.get(debtor, 0) + proceeds, 0)
+    estate = game.estate
+    proceeds = sum(step(estate.houses(d.slug), game.rules) * resale_per_step(d) for d in deeds)
+    cash = max(game.balances.get(debtor, 0) + proceeds, 0)
     slugs = [d.slug for d in deeds]
-    interest_postings, lift_changes = take_over_mortgages(edition, estate, creditor, slugs, lift_now)
+    interest_postings, lift_changes = take_over_mortgages(game.edition, estate, creditor, slugs, lift_now)
     postings: tuple[Posting, ...] = (
         *pay(BANK, debtor, proceeds, "building-sale"),
         *pay(debtor, creditor, cash, "bankruptcy"),
@@ -79,13 +64,12 @@ def _to_player(
         *_hand_over_jail_cards(estate, debtor, creditor),
     )
     deal = Deal(postings, changes, "Bankrupt to player", "bankruptcy")
-    return settle(deal, balances, settings, exempt=(debtor,))
+    return settle(deal, game, exempt=(debtor,))
 
 
-def _to_bank(
-    estate: Estate, balances: Balances, settings: RuleSettings, debtor: int, deeds: tuple[Deed, ...]
-) -> Deal:
-    cash = max(balances.get(debtor, 0), 0)
+def _to_bank(game: Position, debtor: int, deeds: tuple[Deed, ...]) -> Deal:
+    estate = game.estate
+    cash = max(game.balances.get(debtor, 0), 0)
     changes: tuple[Change, ...] = (
         *_clear_buildings(estate, deeds),
         *(mortgaged_change(estate, d.slug, False) for d in deeds if estate.is_mortgaged(d.slug)),
@@ -93,7 +77,7 @@ def _to_bank(
         *_hand_over_jail_cards(estate, debtor, None),
     )
     deal = Deal(pay(debtor, BANK, cash, "bankruptcy"), changes, "Bankrupt to bank", "bankruptcy")
-    return settle(deal, balances, settings, exempt=(debtor,))
+    return settle(deal, game, exempt=(debtor,))
 
 
 def _clear_buildings(estate: Estate, deeds: tuple[Deed, ...]) -> tuple[Change, ...]:

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from banker.deeds import Deed, Edition
 from banker.errors import AmountError, Refused
-from banker.ledger import BANK
-from banker.rules.deal import Balances, Deal, pay, require_amount, settle
+from banker.records import BANK
+from banker.rules.deal import Deal, pay, require_amount, settle
 from banker.rules.estate import HOTEL, Estate, houses_change
 from banker.rules.holdings import (
     group_has_mortgage,
@@ -28,19 +28,11 @@ from banker.rules.holdings import (
     resale_per_step,
     step,
 )
+from banker.rules.position import Position
 from banker.rules.settings import RuleSettings
 
 
-def build(
-    edition: Edition,
-    estate: Estate,
-    balances: Balances,
-    settings: RuleSettings,
-    *,
-    player: int,
-    slug: str,
-    price: int | None = None,
-) -> Deal:
+def build(game: Position, *, player: int, slug: str, price: int | None = None) -> Deal:
     """``player`` buys the next building for the lot: a house, or the hotel once it has enough houses.
 
     Paid at the house price on the deed, or at ``price`` when a shortage
@@ -48,14 +40,15 @@ def build(
     lot mortgaged, the lot is at the group's lowest step (even building),
     and the bank has the house or hotel.
     """
+    edition, estate, rules = game.edition, game.estate, game.rules
     deed = edition.deed(slug)
     _require_buildable(edition, estate, deed, player)
     houses = estate.houses(slug)
     if houses == HOTEL:
         raise Refused("Already a hotel")
-    if step(houses, settings) > min(_steps(edition, estate, deed, settings)):
+    if step(houses, rules) > min(_steps(edition, estate, deed, rules)):
         raise Refused("Build evenly")
-    hotel = houses == settings.houses_for_hotel
+    hotel = houses == rules.houses_for_hotel
     if hotel and estate.hotels_in_bank < 1:
         raise Refused("Bank has no hotels")
     if not hotel and estate.houses_in_bank < 1:
@@ -68,35 +61,28 @@ def build(
         summary=f"{what} on {deed.short}",
         kind="build",
     )
-    return settle(deal, balances, settings)
+    return settle(deal, game)
 
 
-def sell_building(
-    edition: Edition,
-    estate: Estate,
-    balances: Balances,
-    settings: RuleSettings,
-    *,
-    player: int,
-    slug: str,
-) -> Deal:
+def sell_building(game: Position, *, player: int, slug: str) -> Deal:
     """``player`` sells the lot's top building (a house, or the hotel for its houses) back at half price.
 
     Refused if the lot is bare, if another lot of the group stands higher
     (even selling), or, for a hotel, if the bank lacks the houses it must
     give back (then use :func:`sell_down`).
     """
+    edition, estate, rules = game.edition, game.estate, game.rules
     deed = edition.deed(slug)
     require_owner(estate, deed, player)
     houses = estate.houses(slug)
     if not houses:
         raise Refused("No buildings")
-    if step(houses, settings) < max(_steps(edition, estate, deed, settings)):
+    if step(houses, rules) < max(_steps(edition, estate, deed, rules)):
         raise Refused("Sell evenly")
     hotel = houses == HOTEL
-    if hotel and estate.houses_in_bank < settings.houses_for_hotel:
+    if hotel and estate.houses_in_bank < rules.houses_for_hotel:
         raise Refused("Bank short: sell down")
-    after = settings.houses_for_hotel if hotel else houses - 1
+    after = rules.houses_for_hotel if hotel else houses - 1
     what = "Hotel" if hotel else "House"
     deal = Deal(
         postings=pay(BANK, player, resale_per_step(deed), "building-sale"),
@@ -104,19 +90,10 @@ def sell_building(
         summary=f"{what} off {deed.short}",
         kind="sell-building",
     )
-    return settle(deal, balances, settings)
+    return settle(deal, game)
 
 
-def sell_down(
-    edition: Edition,
-    estate: Estate,
-    balances: Balances,
-    settings: RuleSettings,
-    *,
-    player: int,
-    group: str,
-    houses: int = 0,
-) -> Deal:
+def sell_down(game: Position, *, player: int, group: str, houses: int = 0) -> Deal:
     """``player`` sells the group's buildings evenly until no lot has more than ``houses`` houses.
 
     One deal for the whole group, at half price per step sold, so that
@@ -124,18 +101,19 @@ def sell_down(
     a hotel-by-hotel sale; refused only if the bank cannot cover the houses
     left standing. ``houses=0`` clears the group and always works.
     """
+    edition, estate, rules = game.edition, game.estate, game.rules
     lots = edition.group(group)
-    if not 0 <= houses <= settings.houses_for_hotel:
-        raise AmountError(f"Houses 0-{settings.houses_for_hotel}")
+    if not 0 <= houses <= rules.houses_for_hotel:
+        raise AmountError(f"Houses 0-{rules.houses_for_hotel}")
     for deed in lots:
         require_owner(estate, deed, player)
     changes, proceeds, houses_out = [], 0, 0
     for deed in lots:
         before = estate.houses(deed.slug)
-        after = houses_at_step(min(step(before, settings), houses), settings)
+        after = houses_at_step(min(step(before, rules), houses), rules)
         if after != before:
             changes.append(houses_change(estate, deed.slug, after))
-            proceeds += (step(before, settings) - step(after, settings)) * resale_per_step(deed)
+            proceeds += (step(before, rules) - step(after, rules)) * resale_per_step(deed)
             houses_out += after - (0 if before == HOTEL else before)
     if not changes:
         raise Refused("Nothing to sell")
@@ -147,7 +125,7 @@ def sell_down(
         summary=f"Sold down {group}"[:21],
         kind="sell-building",
     )
-    return settle(deal, balances, settings)
+    return settle(deal, game)
 
 
 def _require_buildable(edition: Edition, estate: Estate, deed: Deed, player: int) -> None:
@@ -160,5 +138,5 @@ def _require_buildable(edition: Edition, estate: Estate, deed: Deed, player: int
         raise Refused("Group has a mortgage")
 
 
-def _steps(edition: Edition, estate: Estate, deed: Deed, settings: RuleSettings) -> list[int]:
-    return [step(estate.houses(d.slug), settings) for d in edition.group(deed.group)]
+def _steps(edition: Edition, estate: Estate, deed: Deed, rules: RuleSettings) -> list[int]:
+    return [step(estate.houses(d.slug), rules) for d in edition.group(deed.group)]

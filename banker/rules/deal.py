@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Mapping
+from typing import Iterable
 
 from banker.errors import AmountError, InsufficientFunds
-from banker.ledger import BANK, Posting, Transaction
+from banker.records import Posting, Transaction, net_flows
 from banker.rules.estate import Change
+from banker.rules.position import Balances, Position
 from banker.rules.settings import RuleSettings
-
-Balances = Mapping[int, int]
 
 
 @dataclass(frozen=True)
@@ -46,21 +45,10 @@ def pay(payer: int | None, payee: int | None, amount: int, kind: str) -> tuple[P
     return (Posting(payer, payee, amount, kind),) if amount else ()
 
 
-def net_flows(postings: Iterable[Posting]) -> dict[int, int]:
-    """Each card's net gain over the postings (the bank is left out)."""
-    flows: dict[int, int] = {}
-    for p in postings:
-        if p.payer is not BANK:
-            flows[p.payer] = flows.get(p.payer, 0) - p.amount
-        if p.payee is not BANK:
-            flows[p.payee] = flows.get(p.payee, 0) + p.amount
-    return flows
-
-
 def require_funds(
     postings: Iterable[Posting],
     balances: Balances,
-    settings: RuleSettings,
+    rules: RuleSettings,
     exempt: Iterable[int] = (),
 ) -> None:
     """Refuse (:class:`InsufficientFunds`) if a card would end below zero.
@@ -69,7 +57,7 @@ def require_funds(
     the same deal (a trade's price, a sale's proceeds) counts. ``exempt``
     cards are not checked (a bankrupt player hands over what they have).
     """
-    if settings.allow_negative:
+    if rules.allow_negative:
         return
     skip = set(exempt)
     for card, change in net_flows(postings).items():
@@ -85,7 +73,7 @@ def require_amount(amount: int, what: str = "Amount") -> int:
     return amount
 
 
-def settle(deal: Deal, balances: Balances, settings: RuleSettings, exempt: Iterable[int] = ()) -> Deal:
-    """The deal itself once :func:`require_funds` accepts it."""
-    require_funds(deal.postings, balances, settings, exempt)
+def settle(deal: Deal, game: Position, exempt: Iterable[int] = ()) -> Deal:
+    """The deal itself once :func:`require_funds` accepts it on the game's balances and rules."""
+    require_funds(deal.postings, game.balances, game.rules, exempt)
     return deal

@@ -33,19 +33,19 @@ def owned_deeds(edition: Edition, estate: Estate, player: int) -> tuple[Deed, ..
     return tuple(d for d in edition.deeds if estate.owner(d.slug) == player)
 
 
-def step(houses: int, settings: RuleSettings) -> int:
+def step(houses: int, rules: RuleSettings) -> int:
     """How many house prices the buildings on a lot cost: the houses, or a hotel as ``houses_for_hotel`` + 1."""
-    return settings.houses_for_hotel + 1 if houses == HOTEL else houses
+    return rules.houses_for_hotel + 1 if houses == HOTEL else houses
 
 
-def houses_at_step(level: int, settings: RuleSettings) -> int:
+def houses_at_step(level: int, rules: RuleSettings) -> int:
     """The ``houses`` value (0-4, ``HOTEL``) for a building step: the inverse of :func:`step`."""
-    return HOTEL if level > settings.houses_for_hotel else level
+    return HOTEL if level > rules.houses_for_hotel else level
 
 
-def buildings_cost(deed: Deed, estate: Estate, settings: RuleSettings) -> int:
+def buildings_cost(deed: Deed, estate: Estate, rules: RuleSettings) -> int:
     """What the buildings on the lot cost to build (a hotel including the houses turned in)."""
-    return step(estate.houses(deed.slug), settings) * deed.house_cost
+    return step(estate.houses(deed.slug), rules) * deed.house_cost
 
 
 def resale_per_step(deed: Deed) -> int:

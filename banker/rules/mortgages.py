@@ -6,11 +6,11 @@ from typing import Iterable
 
 from banker.deeds import Deed, Edition
 from banker.errors import Refused
-from banker.ledger import BANK, Posting
-from banker.rules.deal import Balances, Deal, pay, settle
+from banker.records import BANK, Posting
+from banker.rules.deal import Deal, pay, settle
 from banker.rules.estate import Change, Estate, mortgaged_change
 from banker.rules.holdings import group_is_built, require_owner
-from banker.rules.settings import RuleSettings
+from banker.rules.position import Position
 
 
 def interest(edition: Edition, deed: Deed) -> int:
@@ -25,16 +25,9 @@ def lift_cost(edition: Edition, deed: Deed) -> int:
     return deed.mortgage + interest(edition, deed)
 
 
-def mortgage(
-    edition: Edition,
-    estate: Estate,
-    balances: Balances,
-    settings: RuleSettings,
-    *,
-    player: int,
-    slug: str,
-) -> Deal:
+def mortgage(game: Position, *, player: int, slug: str) -> Deal:
     """The bank lends ``player`` the deed's mortgage value; refused with buildings anywhere in its group."""
+    edition, estate = game.edition, game.estate
     deed = edition.deed(slug)
     require_owner(estate, deed, player)
     if estate.is_mortgaged(slug):
@@ -47,19 +40,12 @@ def mortgage(
         summary=f"Mortgaged {deed.short}",
         kind="mortgage",
     )
-    return settle(deal, balances, settings)
+    return settle(deal, game)
 
 
-def lift_mortgage(
-    edition: Edition,
-    estate: Estate,
-    balances: Balances,
-    settings: RuleSettings,
-    *,
-    player: int,
-    slug: str,
-) -> Deal:
+def lift_mortgage(game: Position, *, player: int, slug: str) -> Deal:
     """``player`` repays the mortgage plus interest (two postings: principal and interest)."""
+    edition, estate = game.edition, game.estate
     deed = edition.deed(slug)
     require_owner(estate, deed, player)
     if not estate.is_mortgaged(slug):
@@ -73,7 +59,7 @@ def lift_mortgage(
         summary=f"Lifted {deed.short}",
         kind="lift-mortgage",
     )
-    return settle(deal, balances, settings)
+    return settle(deal, game)
 
 
 def take_over_mortgages(

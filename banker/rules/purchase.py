@@ -2,31 +2,22 @@
 
 from __future__ import annotations
 
-from banker.deeds import Edition
 from banker.errors import Refused
-from banker.ledger import BANK
-from banker.rules.deal import Balances, Deal, pay, require_amount, settle
-from banker.rules.estate import Estate, owner_change
-from banker.rules.settings import RuleSettings
+from banker.records import BANK
+from banker.rules.deal import Deal, pay, require_amount, settle
+from banker.rules.estate import owner_change
+from banker.rules.position import Position
 
 
-def buy(
-    edition: Edition,
-    estate: Estate,
-    balances: Balances,
-    settings: RuleSettings,
-    *,
-    buyer: int,
-    slug: str,
-    price: int | None = None,
-) -> Deal:
+def buy(game: Position, *, buyer: int, slug: str, price: int | None = None) -> Deal:
     """``buyer`` buys the unsold deed from the bank.
 
     Without ``price`` at the printed price (kind ``"buy"``; also how deeds
     dealt at the start of a short game are paid); with ``price`` at that
     auction bid, any positive amount (kind ``"auction"``).
     """
-    deed = edition.deed(slug)
+    estate = game.estate
+    deed = game.edition.deed(slug)
     if estate.owner(slug) is not BANK:
         raise Refused(f"{deed.short} is owned")
     kind = "buy" if price is None else "auction"
@@ -37,4 +28,4 @@ def buy(
         summary=f"Bought {deed.short}",
         kind=kind,
     )
-    return settle(deal, balances, settings)
+    return settle(deal, game)

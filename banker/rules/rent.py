@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from banker.deeds import Deed, Edition
 from banker.errors import AmountError, Refused
-from banker.ledger import BANK
-from banker.rules.deal import Balances, Deal, pay, settle
+from banker.records import BANK
+from banker.rules.deal import Deal, pay, settle
 from banker.rules.estate import Estate
 from banker.rules.holdings import owns_group
-from banker.rules.settings import RuleSettings
+from banker.rules.position import Position
 
 
 def rent_due(edition: Edition, estate: Estate, slug: str, dice: int | None = None) -> int:
@@ -32,17 +32,9 @@ def rent_due(edition: Edition, estate: Estate, slug: str, dice: int | None = Non
     return _dice_total(dice) * deed.rents[held - 1]
 
 
-def rent(
-    edition: Edition,
-    estate: Estate,
-    balances: Balances,
-    settings: RuleSettings,
-    *,
-    payer: int,
-    slug: str,
-    dice: int | None = None,
-) -> Deal:
+def rent(game: Position, *, payer: int, slug: str, dice: int | None = None) -> Deal:
     """``payer`` landed on the deed and pays its owner the rent (``dice``: the roll, for a utility)."""
+    edition, estate = game.edition, game.estate
     deed = edition.deed(slug)
     owner = estate.owner(slug)
     if owner is BANK:
@@ -58,7 +50,7 @@ def rent(
         summary=f"Rent {deed.short}",
         kind="rent",
     )
-    return settle(deal, balances, settings)
+    return settle(deal, game)
 
 
 def _street_rent(edition: Edition, estate: Estate, deed: Deed, owner: int) -> int:

@@ -14,12 +14,12 @@ from typing import Iterable
 
 from banker.deeds import Edition
 from banker.errors import AmountError, Refused
-from banker.ledger import Posting
-from banker.rules.deal import Balances, Deal, pay, settle
+from banker.records import Posting
+from banker.rules.deal import Deal, pay, settle
 from banker.rules.estate import Change, Estate, jail_card_change, owner_change
 from banker.rules.holdings import group_is_built, require_owner
 from banker.rules.mortgages import take_over_mortgages
-from banker.rules.settings import RuleSettings
+from banker.rules.position import Position
 
 
 @dataclass(frozen=True)
@@ -31,12 +31,8 @@ class Offer:
     cash: int = 0
 
 
-
 def trade(
-    edition: Edition,
-    estate: Estate,
-    balances: Balances,
-    settings: RuleSettings,
+    game: Position,
     *,
     first: int,
     second: int,
@@ -52,6 +48,7 @@ def trade(
     """
     if first == second:
         raise Refused("Trade with yourself")
+    edition, estate = game.edition, game.estate
     if not _goods(first_gives) and not _goods(second_gives):
         raise Refused("Nothing to trade")
     lift_now = tuple(lift_now)
@@ -74,33 +71,19 @@ def trade(
         summary=_summary(edition, first_gives, second_gives),
         kind="trade",
     )
-    return settle(deal, balances, settings)
+    return settle(deal, game)
 
 
-def draw_jail_card(
-    edition: Edition,
-    estate: Estate,
-    balances: Balances,
-    settings: RuleSettings,
-    *,
-    player: int,
-) -> Deal:
+def draw_jail_card(game: Position, *, player: int) -> Deal:
     """``player`` drew a Get Out of Jail Free card and keeps it (no money moves)."""
-    if estate.jail_cards_of(None) < 1:
+    if game.estate.jail_cards_of(None) < 1:
         raise Refused("No jail card left")
     return Deal((), (jail_card_change(None, player),), "Got jail card", "jail-card")
 
 
-def use_jail_card(
-    edition: Edition,
-    estate: Estate,
-    balances: Balances,
-    settings: RuleSettings,
-    *,
-    player: int,
-) -> Deal:
+def use_jail_card(game: Position, *, player: int) -> Deal:
     """``player`` leaves jail with a Get Out of Jail Free card, which goes back under its deck."""
-    if estate.jail_cards_of(player) < 1:
+    if game.estate.jail_cards_of(player) < 1:
         raise Refused("No jail card")
     return Deal((), (jail_card_change(player, None),), "Used jail card", "jail-card")
 

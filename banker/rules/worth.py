@@ -5,13 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable
 
-from banker.deeds import Edition
-from banker.rules.deal import Balances
-from banker.rules.estate import Estate
 from banker.rules.holdings import buildings_cost, owned_deeds
-from banker.rules.settings import RuleSettings
+from banker.rules.position import Position
 
-Valuation = Callable[[Edition, Estate, Balances, RuleSettings, int], int]
+#: What a player is worth in a game: :func:`total_worth` or :func:`end_game_worth`.
+Valuation = Callable[[Position, int], int]
 
 
 @dataclass(frozen=True)
@@ -23,17 +21,18 @@ class Standing:
     worth: int
 
 
-def total_worth(edition: Edition, estate: Estate, balances: Balances, settings: RuleSettings, player: int) -> int:
+def total_worth(game: Position, player: int) -> int:
     """Cash + printed price of every deed owned (mortgaged or not) + cost price of buildings."""
-    deeds = owned_deeds(edition, estate, player)
+    estate = game.estate
+    deeds = owned_deeds(game.edition, estate, player)
     return (
-        balances.get(player, 0)
+        game.balances.get(player, 0)
         + sum(d.price for d in deeds)
-        + sum(buildings_cost(d, estate, settings) for d in deeds)
+        + sum(buildings_cost(d, estate, game.rules) for d in deeds)
     )
 
 
-def end_game_worth(edition: Edition, estate: Estate, balances: Balances, settings: RuleSettings, player: int) -> int:
+def end_game_worth(game: Position, player: int) -> int:
     """The short and time-limit game's valuation.
 
     Cash + printed price of each unmortgaged deed + half the printed price
@@ -41,28 +40,26 @@ def end_game_worth(edition: Edition, estate: Estate, balances: Balances, setting
     a mortgaged deed counts half, not price plus half) + houses at cost +
     hotels at cost including the houses turned in for them.
     """
-    deeds = owned_deeds(edition, estate, player)
+    estate = game.estate
+    deeds = owned_deeds(game.edition, estate, player)
     return (
-        balances.get(player, 0)
+        game.balances.get(player, 0)
         + sum(d.price // 2 if estate.is_mortgaged(d.slug) else d.price for d in deeds)
-        + sum(buildings_cost(d, estate, settings) for d in deeds)
+        + sum(buildings_cost(d, estate, game.rules) for d in deeds)
     )
 
 
 def ranking(
-    edition: Edition,
-    estate: Estate,
-    balances: Balances,
-    settings: RuleSettings,
+    game: Position,
     players: Iterable[int] | None = None,
     valuation: Valuation = end_game_worth,
 ) -> tuple[Standing, ...]:
-    """The players (default: every card in ``balances``), richest first, by ``valuation``.
+    """The players (default: every card in the game's ``balances``), richest first, by ``valuation``.
 
     Pass only the players still in the game: a bankrupt player has retired.
     """
-    who = list(balances) if players is None else list(players)
-    worths = sorted(((valuation(edition, estate, balances, settings, p), p) for p in who), key=lambda wp: -wp[0])
+    who = list(game.balances) if players is None else list(players)
+    worths = sorted(((valuation(game, p), p) for p in who), key=lambda wp: -wp[0])
     standings: list[Standing] = []
     for index, (worth, player) in enumerate(worths):
         tied = standings and standings[-1].worth == worth

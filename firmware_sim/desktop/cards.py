@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from banker.events import READERS, CardPlaced, CardRemoved, Event
-from banker.ledger import Card
+from banker.records import Card
 from banker.script import made_up_uid
 
 from .layout import MAX_TILES

@@ -12,7 +12,7 @@ from PIL import Image
 
 from banker.events import KEYS, READERS
 from banker.screen import Screen
-from drivers.render import render_image
+from render import render_image
 
 from . import layout as L
 from .cards import Tile

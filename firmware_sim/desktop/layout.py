@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from PIL import Image
 
 from banker.events import KEYS, READERS
-from drivers.render import HEIGHT, WIDTH
+from render import HEIGHT, WIDTH
 
 Rect = tuple[int, int, int, int]  # x, y, width, height
 

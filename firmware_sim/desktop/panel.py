@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from banker.ledger import Card, Transaction
+from banker.records import Card, Transaction
 from banker.money import format_amount
 
 HISTORY = 12

@@ -19,8 +19,7 @@ import pygame  # noqa: E402
 from banker.errors import BankerError  # noqa: E402
 from banker.events import KEYS, READERS, Event, KeyDown, KeyUp, Tick  # noqa: E402
 from banker.screen import Screen  # noqa: E402
-from banker.unit import Unit  # noqa: E402
-from drivers.shell import Shell  # noqa: E402
+from runtime.shell import Shell  # noqa: E402
 
 from . import draw  # noqa: E402
 from .cards import CardTable, Tile  # noqa: E402
@@ -132,10 +131,9 @@ class DesktopSim:
         pygame.display.set_caption("Monopoly Banker: simulator")
         self.ledger = ledger
         self.clock = clock or SimClock()
-        self.unit = Unit(ledger, now=self.clock())
         self.oled = OledView(scale)
         self.buzzer = ToneBuzzer(audible=sound)
-        self.shell = Shell(self.unit, display=self.oled, buzzer=self.buzzer, clock=self.clock)
+        self.shell = Shell(ledger, display=self.oled, buzzer=self.buzzer, clock=self.clock, now=self.clock())
         self.table = CardTable()
         self.painter = draw.Painter(self.surface, self.layout)
         self.pressed: dict[str, str] = {}  # unit key -> what holds it down ("mouse" or a keyboard key)

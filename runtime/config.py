@@ -11,8 +11,8 @@ import tomllib
 from dataclasses import dataclass, field
 from typing import Any
 
-from .errors import AmountError, ConfigError
-from .money import parse_amount
+from banker.errors import AmountError, ConfigError
+from banker.money import parse_amount
 
 DEFAULT_KEYS = (("1", "2", "3", "M"), ("4", "5", "6", "K"), ("7", "8", "9", "C"), (".", "0", "GO", "FN"))
 

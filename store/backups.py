@@ -12,6 +12,9 @@ import shutil
 import sqlite3
 import time
 from pathlib import Path
+from typing import Callable
+
+from .schema import APPLICATION_ID, TABLES, V1_TABLES
 
 KEEP = 10
 INTERVAL_SECONDS = 300.0
@@ -30,27 +33,31 @@ def list_backups(ledger_path: str | os.PathLike) -> list[Path]:
     return sorted(folder.glob(f"{stem}-*.db"), key=lambda p: p.stat().st_mtime_ns, reverse=True)
 
 
-def make_backup(conn: sqlite3.Connection, ledger_path: str | os.PathLike, reason: str, *, keep: int = KEEP) -> Path:
-    """Copy the database behind ``conn`` to a new backup file; drop the oldest beyond ``keep``."""
-    folder = backup_folder(ledger_path)
-    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    target = folder / f"{Path(ledger_path).stem}-{stamp}-{time.time_ns() % 10**9:09d}-{reason}.db"
+def copy_database(conn: sqlite3.Connection, target: Path) -> Path:
+    """Copy the database behind ``conn`` (all it has committed) to a new private file ``target``."""
     os.close(os.open(target, os.O_CREAT | os.O_WRONLY, 0o600))
     copy = sqlite3.connect(target)
     try:
         conn.backup(copy)
     finally:
         copy.close()
+    return target
+
+
+def make_backup(conn: sqlite3.Connection, ledger_path: str | os.PathLike, reason: str, *, keep: int = KEEP) -> Path:
+    """Copy the database behind ``conn`` to a new backup file; drop the oldest beyond ``keep``."""
+    folder = backup_folder(ledger_path)
+    folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    target = folder / f"{Path(ledger_path).stem}-{stamp}-{time.time_ns() % 10**9:09d}-{reason}.db"
+    copy_database(conn, target)
     for old in list_backups(ledger_path)[keep:]:
         old.unlink(missing_ok=True)
     return target
 
 
 def is_ledger_file(path: str | os.PathLike) -> bool:
-    """True when ``path`` is an SQLite file marked as a banker ledger (read without changing it)."""
-    from .ledger_schema import APPLICATION_ID, TABLES
-
+    """True when ``path`` is an SQLite file marked as a banker ledger, of either schema (read without changing it)."""
     try:
         conn = sqlite3.connect(f"file:{Path(path).resolve()}?mode=ro", uri=True)
         try:
@@ -60,7 +67,7 @@ def is_ledger_file(path: str | os.PathLike) -> bool:
             conn.close()
     except sqlite3.Error:
         return False
-    return app_id == APPLICATION_ID and TABLES <= tables
+    return app_id == APPLICATION_ID and (TABLES <= tables or V1_TABLES <= tables)
 
 
 def restore_backup(backup: Path, ledger_path: str | os.PathLike) -> Path | None:
@@ -75,16 +82,12 @@ def restore_backup(backup: Path, ledger_path: str | os.PathLike) -> Path | None:
     if ledger_path.exists():
         folder = backup_folder(ledger_path)
         folder.mkdir(mode=0o700, parents=True, exist_ok=True)
-        kept = folder / f"{ledger_path.stem}-{time.strftime('%Y%m%d-%H%M%S')}-{time.time_ns() % 10**9:09d}-before-restore.db"
+        stamp = f"{time.strftime('%Y%m%d-%H%M%S')}-{time.time_ns() % 10**9:09d}"
+        kept = folder / f"{ledger_path.stem}-{stamp}-before-restore.db"
         try:
-            os.close(os.open(kept, os.O_CREAT | os.O_WRONLY, 0o600))
             source = sqlite3.connect(ledger_path)
             try:
-                copy = sqlite3.connect(kept)
-                try:
-                    source.backup(copy)
-                finally:
-                    copy.close()
+                copy_database(source, kept)
             finally:
                 source.close()
         except sqlite3.Error:
@@ -102,20 +105,29 @@ def restore_backup(backup: Path, ledger_path: str | os.PathLike) -> Path | None:
 
 class Backups:
     """The ledger's backup schedule: :meth:`take` at each new game (before it starts), and a call after
-    each commit that takes one when ``interval`` seconds have passed since the last."""
+    each commit that takes one when ``interval`` seconds have passed since the last.
+
+    ``conn`` is the ledger's own SQLite connection (the store passes it).
+    """
 
     def __init__(self, ledger_path: str | os.PathLike, *, interval: float = INTERVAL_SECONDS, keep: int = KEEP,
-                 clock=time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic) -> None:
         self.path = ledger_path
         self.interval = interval
         self.keep = keep
         self.clock = clock
         self.last = clock()
 
-    def __call__(self, ledger) -> None:
+    def __call__(self, conn: sqlite3.Connection) -> Path | None:
+        """Take an ``interval`` backup if one is due."""
         if self.clock() - self.last >= self.interval:
-            self.take(ledger, "interval")
+            return self.take(conn, "interval")
+        return None
 
-    def take(self, ledger, reason: str) -> Path:
+    def take(self, conn: sqlite3.Connection, reason: str) -> Path:
         self.last = self.clock()
-        return make_backup(ledger._conn, self.path, reason, keep=self.keep)
+        return make_backup(conn, self.path, reason, keep=self.keep)
+
+    def list(self) -> list[Path]:
+        """This ledger's backups, newest first."""
+        return list_backups(self.path)

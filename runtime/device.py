@@ -13,7 +13,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
-from banker.config import Config
+from runtime.config import Config, ReaderConfig
 from banker.errors import BankerError
 
 
@@ -27,6 +27,7 @@ class Hardware(Protocol):
     def pin_factory(self) -> Any: ...
     def display_interface(self, config: Config) -> Any | None: ...
     def serial_for_url(self) -> Callable | None: ...
+    def mfrc522(self, reader: ReaderConfig) -> Any: ...
 
 
 class PiHardware:
@@ -49,11 +50,18 @@ class PiHardware:
                 except Exception as exc:  # each library fails in its own way off a Pi
                     errors.append(f"{cls}: {exc}")
             else:
-                from .errors import DriverLibraryMissing
+                from drivers.errors import DriverLibraryMissing
 
                 raise DriverLibraryMissing("no GPIO library works here (install lgpio on a Pi: docs/install-pi.md): "
                                            + "; ".join(errors))
         return self._factory
+
+    def mfrc522(self, reader: ReaderConfig):
+        """The MFRC522 on ``/dev/spidev{bus}.{device}``, RST through this Pi's gpiozero pin factory."""
+        from drivers.rfid_spi import open_mfrc522
+
+        return open_mfrc522(reader.bus, reader.device, reader.reset_pin, reader.spi_hz,
+                            pin_factory=self.pin_factory(), sleep=self.sleep)
 
     def display_interface(self, config: Config):
         return None
@@ -95,26 +103,33 @@ class Device:
 
 
 def open_readers(config: Config, hw: Hardware):
-    from .card_slots import CardSlots
+    """The configured card readers as :class:`CardSlots`; MFRC522s come from ``hw.mfrc522(reader_config)``.
+
+    If one reader fails to open, the ones already open are closed.
+    """
+    from drivers.card_slots import CardSlots
 
     readers = {}
-    for r in config.readers:
-        if config.reader_kind == "mfrc522":
-            from .rfid_spi import Mfrc522Reader
+    try:
+        for r in config.readers:
+            if config.reader_kind == "mfrc522":
+                readers[r.slot] = hw.mfrc522(r)
+            else:
+                from drivers.rfid_uart import Rdm6300Reader
 
-            readers[r.slot] = Mfrc522Reader(r.bus, r.device, r.reset_pin, r.spi_hz, sleep=hw.sleep)
-        else:
-            from .rfid_uart import Rdm6300Reader
-
-            port = None
-            if hw.serial_for_url() is not None:
-                port = hw.serial_for_url()(r.url, baudrate=r.baudrate, timeout=0)
-            readers[r.slot] = Rdm6300Reader(r.url, baudrate=r.baudrate, clock=hw.clock, port=port)
+                port = None
+                if hw.serial_for_url() is not None:
+                    port = hw.serial_for_url()(r.url, baudrate=r.baudrate, timeout=0)
+                readers[r.slot] = Rdm6300Reader(r.url, baudrate=r.baudrate, clock=hw.clock, port=port)
+    except BaseException:
+        for reader in readers.values():
+            reader.close()
+        raise
     return CardSlots(readers, clock=hw.clock, removal_after_s=config.removal_after)
 
 
 def open_keypad(config: Config, hw: Hardware):
-    from .keypad import MatrixKeypad
+    from drivers.keypad import MatrixKeypad
 
     k = config.keypad
     return MatrixKeypad(pin_factory=hw.pin_factory(), rows=k.rows, columns=k.columns, keymap=k.keys,
@@ -122,13 +137,13 @@ def open_keypad(config: Config, hw: Hardware):
 
 
 def open_buzzer(config: Config, hw: Hardware):
-    from .buzzer import PwmBuzzer
+    from drivers.buzzer import PwmBuzzer
 
     return PwmBuzzer(config.buzzer_pin, pin_factory=hw.pin_factory(), sleep=getattr(hw, "buzzer_sleep", hw.sleep))
 
 
 def open_display(config: Config, hw: Hardware):
-    from .display import OledDisplay
+    from drivers.display import OledDisplay
 
     d = config.display
     return OledDisplay(chip=d.chip, interface=hw.display_interface(config), bus=d.bus, port=d.port, address=d.address,
@@ -185,7 +200,7 @@ def doctor(config: Config, hw: Hardware) -> list[tuple[str, bool, str]]:
             part.close()
     if config.serial_url:
         try:
-            from .serial_port import open_serial
+            from drivers.serial_port import open_serial
 
             port = open_serial(config.serial_url, baudrate=config.serial_baudrate, serial_for_url=hw.serial_for_url())
             port.close()

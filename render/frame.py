@@ -92,10 +92,16 @@ def show(device, screen: Screen) -> None:
         draw_screen(draw, screen, frame.image)
 
 
-def render_image(screen: Screen) -> Image.Image:
-    """The 128x64 mode-"1" frame for ``screen``, drawn exactly as the panel draws it (on luma's dummy device)."""
+@lru_cache(maxsize=1)
+def _dummy():
+    """One luma dummy device for every frame: luma's atexit hook keeps each device it made alive."""
     from luma.core.device import dummy
 
-    device = dummy(width=WIDTH, height=HEIGHT, mode="1")
+    return dummy(width=WIDTH, height=HEIGHT, mode="1")
+
+
+def render_image(screen: Screen) -> Image.Image:
+    """The 128x64 mode-"1" frame for ``screen``, drawn exactly as the panel draws it (on luma's dummy device)."""
+    device = _dummy()
     show(device, screen)
-    return device.image
+    return device.image.copy()

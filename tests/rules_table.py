@@ -1,8 +1,8 @@
-"""A whole game held in memory (edition, estate, balances, settings), for tests, scripts and the simulator.
+"""A whole game held in memory (edition, estate, balances, rules), for the rules tests.
 
-The unit itself keeps balances in the ledger and the estate beside it; a
-:class:`Table` does the same folding in memory so rules can be played in a
-few readable lines::
+The unit itself folds its journal into a :class:`banker.game.Game`; a
+:class:`Table` is the same :class:`~banker.rules.position.Position` kept in
+memory, so rules can be played in a few readable lines::
 
     >>> table = Table.new(players=(1, 2))
     >>> table = table.play(buy, buyer=1, slug="baltic-avenue")
@@ -18,8 +18,10 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from typing import Callable, Iterable, Mapping
 
-from banker.deeds import Edition, load_edition
-from banker.rules.deal import Deal, net_flows
+from banker.deeds import Edition
+from cards import load_edition
+from banker.records import moved
+from banker.rules.deal import Deal
 from banker.rules.estate import Estate, apply, owner_change, reverse
 from banker.rules.purchase import buy  # noqa: F401  (re-exported for the doctest above)
 from banker.rules.settings import STANDARD, RuleSettings
@@ -29,28 +31,28 @@ Rule = Callable[..., Deal]
 
 @dataclass(frozen=True)
 class Table:
-    """One game's state; :meth:`play` a rule to get the next table (the old one is unchanged)."""
+    """One game's state (a rules position); :meth:`play` a rule to get the next table (the old one is unchanged)."""
 
     edition: Edition
     estate: Estate
     balances: Mapping[int, int]
-    settings: RuleSettings = STANDARD
+    rules: RuleSettings = STANDARD
 
     @classmethod
     def new(
         cls,
         players: Iterable[int] = (1, 2, 3),
         edition: Edition | None = None,
-        settings: RuleSettings = STANDARD,
+        rules: RuleSettings = STANDARD,
     ) -> Table:
         """A new game: every player holds the start balance, every deed is with the bank."""
         edition = edition or load_edition("us")
         balances = {player: edition.start_balance for player in players}
-        return cls(edition, Estate.new(edition), MappingProxyType(balances), settings)
+        return cls(edition, Estate.new(edition), MappingProxyType(balances), rules)
 
     def deal(self, rule: Rule, **details: object) -> Deal:
         """What ``rule`` decides on this table (raises if it refuses)."""
-        return rule(self.edition, self.estate, dict(self.balances), self.settings, **details)
+        return rule(self, **details)
 
     def play(self, rule: Rule, **details: object) -> Table:
         """The table after ``rule``'s deal is carried out."""
@@ -58,17 +60,13 @@ class Table:
 
     def after(self, deal: Deal) -> Table:
         """The table with the deal's money moved and its changes applied."""
-        balances = dict(self.balances)
-        for card, change in net_flows(deal.postings).items():
-            balances[card] = balances.get(card, 0) + change
-        return replace(self, estate=apply(self.estate, deal.changes), balances=MappingProxyType(balances))
+        return replace(self, estate=apply(self.estate, deal.changes),
+                       balances=MappingProxyType(moved(self.balances, deal.postings)))
 
     def undo(self, deal: Deal) -> Table:
         """The table with ``deal`` reversed (its money moved back, its changes undone)."""
-        balances = dict(self.balances)
-        for card, change in net_flows(deal.postings).items():
-            balances[card] = balances.get(card, 0) - change
-        return replace(self, estate=apply(self.estate, reverse(deal.changes)), balances=MappingProxyType(balances))
+        return replace(self, estate=apply(self.estate, reverse(deal.changes)),
+                       balances=MappingProxyType(moved(self.balances, deal.postings, sign=-1)))
 
     def hand(self, player: int, *slugs: str) -> Table:
         """Give unsold deeds to ``player`` free of charge (setting up a position)."""

@@ -5,9 +5,9 @@ A mixin for script backends and serial-port targets that hold a ``ledger``.
 
 from __future__ import annotations
 
-from .flows.common import worth_of
-from .ledger import normalise_uid
-from .script import made_up_uid
+from banker.flows.common import worth_of
+from banker.records import normalise_uid
+from banker.script import made_up_uid
 
 
 class LedgerQueries:
@@ -66,4 +66,4 @@ class LedgerQueries:
 
     def worth(self, name: str) -> int | None:
         card = self.ledger.card_by_name(name)
-        return None if card is None else worth_of(self.ledger, card.id)
+        return None if card is None else worth_of(self.ledger.game(), card.id)

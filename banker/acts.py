@@ -1,0 +1,84 @@
+"""The records of the banker's acts, built from the game: enrolments, renames, removals, deed tags, new games.
+
+The keypad (:mod:`banker.step`) and the ``banker`` command build their
+records here, so an act means the same whichever path asks for it. Each
+function checks what it can decide alone and raises
+:class:`banker.errors.Refused`; :func:`banker.game.apply` checks the rest.
+"""
+
+from __future__ import annotations
+
+from .deeds import UnknownDeed
+from .errors import Refused
+from .game import Game, check_enrolment, fold_name
+from .records import BANK, Card, DeedTag, Enrolment, GameRestored, GameSettings, NewGame, Posting, Removal, Rename, Transaction, normalise_uid
+
+
+def _uid(uid: str) -> str:
+    try:
+        return normalise_uid(uid)
+    except ValueError as exc:
+        raise Refused(str(exc)) from None
+
+
+def enrolment(game: Game, name: str, uid: str) -> Enrolment:
+    """``name``'s card ``uid`` joins with the current game's start balance."""
+    uid, name = _uid(uid), name.strip()
+    check_enrolment(game, name, uid)
+    card = Card(game.next_card, uid, name)
+    opening = game.numbered(Transaction("opening", (Posting(BANK, card.id, game.settings.start_balance, "opening"),),
+                                        f"{name} joins"))
+    return Enrolment(card, opening)
+
+
+def next_player_name(game: Game) -> str:
+    """``Player N`` with the first N nobody is called (a card enrolled on the keypad)."""
+    names = {fold_name(c.name) for c in game.cards}
+    return next(f"Player {n}" for n in range(1, 100) if f"player {n}" not in names)
+
+
+def card_named(game: Game, name: str) -> Card:
+    card = game.card_by_name(name)
+    if card is None:
+        raise Refused(f"no card is enrolled as {name!r}")
+    return card
+
+
+def rename(game: Game, name: str, new_name: str) -> Rename:
+    card = card_named(game, name)
+    new_name = new_name.strip()
+    check_enrolment(game, new_name, card.uid, card_id=card.id)
+    return Rename(card.id, new_name)
+
+
+def removal(game: Game, name: str) -> Removal:
+    return Removal(card_named(game, name).id)
+
+
+def deed_tag(game: Game, slug: str, uid: str) -> DeedTag:
+    """Give the deed ``slug`` the RFID tag ``uid`` (replacing any tag it had)."""
+    uid = _uid(uid)
+    try:
+        game.edition.deed(slug)
+    except UnknownDeed as exc:
+        raise Refused(str(exc)) from None
+    return DeedTag(uid, slug)
+
+
+def new_game(game: Game, settings: GameSettings | None = None) -> NewGame:
+    """Archive the current game and start one (its settings by default): every card at the start balance."""
+    settings = settings or game.settings
+    number = game.next_game
+    openings = tuple(
+        Transaction("opening", (Posting(BANK, c.id, settings.start_balance, "opening"),), f"{c.name} starts",
+                    id=game.next_tx + i, game=number)
+        for i, c in enumerate(game.cards)
+    )
+    return NewGame(number, settings, openings)
+
+
+def restore(game: Game, checkpoint) -> GameRestored:
+    """Make an archived game current again, as ``checkpoint`` (:func:`banker.game.last_states`) recorded it."""
+    if checkpoint.game == game.id:
+        raise Refused(f"game {game.id} is the current game")
+    return GameRestored(checkpoint)

@@ -1,0 +1,350 @@
+"""The game: one immutable value, the fold of the journal's records.
+
+:func:`apply` is the only way a game changes: it checks that a record fits
+(raising :class:`banker.errors.Refused`, the game unchanged) and returns the
+next game. :func:`replay` folds a ledger's records from the start. The
+rules engine reads a game through :attr:`Game.edition`, :attr:`Game.estate`,
+:attr:`Game.balances` and :attr:`Game.rules`.
+
+>>> from banker.deeds import parse_edition
+>>> game = replay([], editions={})
+>>> game.id, game.cards
+(0, ())
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Iterable, Mapping
+
+from .deeds import Edition, UnknownDeed
+from .errors import InsufficientFunds, Refused
+from .money import format_amount
+from .records import (
+    BANK,
+    MAX_PLAYERS,
+    Card,
+    Checkpoint,
+    DeedTag,
+    Enrolment,
+    GameRestored,
+    GameSettings,
+    NewGame,
+    PinChange,
+    Record,
+    Removal,
+    Rename,
+    Setting,
+    Transaction,
+    moved,
+)
+from .rules.estate import Estate, EstateConflict
+from .rules.estate import apply as apply_changes
+from .rules.settings import RuleSettings
+
+#: The volume a unit starts at (0 off, 1 low, 2 medium, 3 high).
+DEFAULT_VOLUME = 2
+VOLUME_KEY = "volume"
+
+_EMPTY: Mapping = MappingProxyType({})
+
+
+def _empty() -> Mapping:
+    return _EMPTY
+
+
+
+@dataclass(frozen=True)
+class Game:
+    """The ledger folded: the current game's money and deeds, and what holds across games.
+
+    ``editions`` are the deed sets this banker knows (parsed once, given to
+    :func:`replay`); ``id`` is the current game (0 before the first);
+    ``cards`` the enrolled players, ``names`` every card ever enrolled
+    (retired ones too); ``last`` the current game's last transaction;
+    ``undone`` the ids it has reversed; ``bankruptcies`` its bankruptcy
+    entries; ``next_*`` the numbers the next records take.
+    """
+
+    editions: Mapping[str, Edition] = field(default_factory=_empty)
+    id: int = 0
+    settings: GameSettings = GameSettings()
+    started: float | None = None
+    cards: tuple[Card, ...] = ()
+    names: Mapping[int, str] = field(default_factory=_empty)
+    balances: Mapping[int, int] = field(default_factory=_empty)
+    estate: Estate = None  # type: ignore[assignment]  # set by the first NewGame
+    deed_tags: Mapping[str, str] = field(default_factory=_empty)
+    options: Mapping[str, str] = field(default_factory=_empty)
+    pin_hash: str | None = None
+    last: Transaction | None = None
+    undone: frozenset[int] = frozenset()
+    bankruptcies: frozenset[int] = frozenset()
+    transactions: int = 0
+    next_tx: int = 1
+    next_card: int = 1
+    next_game: int = 1
+    _by_uid: Mapping[str, Card] = field(default_factory=_empty, repr=False, compare=False)
+
+    # -- what the rules read -------------------------------------------------------------
+
+    @property
+    def edition(self) -> Edition:
+        """The deed set of the current game."""
+        try:
+            return self.editions[self.settings.edition]
+        except KeyError:
+            raise Refused(f"this banker has no edition {self.settings.edition!r}") from None
+
+    @property
+    def rules(self) -> RuleSettings:
+        """The rules engine's settings for the current game."""
+        s = self.settings
+        return RuleSettings(allow_negative=s.allow_negative, houses_for_hotel=s.houses_for_hotel,
+                            income_tax_choice=s.income_tax_choice, luxury_tax=s.luxury_tax)
+
+    # -- questions -----------------------------------------------------------------------
+
+    def balance(self, card_id: int) -> int:
+        return self.balances.get(card_id, 0)
+
+    def card_by_uid(self, uid: str | None) -> Card | None:
+        return None if uid is None else self._by_uid.get(uid)
+
+    def card_by_id(self, card_id: int | None) -> Card | None:
+        return next((c for c in self.cards if c.id == card_id), None)
+
+    def card_by_name(self, name: str) -> Card | None:
+        key = fold_name(name)
+        return next((c for c in self.cards if fold_name(c.name) == key), None)
+
+    def name_of(self, card_id: int | None) -> str:
+        """A card's name (a retired card keeps its name); "Bank" for the bank."""
+        return "Bank" if card_id is BANK else self.names.get(card_id, f"card {card_id}")
+
+    @property
+    def volume(self) -> int:
+        stored = self.options.get(VOLUME_KEY, str(DEFAULT_VOLUME))
+        return int(stored) if stored in ("0", "1", "2", "3") else DEFAULT_VOLUME
+
+    @property
+    def is_short_game(self) -> bool:
+        """A short game is one whose hotels need 3 houses (``banker game new --short-game``)."""
+        return self.settings.houses_for_hotel == 3
+
+    def in_game(self) -> list[Card]:
+        """The players still playing: money left, or a deed (a bankrupt player has neither)."""
+        return [c for c in self.cards if self.balance(c.id) > 0 or self.estate.deeds_of(c.id)]
+
+    def live_bankruptcies(self) -> int:
+        """How many bankruptcies the current game has seen (undone ones not counted)."""
+        return len(self.bankruptcies - self.undone)
+
+    # -- numbering the next records ------------------------------------------------------
+
+    def numbered(self, tx: Transaction, offset: int = 0) -> Transaction:
+        """``tx`` as the current game's next transaction (``offset`` more for a batch)."""
+        return replace(tx, id=self.next_tx + offset, game=self.id)
+
+    def checkpoint(self) -> Checkpoint:
+        """The current game's own state, to restore it later."""
+        return Checkpoint(self.id, self.settings, self.started, tuple(sorted(self.balances.items())),
+                          estate_changes(self.estate), self.last, tuple(sorted(self.undone)),
+                          tuple(sorted(self.bankruptcies)), self.transactions)
+
+
+def fold_name(name: str) -> str:
+    """A name as it is compared: Unicode-normalised (NFKC) and case-folded."""
+    return unicodedata.normalize("NFKC", name).casefold().strip()
+
+
+def estate_changes(estate: Estate | None) -> tuple[tuple, ...]:
+    """The changes that build ``estate`` from a new game's estate."""
+    if estate is None:
+        return ()
+    changes: list[tuple] = [("owner", slug, None, owner) for slug, owner in sorted(estate.owners.items())]
+    changes += [("mortgaged", slug, False, True) for slug in sorted(estate.mortgaged)]
+    changes += [("houses", slug, 0, n) for slug, n in sorted(estate.buildings.items())]
+    for player, count in sorted(estate.jail_cards.items()):
+        changes += [("jail-card", None, player)] * count
+    return tuple(changes)
+
+
+# -- the fold -------------------------------------------------------------------------------
+
+
+def replay(records: Iterable[Record], *, editions: Mapping[str, Edition], start: Game | None = None) -> Game:
+    """The game after every record, in order, from an empty ledger (or from ``start``)."""
+    game = start if start is not None else Game(editions=MappingProxyType(dict(editions)))
+    for record in records:
+        game = apply(game, record)
+    return game
+
+
+def apply(game: Game, record: Record) -> Game:
+    """The game after ``record``; :class:`Refused` (nothing changed) if the record does not fit."""
+    handler = _APPLY.get(type(record))
+    if handler is None:
+        raise TypeError(f"not a journal record: {record!r}")
+    return handler(game, record)
+
+
+def _transaction(game: Game, tx: Transaction) -> Game:
+    if game.id == 0:
+        raise Refused("no game has started")
+    if tx.game != game.id:
+        raise Refused(f"#{tx.id} is in game {tx.game}, not the current game {game.id}")
+    if tx.id is None or tx.id < game.next_tx:
+        raise Refused(f"transaction #{tx.id} is out of order (next is #{game.next_tx})")
+    for p in tx.postings:
+        for party in (p.payer, p.payee):
+            if party is not BANK and party not in game.names:
+                raise Refused(f"card {party} was never enrolled")
+    balances = moved(game.balances, tx.postings)
+    if not game.settings.allow_negative:
+        for card, after in balances.items():
+            if after < 0 and after < game.balance(card):
+                raise InsufficientFunds(f"{game.name_of(card)} short {format_amount(-after)}", -after)
+    try:
+        estate = apply_changes(game.estate, tx.changes) if tx.changes else game.estate
+    except EstateConflict:
+        raise
+    undone = game.undone
+    if tx.reverses is not None:
+        if tx.reverses in game.undone:
+            raise Refused(f"#{tx.reverses} is already undone")
+        undone = undone | {tx.reverses}
+    bankrupt = game.bankruptcies | {tx.id} if tx.kind == "bankruptcy" else game.bankruptcies
+    return replace(game, balances=MappingProxyType(balances), estate=estate, last=tx, undone=undone,
+                   bankruptcies=bankrupt, transactions=game.transactions + 1, next_tx=tx.id + 1)
+
+
+def check_enrolment(game: Game, name: str, uid: str, *, card_id: int | None = None) -> None:
+    """Refuse a name or card that would clash with the enrolled cards (``card_id``: the card renamed)."""
+    others = [c for c in game.cards if c.id != card_id]
+    if not name.strip() or len(name) > 24 or not name.isprintable():
+        raise Refused(f"not a usable name: {name!r}")
+    if fold_name(name) == "bank":
+        raise Refused("the bank is not a player")
+    if any(fold_name(c.name) == fold_name(name) for c in others):
+        raise Refused(f"{name} is already enrolled")
+    if card_id is None:
+        owner = next((c for c in others if c.uid == uid), None)
+        if owner is not None:
+            raise Refused(f"card {uid} is already {owner.name}'s")
+        if uid in game.deed_tags:
+            raise Refused(f"card {uid} is a deed's tag")
+        if len(others) >= MAX_PLAYERS:
+            raise Refused(f"{MAX_PLAYERS} players at most")
+
+
+def _with_cards(game: Game, cards: tuple[Card, ...], **more) -> Game:
+    by_uid = MappingProxyType({c.uid: c for c in cards})
+    return replace(game, cards=cards, _by_uid=by_uid, **more)
+
+
+def _enrolment(game: Game, rec: Enrolment) -> Game:
+    card = rec.card
+    check_enrolment(game, card.name, card.uid)
+    if card.id < game.next_card:
+        raise Refused(f"card number {card.id} is taken")
+    names = MappingProxyType({**game.names, card.id: card.name})
+    joined = _with_cards(game, game.cards + (card,), names=names, next_card=card.id + 1)
+    return _transaction(joined, rec.opening)
+
+
+def _card(game: Game, card_id: int) -> Card:
+    card = game.card_by_id(card_id)
+    if card is None:
+        raise Refused(f"no card {card_id} is enrolled")
+    return card
+
+
+def _rename(game: Game, rec: Rename) -> Game:
+    card = _card(game, rec.card_id)
+    check_enrolment(game, rec.name, card.uid, card_id=card.id)
+    cards = tuple(Card(c.id, c.uid, rec.name) if c.id == card.id else c for c in game.cards)
+    return _with_cards(game, cards, names=MappingProxyType({**game.names, card.id: rec.name}))
+
+
+def _removal(game: Game, rec: Removal) -> Game:
+    _card(game, rec.card_id)
+    return _with_cards(game, tuple(c for c in game.cards if c.id != rec.card_id))
+
+
+def _deed_tag(game: Game, rec: DeedTag) -> Game:
+    try:
+        game.edition.deed(rec.slug)
+    except UnknownDeed as exc:
+        raise Refused(str(exc)) from exc
+    owner = game.card_by_uid(rec.uid)
+    if owner is not None:
+        raise Refused(f"card {rec.uid} is {owner.name}'s")
+    tags = {u: s for u, s in game.deed_tags.items() if s != rec.slug and u != rec.uid}
+    return replace(game, deed_tags=MappingProxyType({**tags, rec.uid: rec.slug}))
+
+
+def _setting(game: Game, rec: Setting) -> Game:
+    if rec.key == VOLUME_KEY and rec.value not in ("0", "1", "2", "3"):
+        raise Refused(f"volume {rec.value!r}: 0 to 3")
+    return replace(game, options=MappingProxyType({**game.options, rec.key: rec.value}))
+
+
+def _pin(game: Game, rec: PinChange) -> Game:
+    return replace(game, pin_hash=rec.pin_hash)
+
+
+def _new_game(game: Game, rec: NewGame) -> Game:
+    if rec.settings.edition not in game.editions:
+        raise Refused(f"this banker has no edition {rec.settings.edition!r}")
+    if rec.game < game.next_game:
+        raise Refused(f"game number {rec.game} is taken")
+    edition = game.editions[rec.settings.edition]
+    fresh = replace(game, id=rec.game, settings=rec.settings, started=rec.time, balances=_EMPTY,
+                    estate=Estate.new(edition), last=None, undone=frozenset(), bankruptcies=frozenset(),
+                    transactions=0, next_game=rec.game + 1)
+    for opening in rec.openings:
+        fresh = _transaction(fresh, opening)
+    return fresh
+
+
+def _restored(game: Game, rec: GameRestored) -> Game:
+    cp = rec.checkpoint
+    if not 0 < cp.game < game.next_game:
+        raise Refused(f"there is no game {cp.game}")
+    edition = game.editions.get(cp.settings.edition)
+    if edition is None:
+        raise Refused(f"this banker has no edition {cp.settings.edition!r}")
+    return replace(game, id=cp.game, settings=cp.settings, started=cp.started,
+                   balances=MappingProxyType(dict(cp.balances)),
+                   estate=apply_changes(Estate.new(edition), cp.estate), last=cp.last,
+                   undone=frozenset(cp.undone), bankruptcies=frozenset(cp.bankruptcies),
+                   transactions=cp.transactions)
+
+
+_APPLY = {
+    Transaction: _transaction,
+    Enrolment: _enrolment,
+    Rename: _rename,
+    Removal: _removal,
+    DeedTag: _deed_tag,
+    Setting: _setting,
+    PinChange: _pin,
+    NewGame: _new_game,
+    GameRestored: _restored,
+}
+
+
+def last_states(records: Iterable[Record], *, editions: Mapping[str, Edition]) -> dict[int, Checkpoint]:
+    """Each game's state as it was when last played (the current one: now), by game id."""
+    game = Game(editions=MappingProxyType(dict(editions)))
+    states: dict[int, Checkpoint] = {}
+    for record in records:
+        if isinstance(record, (NewGame, GameRestored)) and game.id:
+            states[game.id] = game.checkpoint()
+        game = apply(game, record)
+    if game.id:
+        states[game.id] = game.checkpoint()
+    return states

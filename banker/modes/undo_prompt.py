@@ -1,0 +1,32 @@
+"""``FN C``: the undo prompt, showing the last transaction and undoing it on ``M``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .. import views
+from ..errors import Refused
+from ..screen import Screen
+from ..undo import last_undoable, undo_last
+from .base import Ctx, Mode, Reply
+
+
+@dataclass(frozen=True)
+class ConfirmUndo(Mode):
+    """The game's last transaction, undone by a reversing entry on ``M``."""
+
+    def screen(self, ctx: Ctx) -> Screen:
+        last = last_undoable(ctx.game)
+        if last is None:
+            return views.message("Nothing to undo")
+        return views.message("Undo?", last.memo or last.kind, "M: yes   C: no")
+
+    def key(self, ctx: Ctx, key: str) -> Reply:
+        if key != "M":
+            return ctx.refuse(views.refused("M to undo, C to keep"))
+        try:
+            undo = undo_last(ctx.game)
+        except Refused as exc:
+            return ctx.refuse(views.refused(str(exc)))
+        done = undo.memo[len(f"Undo #{undo.reverses} "):]
+        return ctx.commit(undo, lambda after: views.message(f"Undone #{undo.reverses}", done))

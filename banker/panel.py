@@ -1,0 +1,48 @@
+"""The unit's own short-lived state between events: what lies on the readers, what is being typed, the mode."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from .entry import AmountEntry
+from .screen import Screen
+
+#: Seconds ``C`` must be held (with no card on a reader) to start a new game.
+NEW_GAME_HOLD = 2.0
+#: Default seconds without a key or card before the screen sleeps.
+SLEEP_AFTER = 60.0
+
+
+@dataclass(frozen=True)
+class Panel:
+    """Everything the unit itself remembers (the ledger's game holds the rest); compared by value.
+
+    ``left``/``right``: the UID lying on the ``+``/``-`` reader; ``deed_on``:
+    the reader a deed's tag lies on; ``message``: a transient screen shown
+    until the next key or card; ``mode``: a multi-key flow that owns the
+    keys; ``c_down_at``/``c_hold_done``: the hold of ``C`` that starts a new
+    game; ``swallow_key_up``: the key that woke the unit (its release is
+    ignored); ``pin_failures``/``locked_until``: wrong banker PINs in a row
+    and the lockout; ``now``: the time of the last event; ``sleep_after``:
+    the idle seconds before the screen sleeps.
+    """
+
+    left: str | None = None
+    right: str | None = None
+    entry: AmountEntry = AmountEntry()
+    message: Screen | None = None
+    asleep: bool = False
+    last_activity: float = 0.0
+    c_down_at: float | None = None
+    c_hold_done: bool = False
+    swallow_key_up: str | None = None
+    mode: object | None = None  # a banker.modes.base.Mode (modes import the panel, not the other way)
+    deed_on: str | None = None
+    pin_failures: int = 0
+    locked_until: float = 0.0
+    now: float = 0.0
+    sleep_after: float = SLEEP_AFTER
+
+    @property
+    def cards_down(self) -> bool:
+        """Whether a card lies on either reader."""
+        return self.left is not None or self.right is not None

@@ -1,0 +1,268 @@
+"""The journal's records: every change of money or authority, as typed, immutable, append-only data.
+
+A ledger is the sequence of these records, in the order they were committed.
+The game is their fold (:func:`banker.game.replay`); nothing else changes
+it. Money only moves as :class:`Posting` values inside a :class:`Transaction`
+(an enrolment's and a new game's opening balances are transactions too),
+committed whole or not at all. Ids (transaction, card and game numbers) are
+given by the core from the game's counters; the store stamps the wall-clock
+``time`` when it appends a record.
+
+The kinds, with the word the store writes for each::
+
+    Transaction  "tx"       money moved (postings) and deeds changed (estate changes)
+    Enrolment    "enrol"    a card joins, with its opening balance
+    Rename       "rename"   a player's new name
+    Removal      "remove"   a card retires (its journal stays)
+    DeedTag      "deed-tag" a deed's RFID tag
+    Setting      "setting"  a unit setting (the volume)
+    PinChange    "pin"      the banker's PIN (its salted hash)
+    NewGame      "new-game" the current game is archived, a new one starts
+    GameRestored "restore"  an archived game is current again (with its state)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Mapping, Union
+
+#: The bank as a party to a posting.
+BANK = None
+
+#: Players a game can have (the board has 8 tokens).
+MAX_PLAYERS = 8
+
+
+@dataclass(frozen=True)
+class Posting:
+    """``amount`` dollars (> 0) move from ``payer`` to ``payee``.
+
+    Parties are card ids (int); ``BANK`` (None) is the bank, which issues
+    money as needed and never goes broke.
+    """
+
+    payer: int | None
+    payee: int | None
+    amount: int
+    kind: str
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.amount, int) or isinstance(self.amount, bool):
+            raise TypeError(f"amount must be an int, not {type(self.amount).__name__}")
+        if self.amount <= 0:
+            raise ValueError(f"amount must be positive, got {self.amount}")
+        if self.payer is not BANK and self.payer == self.payee:
+            raise ValueError("a card cannot pay itself")
+
+
+@dataclass(frozen=True)
+class Transaction:
+    """What one action of a player committed: postings and estate changes.
+
+    ``id`` and ``game`` are given by the core when it builds the record
+    (:meth:`banker.game.Game.numbered`), ``time`` by the store when it
+    appends it. ``reverses`` names the transaction this one undoes, if any.
+    ``changes`` holds estate changes (deeds, buildings) as plain tuples.
+    """
+
+    kind: str
+    postings: tuple[Posting, ...]
+    memo: str = ""
+    reverses: int | None = None
+    changes: tuple[tuple, ...] = ()
+    id: int | None = None
+    game: int | None = None
+    time: float | None = None
+
+
+@dataclass(frozen=True)
+class Card:
+    """An enrolled card: ``id`` in the ledger, its RFID ``uid`` (hex) and the player's name."""
+
+    id: int
+    uid: str
+    name: str
+
+
+@dataclass(frozen=True)
+class GameSettings:
+    """Per-game settings, with the Electronic Banking edition's defaults.
+
+    ``start_balance`` and ``go_salary`` in dollars; ``allow_negative``: the
+    house rule letting payments take a balance below zero; ``edition``: the
+    deed set (``cards/editions/NAME.toml``); ``houses_for_hotel``: 4, or 3 in
+    the short game; ``income_tax_choice``: the older rule offering 10% of
+    worth instead of the flat Income Tax; ``luxury_tax``: None for the
+    edition's (1M), or an amount (older sets: 750K).
+    """
+
+    start_balance: int = 15_000_000
+    go_salary: int = 2_000_000
+    allow_negative: bool = False
+    edition: str = "us"
+    houses_for_hotel: int = 4
+    income_tax_choice: bool = False
+    luxury_tax: int | None = None
+
+
+@dataclass(frozen=True)
+class Enrolment:
+    """``card`` joins; ``opening`` (a transaction of the current game) gives it the start balance."""
+
+    card: Card
+    opening: Transaction
+    time: float | None = None
+
+
+@dataclass(frozen=True)
+class Rename:
+    """The card ``card_id`` is now called ``name``."""
+
+    card_id: int
+    name: str
+    time: float | None = None
+
+
+@dataclass(frozen=True)
+class Removal:
+    """The card ``card_id`` retires: it leaves the players; its journal entries stay."""
+
+    card_id: int
+    time: float | None = None
+
+
+@dataclass(frozen=True)
+class DeedTag:
+    """The RFID tag ``uid`` now stands for the title deed ``slug`` (replacing any tag either had)."""
+
+    uid: str
+    slug: str
+    time: float | None = None
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A unit setting kept across games and restarts (today: ``volume``, "0"-"3")."""
+
+    key: str
+    value: str
+    time: float | None = None
+
+
+@dataclass(frozen=True)
+class PinChange:
+    """The banker's PIN is now the one whose salted hash is ``pin_hash``."""
+
+    pin_hash: str
+    time: float | None = None
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """Game ``game`` starts with ``settings``; ``openings`` give each enrolled card the start balance."""
+
+    game: int
+    settings: GameSettings
+    openings: tuple[Transaction, ...] = ()
+    time: float | None = None
+
+
+@dataclass(frozen=True)
+class Checkpoint:
+    """One game's own state at a moment: enough to carry on playing it without its journal.
+
+    ``balances`` by card id; ``estate`` as the changes that build it from a
+    new game's estate; ``last`` the game's last transaction; ``undone`` the
+    transactions reversed in it; ``bankruptcies`` its bankruptcy entries;
+    ``transactions`` how many it has.
+    """
+
+    game: int
+    settings: GameSettings
+    started: float | None
+    balances: tuple[tuple[int, int], ...]
+    estate: tuple[tuple, ...]
+    last: Transaction | None
+    undone: tuple[int, ...]
+    bankruptcies: tuple[int, ...]
+    transactions: int
+
+
+@dataclass(frozen=True)
+class GameRestored:
+    """An archived game is current again, as ``checkpoint`` recorded it when it was last played."""
+
+    checkpoint: Checkpoint
+    time: float | None = None
+
+
+Record = Union[Transaction, Enrolment, Rename, Removal, DeedTag, Setting, PinChange, NewGame, GameRestored]
+
+#: Each record type with the word that names its kind in the store.
+KINDS: Mapping[type, str] = {
+    Transaction: "tx",
+    Enrolment: "enrol",
+    Rename: "rename",
+    Removal: "remove",
+    DeedTag: "deed-tag",
+    Setting: "setting",
+    PinChange: "pin",
+    NewGame: "new-game",
+    GameRestored: "restore",
+}
+
+
+def kind_of(record: Record) -> str:
+    """The store's word for the record's kind (``"tx"``, ``"enrol"``, ...)."""
+    return KINDS[type(record)]
+
+
+def game_of(record: Record) -> int | None:
+    """The game a record belongs to (its money's game), or None for records of the whole ledger."""
+    if isinstance(record, Transaction):
+        return record.game
+    if isinstance(record, Enrolment):
+        return record.opening.game
+    if isinstance(record, NewGame):
+        return record.game
+    if isinstance(record, GameRestored):
+        return record.checkpoint.game
+    return None
+
+
+def transactions_in(record: Record) -> tuple[Transaction, ...]:
+    """The transactions (money) a record carries: itself, an enrolment's opening, a new game's openings."""
+    if isinstance(record, Transaction):
+        return (record,)
+    if isinstance(record, Enrolment):
+        return (record.opening,)
+    if isinstance(record, NewGame):
+        return record.openings
+    return ()
+
+
+def net_flows(postings: Iterable[Posting]) -> dict[int, int]:
+    """Each card's net gain over the postings (the bank is left out)."""
+    flows: dict[int, int] = {}
+    for p in postings:
+        if p.payer is not BANK:
+            flows[p.payer] = flows.get(p.payer, 0) - p.amount
+        if p.payee is not BANK:
+            flows[p.payee] = flows.get(p.payee, 0) + p.amount
+    return flows
+
+
+def moved(balances: Mapping[int, int], postings: Iterable[Posting], sign: int = 1) -> dict[int, int]:
+    """The balances after the postings (``sign`` -1: with them taken back)."""
+    after = dict(balances)
+    for card, change in net_flows(postings).items():
+        after[card] = after.get(card, 0) + sign * change
+    return after
+
+
+def normalise_uid(uid: str) -> str:
+    """A card UID as upper-case hex without separators; raises ValueError if it is not hex."""
+    cleaned = uid.strip().replace(":", "").replace("-", "").replace(" ", "").upper()
+    if not cleaned or len(cleaned) > 20 or any(ch not in "0123456789ABCDEF" for ch in cleaned):
+        raise ValueError(f"not a card UID (hex): {uid!r}")
+    return cleaned

@@ -1,0 +1,122 @@
+"""A store that keeps its journal in memory and can be told to fail: the fake of ``store.SqliteStore``.
+
+Records are kept as the rows the SQLite store would write (the same
+encoding and hash chain), so what goes in comes back decoded, exactly as
+from the file. There is no file, no lock and no backups. As the outside
+world, a test makes the "disk" fail::
+
+    >>> from banker.records import Setting
+    >>> store = MemoryStore(clock=lambda: 5.0)
+    >>> store.fail_next("the disk is full")
+    >>> store.append(Setting("volume", "1"))
+    Traceback (most recent call last):
+    ...
+    banker.errors.LedgerError: the disk is full
+    >>> store.append(Setting("volume", "1"))
+    Setting(key='volume', value='1', time=5.0)
+    >>> store.last_seq(), len(store.appends), len(store.failures)
+    (1, 1, 1)
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable, Iterator
+
+from banker.audit import Audit
+from banker.errors import LedgerError
+from banker.records import Record, Transaction, transactions_in
+from store.codec import stamped
+from store.journal import GameRow, Row, decode_row, game_rows, make_row, names_of, transactions_of, verify_rows
+
+
+class MemoryStore:
+    """The store port in memory. ``clock`` stamps the records (epoch seconds).
+
+    ``appends`` lists the records written, ``failures`` the reasons of the
+    appends refused (both for tests to read).
+    """
+
+    path = ":memory:"
+    writer = True
+    backups = None
+    backup_error = None
+
+    def __init__(self, *, clock: Callable[[], float] = time.time) -> None:
+        self._clock = clock
+        self._rows: list[Row] = []
+        self._fail_next: str | None = None
+        self._fail_always: str | None = None
+        self.appends: list[Record] = []
+        self.failures: list[str] = []
+
+    # -- the outside world ---------------------------------------------------------------
+
+    def fail_next(self, reason: str = "the disk is full") -> None:
+        """The next append raises :class:`LedgerError` (``reason``) and writes nothing."""
+        self._fail_next = reason
+
+    def fail_always(self, reason: str = "the disk is full") -> None:
+        """Every append raises :class:`LedgerError` (``reason``) until :meth:`heal`."""
+        self._fail_always = reason
+
+    def heal(self) -> None:
+        """Appends work again."""
+        self._fail_next = self._fail_always = None
+
+    # -- writing -------------------------------------------------------------------------
+
+    def append(self, record: Record) -> Record:
+        """Keep ``record`` as the next entry; returns it stamped with its time (:class:`LedgerError`: told to fail)."""
+        reason = self._fail_next or self._fail_always
+        if reason is not None:
+            self._fail_next = None
+            self.failures.append(reason)
+            raise LedgerError(reason)
+        done = stamped(record, float(self._clock()))
+        row = make_row(self.head(), self.last_seq() + 1, done)
+        self._rows.append(row)
+        self.appends.append(done)
+        return done
+
+    # -- reading -------------------------------------------------------------------------
+
+    def records(self, since: int = 0) -> Iterator[Record]:
+        """Every record after entry ``since`` (0: all), in order."""
+        return (decode_row(row) for row in self._rows[max(since, 0):])
+
+    def last_seq(self) -> int:
+        return len(self._rows)
+
+    def is_empty(self) -> bool:
+        return not self._rows
+
+    def head(self) -> str:
+        return self._rows[-1].hash if self._rows else ""
+
+    def game_transactions(self, game_id: int) -> list[Transaction]:
+        return transactions_of(self.records(), game_id)
+
+    def transaction(self, tx_id: int) -> Transaction | None:
+        return next((tx for r in self.records() for tx in transactions_in(r) if tx.id == tx_id), None)
+
+    def games(self) -> list[GameRow]:
+        return game_rows(self.records())
+
+    def card_names(self) -> dict[int, str]:
+        return names_of(self.records())
+
+    def verify(self) -> Audit:
+        """The same audit as the SQLite store's, over the rows kept here."""
+        return verify_rows(self._rows, head=self.head())
+
+    # -- lifetime ------------------------------------------------------------------------
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> "MemoryStore":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

@@ -1,0 +1,236 @@
+"""The ledger as the shell and the CLI use it: a store of records and the game they fold to, one write path.
+
+Every change, from the keypad or the ``banker`` command, is a record built
+by the core (:mod:`banker.acts`, :func:`banker.step.step`) and written by
+:meth:`Ledger.commit`: checked against the game (:func:`banker.game.apply`),
+appended to the store (durable when it returns, or nothing written), and
+only then folded into the game. Reads answer from the folded game; the
+journal's history is read from the store.
+
+>>> from firmware_sim.memory_store import MemoryStore
+>>> with Ledger(MemoryStore()) as ledger:
+...     alice = ledger.enrol("Alice", "04A1B2C3")
+...     ledger.balance(alice.id)
+15000000
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+from typing import Callable, Iterator
+
+from banker import acts
+from banker.audit import Audit
+from banker.authority import PIN_SETTING
+from banker.deeds import Edition
+from banker.errors import CorruptLedger, Refused
+from banker.game import Game, apply, last_states, replay
+from banker.records import Card, GameSettings, PinChange, Record, Setting, Transaction
+from banker.rules.estate import Estate
+from banker.undo import reversal, undo_last
+from cards import editions as packaged_editions
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """A game in the ledger: its id, settings, start time (epoch seconds), whether it is current, its size."""
+
+    id: int
+    settings: GameSettings
+    started: float | None
+    current: bool
+    transactions: int
+
+
+class Ledger:
+    """``store`` (a :class:`store.SqliteStore` or a :class:`firmware_sim.memory_store.MemoryStore`) and its game.
+
+    A store with no records yet gets the first game started.
+    """
+
+    def __init__(self, store, *, editions=None) -> None:
+        self.store = store
+        self.editions = editions if editions is not None else packaged_editions()
+        try:
+            self._game = replay(store.records(), editions=self.editions)
+        except Refused as exc:
+            raise CorruptLedger(f"{self.path}: the journal does not replay ({exc})") from exc
+        if self._game.id == 0 and getattr(store, "writer", True):
+            self.commit(acts.new_game(self._game, GameSettings()))
+
+    @property
+    def path(self) -> str:
+        return str(getattr(self.store, "path", ":memory:"))
+
+    @property
+    def backups(self):
+        return getattr(self.store, "backups", None)
+
+    @property
+    def backup_error(self) -> str | None:
+        return getattr(self.store, "backup_error", None)
+
+    # -- the one write path --------------------------------------------------------------
+
+    def commit(self, record: Record) -> Record:
+        """Check ``record`` against the game, append it (durable), then fold it in; returns it as stored.
+
+        :class:`Refused` if it does not fit, :class:`banker.errors.LedgerError`
+        if the store cannot write it: either way nothing changed.
+        """
+        apply(self._game, record)
+        stored = self.store.append(record)
+        self._game = apply(self._game, stored)
+        return stored
+
+    # -- reading -------------------------------------------------------------------------
+
+    def game(self) -> Game:
+        """The game now (an immutable value)."""
+        return self._game
+
+    def edition(self) -> Edition:
+        return self._game.edition
+
+    def estate(self) -> Estate:
+        return self._game.estate
+
+    def cards(self) -> list[Card]:
+        return list(self._game.cards)
+
+    def card_by_uid(self, uid: str) -> Card | None:
+        return self._game.card_by_uid(uid)
+
+    def card_by_name(self, name: str) -> Card | None:
+        return self._game.card_by_name(name)
+
+    def card_names(self) -> dict[int, str]:
+        return dict(self._game.names)
+
+    def balance(self, card_id: int) -> int:
+        return self._game.balance(card_id)
+
+    def balances(self) -> dict[str, int]:
+        """Each enrolled card's balance in the current game, by player name."""
+        return {c.name: self._game.balance(c.id) for c in self._game.cards}
+
+    def balances_by_id(self) -> dict[int, int]:
+        return {c.id: self._game.balance(c.id) for c in self._game.cards}
+
+    def deed_tags(self) -> dict[str, str]:
+        return dict(self._game.deed_tags)
+
+    def setting(self, key: str, default: str | None = None) -> str | None:
+        if key == PIN_SETTING:
+            return self._game.pin_hash if self._game.pin_hash is not None else default
+        return self._game.options.get(key, default)
+
+    def last_transaction(self) -> Transaction | None:
+        return self._game.last
+
+    def transactions(self, game_id: int | None = None) -> list[Transaction]:
+        """The journal of ``game_id`` (default: the current game), in order."""
+        return self.store.game_transactions(self._game.id if game_id is None else game_id)
+
+    def iter_transactions(self, game_id: int | None = None) -> Iterator[Transaction]:
+        return iter(self.transactions(game_id))
+
+    def transaction(self, tx_id: int) -> Transaction:
+        tx = self.store.transaction(tx_id)
+        if tx is None:
+            raise Refused(f"there is no transaction #{tx_id}")
+        return tx
+
+    def games(self) -> list["GameInfo"]:
+        """Every game in the ledger, oldest first; ``current`` marks the current one."""
+        return [GameInfo(row.id, row.settings, row.started, row.id == self._game.id, row.transactions)
+                for row in self.store.games()]
+
+    def verify(self) -> Audit:
+        return self.store.verify()
+
+    def head(self) -> str:
+        return self.store.head()
+
+    def check(self) -> None:
+        """Raise :class:`CorruptLedger` if the game differs from a fresh fold of the journal."""
+        fresh = replay(self.store.records(), editions=self.editions)
+        if fresh != self._game:
+            raise CorruptLedger("the game in memory differs from the journal")
+
+    # -- the banker's acts (each one record) ------------------------------------------------
+
+    def post(self, tx: Transaction) -> Transaction:
+        """Commit ``tx`` as the current game's next transaction; returns it with its id, game and time."""
+        return self.commit(self._game.numbered(tx))
+
+    def enrol(self, name: str, uid: str) -> Card:
+        """Enrol a card for ``name`` and give it the current game's start balance, in one commit."""
+        return self.commit(acts.enrolment(self._game, name, uid)).card
+
+    def enrol_deed(self, slug: str, uid: str) -> None:
+        """Give the title deed ``slug`` the RFID tag ``uid`` (replacing any tag it had)."""
+        self.commit(acts.deed_tag(self._game, slug, uid))
+
+    def rename(self, name: str, new_name: str) -> Card:
+        record = self.commit(acts.rename(self._game, name, new_name))
+        return self._game.card_by_id(record.card_id)
+
+    def remove(self, name: str) -> Card:
+        """Retire a card: it leaves the list of players; its journal entries stay."""
+        card = acts.card_named(self._game, name)
+        self.commit(acts.removal(self._game, name))
+        return card
+
+    def set_setting(self, key: str, value: str) -> None:
+        self.commit(PinChange(value) if key == PIN_SETTING else Setting(key, value))
+
+    def new_game(self, settings: GameSettings | None = None) -> Game:
+        """Archive the current game and start a new one: every enrolled card at the start balance, one commit."""
+        self.commit(acts.new_game(self._game, settings))
+        return self._game
+
+    def restore_game(self, game_id: int) -> Game:
+        """Make an archived game current again (the present one stays archived)."""
+        states = last_states(self.store.records(), editions=self.editions)
+        if game_id not in states:
+            raise Refused(f"there is no game {game_id}")
+        if game_id != self._game.id:
+            self.commit(acts.restore(self._game, states[game_id]))
+        return self._game
+
+    def undo(self, tx_id: int | None = None) -> Transaction:
+        """Post the reversing entry of ``tx_id`` (default: the game's last transaction)."""
+        target = None if tx_id is None else self.transaction(tx_id)
+        return self.commit(undo_last(self._game) if target is None else reversal(self._game, target))
+
+    # -- lifetime ------------------------------------------------------------------------
+
+    def close(self) -> None:
+        self.store.close()
+
+    def __enter__(self) -> "Ledger":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def open_ledger(path: str | os.PathLike = ":memory:", *, writer: bool = True, clock: Callable[[], float] = time.time,
+                backups: bool = True, **store_options) -> Ledger:
+    """The ledger in the SQLite file at ``path`` (created if missing); ``writer`` takes the one-writer lock."""
+    from store import SqliteStore
+
+    store = SqliteStore(path, writer=writer, clock=clock, backups=backups, **store_options)
+    try:
+        return Ledger(store)
+    except BaseException:
+        store.close()
+        raise
+
+
+#: The name the first release gave the SQLite ledger (tests, the CLI and tools use it).
+def SqliteLedger(path: str | os.PathLike = ":memory:", **options) -> Ledger:  # noqa: N802
+    return open_ledger(path, **options)

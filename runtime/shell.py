@@ -1,0 +1,170 @@
+"""The one shell: events in, the pure step, the record written first, then tones and the frame; and the run loop.
+
+For each event: :func:`banker.step.step`; if the outcome has a record,
+:meth:`runtime.ledger.Ledger.commit` writes it (durable) and folds it into
+the game; if the write fails the core is stepped again with
+:class:`~banker.events.CommitFailed` and shows NOT SAVED, nothing changed.
+Only then are the effects carried out and the display drawn, and it is
+drawn only when the panel or the game changed. This is the one place where
+"nothing is shown before it is committed" lives.
+
+Drivers (keypad scanner, card readers, the serial test port, a window) call
+:meth:`Shell.post` from any thread; the owning thread runs :meth:`Shell.run`
+(or :meth:`Shell.pump` in tests and the simulator).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import threading
+import time
+from dataclasses import replace
+from typing import Callable
+
+from banker.errors import LedgerError, Refused
+from banker.events import CommitFailed, Effect, Event, KeyDown, Log, PlayTone, SetDisplayPower, Tick
+from banker.panel import SLEEP_AFTER, Panel
+from banker.ports import Buzzer, Display
+from banker.screen import Screen
+from banker.step import Outcome, step
+from banker.step import screen as screen_of
+
+from .ledger import Ledger
+
+log = logging.getLogger("banker.shell")
+
+#: Seconds between clock ticks in the run loop (holds, sleep, the display's retry).
+TICK_SECONDS = 0.1
+
+Spy = Callable[[str, object], None]
+
+
+class Shell:
+    """Carries events into the core over ``ledger`` and its effects out to ``display`` and ``buzzer`` (either may be None).
+
+    ``spy`` (``spy(kind, value)`` with kind "event", "record" or "effect")
+    sees everything that passes, like pyserial's ``spy://``; ``salt`` gives
+    the fresh bytes a typed PIN is hashed with; ``now`` is the clock's time at the start.
+    """
+
+    def __init__(
+        self,
+        ledger: Ledger,
+        *,
+        display: Display | None = None,
+        buzzer: Buzzer | None = None,
+        clock: Callable[[], float] = time.monotonic,
+        sleep_after: float = SLEEP_AFTER,
+        now: float = 0.0,
+        spy: Spy | None = None,
+        salt: Callable[[int], bytes] = os.urandom,
+    ) -> None:
+        self.ledger = ledger
+        self.display = display
+        self.buzzer = buzzer
+        self.clock = clock
+        self.spy = spy
+        self._salt = salt
+        self.panel = Panel(last_activity=now, now=now, sleep_after=sleep_after)
+        self._events: queue.SimpleQueue[Event] = queue.SimpleQueue()
+        self._drawn: tuple[Panel, object] | None = None
+        self._shown: Screen | None = None
+        self.show()
+
+    # -- one event -----------------------------------------------------------------------
+
+    def handle(self, event: Event) -> list[Effect]:
+        """Step the core through ``event``, write its record first, then carry out its effects and draw."""
+        if self.spy is not None:
+            self.spy("event", event)
+        if isinstance(event, KeyDown) and not event.salt:
+            event = replace(event, salt=self._salt(16))
+        outcome = self._step(event)
+        if outcome is None:
+            return []
+        self.panel = outcome.panel
+        for effect in outcome.effects:
+            self._carry_out(effect)
+        if isinstance(event, Tick) and getattr(self.display, "failed", False):
+            self.display.retry()  # a bus error spoiled a frame: send it again
+        self.show()
+        return list(outcome.effects)
+
+    def _step(self, event: Event) -> Outcome | None:
+        game = self.ledger.game()
+        try:
+            outcome = step(self.panel, game, event)
+            if outcome.record is None:
+                return outcome
+            try:
+                stored = self.ledger.commit(outcome.record)
+            except (LedgerError, Refused) as exc:
+                return step(outcome.panel, game, CommitFailed(str(exc), event.t))
+            if self.spy is not None:
+                self.spy("record", stored)
+            return outcome
+        except Exception:  # a programming error: logged, the event dropped, nothing changed
+            log.exception("the unit failed on %r", event)
+            return None
+
+    def _carry_out(self, effect: Effect) -> None:
+        if self.spy is not None:
+            self.spy("effect", effect)
+        if isinstance(effect, PlayTone):
+            if self.buzzer is not None and effect.volume > 0:
+                self.buzzer.play(effect.tone, effect.volume)
+        elif isinstance(effect, SetDisplayPower):
+            if self.display is not None:
+                self.display.power(effect.on)
+        elif isinstance(effect, Log):
+            log.info("%s", effect.text)
+
+    # -- the display ---------------------------------------------------------------------
+
+    @property
+    def screen(self) -> Screen:
+        """What the display shows now."""
+        return screen_of(self.panel, self.ledger.game())
+
+    def show(self) -> None:
+        """Send the screen to the display, if the panel or the game changed and the frame with them."""
+        state = (self.panel, self.ledger.game())
+        if self._drawn is not None and self._drawn[1] is state[1] and self._drawn[0] == state[0]:
+            return
+        self._drawn = state
+        screen = screen_of(*state)
+        if self.display is not None and screen != self._shown and not screen.asleep:
+            self.display.show(screen)
+        self._shown = screen
+
+    # -- the run loop --------------------------------------------------------------------
+
+    def post(self, event: Event) -> None:
+        """Queue ``event`` for the owning thread (safe from any thread)."""
+        self._events.put(event)
+
+    def pump(self) -> int:
+        """Step through every queued event now; return how many there were."""
+        count = 0
+        while True:
+            try:
+                event = self._events.get_nowait()
+            except queue.Empty:
+                return count
+            self.handle(event)
+            count += 1
+
+    def run(self, stop: threading.Event, tick: float = TICK_SECONDS) -> None:
+        """Own the unit until ``stop`` is set: events as they come, a clock tick every ``tick`` seconds."""
+        next_tick = self.clock()
+        while not stop.is_set():
+            timeout = max(0.0, next_tick - self.clock())
+            try:
+                self.handle(self._events.get(timeout=timeout))
+            except queue.Empty:
+                pass
+            if self.clock() >= next_tick:
+                self.handle(Tick(self.clock()))
+                next_tick += tick

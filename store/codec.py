@@ -1,0 +1,278 @@
+"""The journal's byte encoding: each record as canonical JSON text, and the hash that chains the rows.
+
+A record is stored as its kind (:data:`banker.records.KINDS`) and a body:
+JSON with sorted keys, compact separators and ASCII only, so one record has
+exactly one body text. The record's own ``time`` is kept beside the body
+(the row's ``time`` column); times of transactions nested in a record
+(an enrolment's opening, a new game's openings, a checkpoint's last
+transaction) are in the body. Decoding gives back equal dataclasses.
+
+>>> from banker.records import Rename
+>>> encode(Rename(3, "Cleo"))
+('rename', '{"card_id":3,"name":"Cleo"}')
+>>> decode("rename", '{"card_id":3,"name":"Cleo"}', seq=7, time=1.5)
+Rename(card_id=3, name='Cleo', time=1.5)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import fields, replace
+from typing import Any, Callable
+
+from banker.errors import CorruptLedger
+from banker.records import (
+    KINDS,
+    Card,
+    Checkpoint,
+    DeedTag,
+    Enrolment,
+    GameRestored,
+    GameSettings,
+    NewGame,
+    PinChange,
+    Posting,
+    Record,
+    Removal,
+    Rename,
+    Setting,
+    Transaction,
+)
+
+_TYPES = {kind: cls for cls, kind in KINDS.items()}
+_CHAIN_DOMAIN = b"banker-journal-v2\n"
+
+
+# -- stamping and the chain -------------------------------------------------------------------
+
+
+def stamped(record: Record, time: float) -> Record:
+    """``record`` with its wall-clock ``time`` (and that of the transactions it carries) set."""
+    if isinstance(record, Enrolment):
+        return replace(record, time=time, opening=replace(record.opening, time=time))
+    if isinstance(record, NewGame):
+        return replace(record, time=time, openings=tuple(replace(o, time=time) for o in record.openings))
+    return replace(record, time=time)
+
+
+def chain_hash(previous: str, seq: int, game: int | None, tx: int | None, time: float, kind: str, body: str) -> str:
+    """The hash of a journal row after the row whose hash is ``previous`` ("" for the first row).
+
+    The material is a fixed layout: each field as UTF-8 text (numbers in
+    decimal, the time as Python's shortest exact float text, None as "-"),
+    each prefixed by its length as 4 bytes big-endian.
+    """
+    parts = (previous, str(seq), _text(game), _text(tx), repr(float(time)), kind, body)
+    material = bytearray(_CHAIN_DOMAIN)
+    for part in parts:
+        data = part.encode("utf-8")
+        material += len(data).to_bytes(4, "big") + data
+    return hashlib.sha256(bytes(material)).hexdigest()
+
+
+def _text(number: int | None) -> str:
+    return "-" if number is None else str(number)
+
+
+# -- encoding ---------------------------------------------------------------------------------
+
+
+def encode(record: Record) -> tuple[str, str]:
+    """The record's kind and canonical body text (its own ``time`` is not in the body)."""
+    kind = KINDS.get(type(record))
+    if kind is None:
+        raise TypeError(f"not a journal record: {record!r}")
+    return kind, canonical(_ENCODERS[type(record)](record))
+
+
+def canonical(value: Any) -> str:
+    """The one JSON text of ``value``: sorted keys, no spaces, ASCII, no NaN."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
+
+
+def _posting(p: Posting) -> list:
+    return [p.payer, p.payee, p.amount, p.kind]
+
+
+def _transaction(tx: Transaction, *, with_time: bool = True) -> dict:
+    body = {"kind": tx.kind, "postings": [_posting(p) for p in tx.postings], "memo": tx.memo,
+            "reverses": tx.reverses, "changes": [list(c) for c in tx.changes], "id": tx.id, "game": tx.game}
+    if with_time:
+        body["time"] = tx.time
+    return body
+
+
+def _settings(s: GameSettings) -> dict:
+    return {f.name: getattr(s, f.name) for f in fields(GameSettings)}
+
+
+def _checkpoint(cp: Checkpoint) -> dict:
+    return {"game": cp.game, "settings": _settings(cp.settings), "started": cp.started,
+            "balances": [list(b) for b in cp.balances], "estate": [list(c) for c in cp.estate],
+            "last": None if cp.last is None else _transaction(cp.last), "undone": list(cp.undone),
+            "bankruptcies": list(cp.bankruptcies), "transactions": cp.transactions}
+
+
+_ENCODERS: dict[type, Callable[[Any], dict]] = {
+    Transaction: lambda r: _transaction(r, with_time=False),
+    Enrolment: lambda r: {"card": {"id": r.card.id, "uid": r.card.uid, "name": r.card.name},
+                          "opening": _transaction(r.opening)},
+    Rename: lambda r: {"card_id": r.card_id, "name": r.name},
+    Removal: lambda r: {"card_id": r.card_id},
+    DeedTag: lambda r: {"uid": r.uid, "slug": r.slug},
+    Setting: lambda r: {"key": r.key, "value": r.value},
+    PinChange: lambda r: {"pin_hash": r.pin_hash},
+    NewGame: lambda r: {"game": r.game, "settings": _settings(r.settings),
+                        "openings": [_transaction(o) for o in r.openings]},
+    GameRestored: lambda r: {"checkpoint": _checkpoint(r.checkpoint)},
+}
+
+
+# -- decoding ---------------------------------------------------------------------------------
+
+
+class _Malformed(ValueError):
+    pass
+
+
+def decode(kind: str, body: str, *, seq: int, time: float | None) -> Record:
+    """The record stored as ``kind`` and ``body`` in row ``seq``; :class:`CorruptLedger` naming the row if not."""
+    cls = _TYPES.get(kind)
+    if cls is None:
+        raise CorruptLedger(f"journal entry {seq} has an unknown kind {kind!r}: a newer banker's ledger?")
+    try:
+        data = json.loads(body)
+        record = _DECODERS[cls](_object(data))
+        return replace(record, time=_opt_float(time))
+    except (ValueError, TypeError, KeyError) as exc:
+        raise CorruptLedger(f"journal entry {seq} ({kind}) cannot be read: {exc}") from exc
+
+
+def _object(value: Any, required: tuple[str, ...] = ()) -> dict:
+    if not isinstance(value, dict):
+        raise _Malformed(f"expected an object, found {value!r}")
+    missing = [k for k in required if k not in value]
+    extra = [k for k in value if k not in required]
+    if required and (missing or extra):
+        raise _Malformed(f"fields {sorted(missing)} missing, {sorted(extra)} unexpected")
+    return value
+
+
+def _list(value: Any) -> list:
+    if not isinstance(value, list):
+        raise _Malformed(f"expected a list, found {value!r}")
+    return value
+
+
+def _int(value: Any) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise _Malformed(f"expected a whole number, found {value!r}")
+    return value
+
+
+def _opt_int(value: Any) -> int | None:
+    return None if value is None else _int(value)
+
+
+def _str(value: Any) -> str:
+    if not isinstance(value, str):
+        raise _Malformed(f"expected text, found {value!r}")
+    return value
+
+
+def _opt_float(value: Any) -> float | None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise _Malformed(f"expected a time, found {value!r}")
+    return float(value)
+
+
+def _plain(value: Any) -> Any:
+    if value is not None and not isinstance(value, (str, int, bool)):
+        raise _Malformed(f"an estate change holds {value!r}")
+    return value
+
+
+def _changes(value: Any) -> tuple[tuple, ...]:
+    return tuple(tuple(_plain(v) for v in _list(c)) for c in _list(value))
+
+
+def _posting_of(value: Any) -> Posting:
+    payer, payee, amount, kind = _list(value)
+    return Posting(_opt_int(payer), _opt_int(payee), _int(amount), _str(kind))
+
+
+_TX_FIELDS = ("kind", "postings", "memo", "reverses", "changes", "id", "game")
+
+
+def _transaction_of(d: Any, *, with_time: bool = True) -> Transaction:
+    d = _object(d, _TX_FIELDS + (("time",) if with_time else ()))
+    return Transaction(_str(d["kind"]), tuple(_posting_of(p) for p in _list(d["postings"])), _str(d["memo"]),
+                       _opt_int(d["reverses"]), _changes(d["changes"]), _opt_int(d["id"]), _opt_int(d["game"]),
+                       _opt_float(d["time"]) if with_time else None)
+
+
+def _settings_of(d: Any) -> GameSettings:
+    settings = GameSettings(**_object(d))
+    checks = {"start_balance": _int, "go_salary": _int, "edition": _str, "houses_for_hotel": _int,
+              "luxury_tax": _opt_int}
+    for name, check in checks.items():
+        check(getattr(settings, name))
+    for name in ("allow_negative", "income_tax_choice"):
+        if not isinstance(getattr(settings, name), bool):
+            raise _Malformed(f"{name} is {getattr(settings, name)!r}, not true or false")
+    return settings
+
+
+def _pairs(value: Any) -> tuple[tuple[int, int], ...]:
+    pairs = []
+    for pair in _list(value):
+        card, amount = _list(pair)
+        pairs.append((_int(card), _int(amount)))
+    return tuple(pairs)
+
+
+def _checkpoint_of(d: Any) -> Checkpoint:
+    d = _object(d, ("game", "settings", "started", "balances", "estate", "last", "undone", "bankruptcies",
+                    "transactions"))
+    return Checkpoint(_int(d["game"]), _settings_of(d["settings"]), _opt_float(d["started"]), _pairs(d["balances"]),
+                      _changes(d["estate"]), None if d["last"] is None else _transaction_of(d["last"]),
+                      tuple(_int(t) for t in _list(d["undone"])), tuple(_int(t) for t in _list(d["bankruptcies"])),
+                      _int(d["transactions"]))
+
+
+def _enrolment_of(d: dict) -> Enrolment:
+    d = _object(d, ("card", "opening"))
+    card = _object(d["card"], ("id", "uid", "name"))
+    return Enrolment(Card(_int(card["id"]), _str(card["uid"]), _str(card["name"])), _transaction_of(d["opening"]))
+
+
+def _new_game_of(d: dict) -> NewGame:
+    d = _object(d, ("game", "settings", "openings"))
+    openings = tuple(_transaction_of(o) for o in _list(d["openings"]))
+    return NewGame(_int(d["game"]), _settings_of(d["settings"]), openings)
+
+
+def _simple(cls: type, **checks: Callable[[Any], Any]) -> Callable[[dict], Record]:
+    """A decoder for a record of plain fields, each read through its check."""
+    names = tuple(checks)
+
+    def decoder(d: dict) -> Record:
+        d = _object(d, names)
+        return cls(*(check(d[name]) for name, check in checks.items()))
+    return decoder
+
+
+_DECODERS: dict[type, Callable[[dict], Record]] = {
+    Transaction: lambda d: _transaction_of(d, with_time=False),
+    Enrolment: _enrolment_of,
+    Rename: _simple(Rename, card_id=_int, name=_str),
+    Removal: _simple(Removal, card_id=_int),
+    DeedTag: _simple(DeedTag, uid=_str, slug=_str),
+    Setting: _simple(Setting, key=_str, value=_str),
+    PinChange: _simple(PinChange, pin_hash=_str),
+    NewGame: _new_game_of,
+    GameRestored: lambda d: GameRestored(_checkpoint_of(_object(d, ("checkpoint",))["checkpoint"])),
+}
