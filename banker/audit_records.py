@@ -17,7 +17,8 @@ from .deeds import Edition
 from .errors import Refused
 from .game import Game, apply, replay
 from .money import format_amount
-from .records import BANK, Enrolment, Transaction, GameRestored, GameSettings, NewGame, Record, kind_of, transactions_in
+from .records import (BANK, Enrolment, GameRestored, GameSettings, NewGame, Record, Transaction, kind_of,
+                      transactions_in)
 from .rules.estate import Estate
 from .rules.estate import apply as apply_changes
 
@@ -27,7 +28,6 @@ class _GameSeen:
     """What the audit has folded of one game on its own: its settings, estate, undos and last transaction."""
 
     settings: GameSettings
-    started: float | None
     estate: Estate | None  # None once its deeds failed to replay (reported once)
     totals: GameTotals
     undone: set[int] = field(default_factory=set)
@@ -110,7 +110,7 @@ def _new_game(seq: int, rec: NewGame, games: dict[int, _GameSeen], editions: Map
     edition = editions.get(rec.settings.edition)
     if edition is None:
         problems.append(Problem(None, f"game {rec.game}: this banker has no edition {rec.settings.edition!r}"))
-    games[rec.game] = _GameSeen(rec.settings, rec.time, None if edition is None else Estate.new(edition), GameTotals())
+    games[rec.game] = _GameSeen(rec.settings, None if edition is None else Estate.new(edition), GameTotals())
     return problems
 
 

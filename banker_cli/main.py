@@ -38,8 +38,10 @@ def cli() -> None:
 @click.argument("file", type=click.File("r"))
 @db_option
 @click.option("--json", "as_json", is_flag=True, help="Print balances, volume, game and screen as JSON at the end.")
-@click.option("--backend", type=click.Choice(["core", "hw-sim"]), default="core", show_default=True,
-              help="core: events straight into the unit; hw-sim: through the real drivers on simulated chips.")
+@click.option("--backend", default="core", show_default=True,
+              help="core: events straight into the unit; hw-sim: through the real drivers on simulated chips; "
+                   "window: the simulator's window; serial:URL: a unit on its test port; spy:NAME logs "
+                   "every event, record and effect of NAME to stderr (docs/architecture.md).")
 @click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
               help="With --backend hw-sim: the device config whose wiring is simulated (docs/config.md).")
 @click.option("--port", help="Run the script on a real unit over its serial test port (a pyserial URL).")
@@ -59,8 +61,8 @@ def script_command(file, db: Path | None, as_json: bool, backend: str, config_pa
         lines = scripts.parse(file.read())
     except ScriptError as exc:
         fail(f"{file.name}: {exc}", 2)
-    if port is not None:
-        return _script_on_port(file.name, lines, port, as_json)
+    if port is not None or backend.startswith("serial:"):
+        return _script_on_port(file.name, lines, port or backend[len("serial:"):], as_json)
     ledger = open_ledger(db) if db is not None else SqliteLedger(":memory:")
     with ledger:
         backend_ = _script_backend(backend, ledger, config_path)
@@ -82,15 +84,15 @@ def script_command(file, db: Path | None, as_json: bool, backend: str, config_pa
 
 
 def _script_backend(backend: str, ledger, config_path: Path | None):
-    if backend == "core":
-        from firmware_sim.core_backend import CoreBackend
+    from runtime.backends import parse, script_backend
 
-        return CoreBackend(ledger)
-    from firmware_sim.hw_sim import HwSimBackend
-
-    config = read_config(config_path)
     try:
-        return HwSimBackend(ledger, config)
+        name, _, _ = parse(backend)
+    except BankerError as exc:
+        fail(str(exc), 2)
+    config = read_config(config_path) if name == "hw-sim" else None
+    try:
+        return script_backend(backend, ledger, config=config)
     except BankerError as exc:
         fail(str(exc), 3)
 

@@ -149,3 +149,14 @@ class WindowBackend:
 
     def screen_lines(self) -> list[str]:
         return list(self.sim.shell.screen.lines)
+
+
+def open_window_backend(ledger, *, scale: int = 3) -> WindowBackend:
+    """A window backend over ``ledger``: the simulator's window, silent (SDL's dummy drivers off a display)."""
+    import os
+
+    from firmware_sim.desktop import DesktopSim
+
+    os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    return WindowBackend(DesktopSim(ledger, scale=scale, sound=False))

@@ -112,6 +112,19 @@ def write_transaction(conn: sqlite3.Connection) -> Iterator[None]:
         raise
 
 
+@contextmanager
+def read_snapshot(conn: sqlite3.Connection) -> Iterator[None]:
+    """Several reads that see one committed state, even while a unit appends beside them."""
+    conn.execute("BEGIN DEFERRED")
+    try:
+        yield
+    finally:
+        try:
+            conn.execute("COMMIT")
+        except sqlite3.Error:
+            pass  # nothing was written; the read transaction ends with the connection
+
+
 def tables(conn: sqlite3.Connection) -> set[str]:
     return {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
 

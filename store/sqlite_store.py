@@ -22,6 +22,7 @@ import json
 import os
 import sqlite3
 import time
+from contextlib import contextmanager
 from typing import Callable, Iterator
 
 from banker.audit import Audit, Problem
@@ -35,13 +36,13 @@ from .lock import release_writer_lock, take_writer_lock
 from .migrate import V1_PROBLEMS, migrate_v1
 from .schema import (
     ROW_COLUMNS,
-    SCHEMA_VERSION,
     connect,
     create,
     file_path,
     insert_row,
     make_folder,
     meta,
+    read_snapshot,
     schema_version,
     tables,
     translate,
@@ -99,11 +100,8 @@ class SqliteStore:
         try:
             if not tables(self._conn):
                 create(self._conn)
-            version = schema_version(self._conn, self.path)
-            if version == 1:
+            if schema_version(self._conn, self.path) == 1:  # else SCHEMA_VERSION: it refuses others
                 self._migrate()
-            elif version != SCHEMA_VERSION:  # pragma: no cover - schema_version refuses others
-                raise CorruptLedger(f"{self.path} has ledger schema {version}; this banker reads {SCHEMA_VERSION}")
             if meta(self._conn, "head") is None:
                 raise CorruptLedger(f"{self.path} has no 'head' entry")
         except sqlite3.Error as exc:
@@ -111,7 +109,7 @@ class SqliteStore:
 
     def _migrate(self) -> None:
         """Move a schema 1 ledger to schema 2, holding the writer lock meanwhile (a reader takes it for this)."""
-        lock = self._lock if self._lock is not None else take_writer_lock(self.path)
+        borrowed = take_writer_lock(self.path) if self._lock is None else None
         try:
             migrate_v1(self._conn, self.path, clock=self._clock)
         except sqlite3.Error as exc:
@@ -121,8 +119,7 @@ class SqliteStore:
                 raise
             raise LedgerError(f"cannot keep a copy of {self.path} before updating it: {exc.strerror}") from exc
         finally:
-            if lock is not self._lock:
-                release_writer_lock(lock)
+            release_writer_lock(borrowed)
 
     # -- reading -------------------------------------------------------------------------
 
@@ -184,12 +181,11 @@ class SqliteStore:
 
     def games(self) -> list[GameRow]:
         """Every game of the ledger, oldest first, with its transaction count."""
-        try:
+        with self._snapshot():
             counts = dict(self._conn.execute(
                 "SELECT j.game, count(*) FROM journal_tx t JOIN journal j ON j.seq = t.seq GROUP BY j.game"))
-        except sqlite3.Error as exc:
-            raise translate(exc, self.path, "read") from exc
-        started = [r for r in self._decoded(self._rows("WHERE kind = 'new-game'")) if isinstance(r, NewGame)]
+            rows = self._rows("WHERE kind = 'new-game'")
+        started = [r for r in self._decoded(rows) if isinstance(r, NewGame)]
         return [GameRow(g.game, g.settings, g.time, counts.get(g.game, 0))
                 for g in sorted(started, key=lambda g: g.game)]
 
@@ -199,13 +195,11 @@ class SqliteStore:
 
     def verify(self) -> Audit:
         """Audit the whole journal: chain, missing and cut-off rows, the transaction index, and the content."""
-        rows = self._rows()
-        earlier = [Problem(tx, message) for tx, message in json.loads(self._meta_or(V1_PROBLEMS, "[]"))]
-        result = verify_rows(rows, head=self.head(), earlier=earlier)
-        try:
+        with self._snapshot():
+            rows, head = self._rows(), self.head()
+            earlier = [Problem(tx, message) for tx, message in json.loads(self._meta_or(V1_PROBLEMS, "[]"))]
             index = set(self._conn.execute("SELECT tx, seq FROM journal_tx"))
-        except sqlite3.Error as exc:
-            raise translate(exc, self.path, "read") from exc
+        result = verify_rows(rows, head=head, earlier=earlier)
         expected = set()
         for row in rows:
             try:
@@ -215,6 +209,15 @@ class SqliteStore:
         if index != expected:
             result.problems.append(Problem(None, "the index of transaction numbers differs from the journal"))
         return result
+
+    @contextmanager
+    def _snapshot(self) -> Iterator[None]:
+        """Reads that see one committed state; SQLite errors as ledger errors."""
+        try:
+            with read_snapshot(self._conn):
+                yield
+        except sqlite3.Error as exc:
+            raise translate(exc, self.path, "read") from exc
 
     def _meta_or(self, key: str, default: str) -> str:
         try:

@@ -1,0 +1,142 @@
+"""ISO 14443-A cards in a reader's field, and the simulated clock the chip model keeps its time on."""
+
+from __future__ import annotations
+
+from enum import Enum
+from functools import reduce
+from operator import xor
+
+class SimClock:
+    """Simulated monotonic time in seconds; call it to read, ``sleep``/``advance`` to move it.
+
+    Pass ``clock`` where a driver wants ``time.monotonic`` and ``clock.sleep``
+    where it wants ``time.sleep``: a test then runs an evening of polls in
+    milliseconds.
+    """
+
+    def __init__(self, start: float = 0.0) -> None:
+        self.now = start
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        if seconds < 0:
+            raise ValueError("time only moves forward")
+        self.now += seconds
+
+    sleep = advance
+
+
+def crc_a(data: bytes | list[int], preset: int = 0x6363) -> bytes:
+    """ISO 14443-3 CRC_A of ``data``, low byte first, as sent on air."""
+    crc = preset
+    for byte in data:
+        byte ^= crc & 0xFF
+        byte = (byte ^ (byte << 4)) & 0xFF
+        crc = ((crc >> 8) ^ (byte << 8) ^ (byte << 3) ^ (byte >> 4)) & 0xFFFF
+    return bytes((crc & 0xFF, crc >> 8))
+
+
+def _bcc(data: bytes) -> int:
+    return reduce(xor, data, 0)
+
+
+class PiccState(Enum):
+    """ISO 14443-3 card states (HALT* paths are tracked by ``Picc.woken_from_halt``)."""
+
+    IDLE = "idle"
+    READY = "ready"
+    ACTIVE = "active"
+    HALT = "halt"
+
+
+class Picc:
+    """A MIFARE-like ISO 14443-A card (PICC) with a 4- or 7-byte UID.
+
+    Example: ``chip.place(Picc.from_hex("DEADBEEF"))`` lays a card on the
+    reader; ``chip.take(card)`` lifts it (the card loses power and will be
+    back in IDLE when put down again).
+    """
+
+    REQA, WUPA, HLTA = 0x26, 0x52, 0x50
+    SEL_CL1, SEL_CL2 = 0x93, 0x95
+
+    def __init__(self, uid: bytes) -> None:
+        if len(uid) not in (4, 7):
+            raise ValueError("a card UID has 4 or 7 bytes")
+        if len(uid) == 4 and uid[0] == 0x88:
+            raise ValueError("0x88 is the cascade tag, not a valid first UID byte")
+        self.uid = bytes(uid)
+        self.atqa = bytes((0x04, 0x00)) if len(uid) == 4 else bytes((0x44, 0x00))
+        self.sak = 0x08 if len(uid) == 4 else 0x00   # Classic 1K / Ultralight
+        self.state = PiccState.IDLE
+        self.woken_from_halt = False
+        self.level = 1
+        self.frames_heard: list[bytes] = []
+
+    @classmethod
+    def from_hex(cls, uid_hex: str) -> "Picc":
+        return cls(bytes.fromhex(uid_hex))
+
+    @property
+    def uid_hex(self) -> str:
+        return self.uid.hex().upper()
+
+    def power_off(self) -> None:
+        """The card left the field (or the field went off): back to IDLE when powered again."""
+        self.state, self.woken_from_halt, self.level = PiccState.IDLE, False, 1
+
+    def _level_bytes(self, level: int) -> bytes:
+        if len(self.uid) == 4:
+            return self.uid
+        return bytes((0x88,)) + self.uid[:3] if level == 1 else self.uid[3:]
+
+    def _error(self) -> None:
+        """An unexpected frame: back to IDLE, or to HALT if woken from there."""
+        self.state = PiccState.HALT if self.woken_from_halt else PiccState.IDLE
+        self.level = 1
+
+    def hear(self, frame: bytes, last_bits: int) -> bytes | None:
+        """React to a frame from the reader; return the answer, or None for silence."""
+        self.frames_heard.append(bytes(frame))
+        if last_bits == 7 and len(frame) == 1:
+            cmd = frame[0] & 0x7F
+            if cmd == self.REQA and self.state == PiccState.IDLE or \
+                    cmd == self.WUPA and self.state in (PiccState.IDLE, PiccState.HALT):
+                self.woken_from_halt = self.state == PiccState.HALT
+                self.state, self.level = PiccState.READY, 1
+                return self.atqa
+            if self.state != PiccState.HALT:
+                self._error()
+            return None
+        if self.state in (PiccState.IDLE, PiccState.HALT):
+            return None                                      # sleeping cards ignore full frames
+        if len(frame) == 4 and frame[:2] == bytes((self.HLTA, 0)) and crc_a(frame[:2]) == frame[2:]:
+            if self.state == PiccState.ACTIVE:
+                self.state = PiccState.HALT
+            else:
+                self._error()
+            return None
+        if self.state == PiccState.READY and len(frame) >= 2 and frame[0] in (self.SEL_CL1, self.SEL_CL2):
+            level = 1 if frame[0] == self.SEL_CL1 else 2
+            if level != self.level:
+                self._error()
+                return None
+            part = self._level_bytes(level)
+            if frame[1] == 0x20 and len(frame) == 2:         # anticollision, no known bits
+                return part + bytes((_bcc(part),))
+            if frame[1] == 0x70 and len(frame) == 9 and crc_a(frame[:7]) == frame[7:]:
+                if frame[2:7] != part + bytes((_bcc(part),)):
+                    return None                              # another card is being selected
+                if len(self.uid) == 7 and level == 1:
+                    self.level, sak = 2, 0x04                # cascade bit: UID not complete
+                else:
+                    self.state, sak = PiccState.ACTIVE, self.sak
+                return bytes((sak,)) + crc_a(bytes((sak,)))
+        if self.state == PiccState.ACTIVE and len(frame) == 4 and frame[0] == 0x30 \
+                and crc_a(frame[:2]) == frame[2:]:
+            block = bytes(16) if frame[1] else self.uid[:4] + bytes((_bcc(self.uid[:4]),)) + bytes(11)
+            return block + crc_a(block)                      # READ: block 0 holds the UID
+        self._error()
+        return None
