@@ -72,7 +72,42 @@ class CommitFailed:
     t: float
 
 
-Event = Union[KeyDown, KeyUp, CardPlaced, CardRemoved, Tick, CommitFailed]
+Fault = Literal["two-cards", "not-answering"]
+FAULTS: tuple[Fault, ...] = ("two-cards", "not-answering")
+
+
+@dataclass(frozen=True)
+class ReaderFault:
+    """A reader can't read: two cards lie in its field (``"two-cards"``) or its chip doesn't answer.
+
+    While it stands the unit shows it, counts the reader as holding no card
+    and pays nothing; it clears with :class:`ReaderRecovered` or the next
+    clean :class:`CardPlaced` / :class:`CardRemoved` on that reader.
+    """
+
+    reader: Reader
+    fault: Fault
+    t: float
+
+
+@dataclass(frozen=True)
+class ReaderRecovered:
+    """The reader reads again; ``restarted``: its polling thread failed and was started anew."""
+
+    reader: Reader
+    t: float
+    restarted: bool = False
+
+
+@dataclass(frozen=True)
+class WebAddress:
+    """The table page's address with its access token (docs/web.md), or None when no page is served."""
+
+    url: str | None
+    t: float
+
+
+Event = Union[KeyDown, KeyUp, CardPlaced, CardRemoved, Tick, CommitFailed, ReaderFault, ReaderRecovered, WebAddress]
 
 Tone = Literal["key", "success", "refusal", "new-game", "volume"]
 TONES: tuple[Tone, ...] = ("key", "success", "refusal", "new-game", "volume")
@@ -100,4 +135,9 @@ class Log:
     text: str
 
 
-Effect = Union[PlayTone, SetDisplayPower, Log]
+@dataclass(frozen=True)
+class RenewWebToken:
+    """The banker asked for a new access token for the table page: old sessions close."""
+
+
+Effect = Union[PlayTone, SetDisplayPower, Log, RenewWebToken]

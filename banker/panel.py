@@ -23,7 +23,9 @@ class Panel:
     game; ``swallow_key_up``: the key that woke the unit (its release is
     ignored); ``pin_failures``/``locked_until``: wrong banker PINs in a row
     and the lockout; ``now``: the time of the last event; ``sleep_after``:
-    the idle seconds before the screen sleeps.
+    the idle seconds before the screen sleeps; ``faults``: the readers that
+    can't read now, as ``(reader, fault)`` pairs (:class:`~banker.events.ReaderFault`);
+    ``web_url``: the table page's address, when one is served.
     """
 
     left: str | None = None
@@ -41,8 +43,14 @@ class Panel:
     locked_until: float = 0.0
     now: float = 0.0
     sleep_after: float = SLEEP_AFTER
+    faults: tuple[tuple[str, str], ...] = ()
+    web_url: str | None = None
 
     @property
     def cards_down(self) -> bool:
         """Whether a card lies on either reader."""
         return self.left is not None or self.right is not None
+
+    def fault(self, reader: str) -> str | None:
+        """The fault standing on ``reader``, if any."""
+        return next((fault for where, fault in self.faults if where == reader), None)

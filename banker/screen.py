@@ -12,6 +12,8 @@ from dataclasses import dataclass
 LINE_WIDTH = 21
 #: Characters that fit on the one line drawn in the double-size font.
 BIG_WIDTH = 10
+#: Characters that fit on a line beside a QR code.
+QR_LINE_WIDTH = 10
 
 
 @dataclass(frozen=True)
@@ -22,7 +24,9 @@ class Screen:
     index ``big`` (if any) is drawn double size (a balance, an amount).
     ``left`` / ``right`` say whether a card lies on the ``+`` / ``-`` reader,
     ``volume`` is 0-3, ``error`` marks a refusal (drawn inverted), and
-    ``asleep`` means the panel is off.
+    ``asleep`` means the panel is off; ``qr`` is text drawn as a QR code on
+    the left 64x64 pixels (the lines then go to its right, 10 characters
+    wide); ``progress`` (0-1) is a bar along the bottom (the hold of ``C``).
     """
 
     lines: tuple[str, ...] = ()
@@ -32,6 +36,8 @@ class Screen:
     volume: int = 2
     error: bool = False
     asleep: bool = False
+    qr: str | None = None
+    progress: float | None = None
 
     @property
     def text(self) -> str:

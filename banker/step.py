@@ -31,8 +31,11 @@ from .events import (
     KeyDown,
     KeyUp,
     PlayTone,
+    ReaderFault,
+    ReaderRecovered,
     SetDisplayPower,
     Tick,
+    WebAddress,
 )
 from .game import VOLUME_KEY, Game
 from .modes.base import KEEP, MENU, Ctx, Mode, Reply
@@ -58,10 +61,18 @@ def step(panel: Panel, game: Game, event: Event) -> Outcome:
         return _tick(panel, game, event.t)
     if isinstance(event, CommitFailed):
         return _outcome(panel, game, Ctx(panel, game).refuse(views.not_saved(event.reason)))
+    if isinstance(event, WebAddress):
+        return Outcome(replace(panel, web_url=event.url))
     if isinstance(event, KeyUp):
         if panel.swallow_key_up == event.key:
             return Outcome(replace(panel, swallow_key_up=None))
         return _key_up(panel, game, event)
+    if isinstance(event, ReaderRecovered):
+        return _reader_recovered(panel, game, event)
+    if panel.asleep and isinstance(event, ReaderFault):
+        woken = _wake(panel, game, CardRemoved(event.reader, event.t))
+        return Outcome(replace(woken.panel, faults=_clear_fault(panel, event.reader).faults
+                               + ((event.reader, event.fault),)), woken.effects)
     if panel.asleep:
         return _wake(panel, game, event)
     panel = replace(panel, last_activity=event.t, now=event.t)
@@ -70,7 +81,9 @@ def step(panel: Panel, game: Game, event: Event) -> Outcome:
     if isinstance(event, CardPlaced):
         return _card_placed(panel, game, event)
     if isinstance(event, CardRemoved):
-        return _card_removed(panel, game, event)
+        return _card_removed(_clear_fault(panel, event.reader), game, event)
+    if isinstance(event, ReaderFault):
+        return _reader_fault(panel, game, event)
     raise TypeError(f"not an event: {event!r}")
 
 
@@ -79,7 +92,12 @@ def screen(panel: Panel, game: Game) -> Screen:
     if panel.asleep:
         return views.ASLEEP
     ctx = Ctx(panel, game)
-    shown = panel.message or (panel.mode.screen(ctx) if panel.mode is not None else _live_screen(ctx))
+    if panel.faults:
+        shown = views.reader_fault(*panel.faults[0])
+    elif _holding_c(panel):
+        shown = views.holding_c((panel.now - panel.c_down_at) / NEW_GAME_HOLD)
+    else:
+        shown = panel.message or (panel.mode.screen(ctx) if panel.mode is not None else _live_screen(ctx))
     return views.with_status(shown, left=panel.left is not None, right=panel.right is not None, volume=game.volume)
 
 
@@ -98,9 +116,21 @@ def _outcome(panel: Panel, game: Game, reply: Reply) -> Outcome:
 # -- time --------------------------------------------------------------------------------------
 
 
+#: Seconds ``C`` is held before the new-game bar shows (a quick ``C`` only clears).
+HOLD_CUE_AFTER = 0.3
+
+
+def _holding_c(panel: Panel) -> bool:
+    """Whether the hold of ``C`` that starts a new game is under way and long enough to show."""
+    return (panel.c_down_at is not None and not panel.c_hold_done and not panel.cards_down
+            and panel.now - panel.c_down_at >= HOLD_CUE_AFTER)
+
+
 def _tick(panel: Panel, game: Game, t: float) -> Outcome:
     if panel.c_down_at is not None and not panel.c_hold_done and t - panel.c_down_at >= NEW_GAME_HOLD:
-        return _c_held(panel, game)
+        return _c_held(replace(panel, now=t), game)
+    if panel.c_down_at is not None and not panel.c_hold_done:
+        return Outcome(replace(panel, now=t))  # the hold's bar moves on
     if not panel.asleep and t - panel.last_activity >= panel.sleep_after:
         asleep = replace(panel, asleep=True, entry=AmountEntry(), message=None, mode=None)
         return Outcome(asleep, (SetDisplayPower(False),))
@@ -122,7 +152,7 @@ def _wake(panel: Panel, game: Game, event: Event) -> Outcome:
 def _key_up(panel: Panel, game: Game, event: KeyUp) -> Outcome:
     if event.key != "C" or panel.c_down_at is None:
         return Outcome(panel)
-    released = replace(panel, c_down_at=None, c_hold_done=False)
+    released = replace(panel, c_down_at=None, c_hold_done=False, now=max(panel.now, event.t))
     if not panel.c_hold_done and event.t - panel.c_down_at >= NEW_GAME_HOLD:
         held = _c_held(panel, game)
         return replace(held, panel=replace(held.panel, c_down_at=None, c_hold_done=False))
@@ -155,6 +185,8 @@ def _key_down(panel: Panel, game: Game, event: KeyDown) -> Outcome:
         return _outcome(panel, game, mode.key(ctx, key))
     if key == "C":
         return _outcome(replace(panel, c_down_at=event.t, c_hold_done=False), game, Reply(mode=None))
+    if panel.faults and key in ("M", "K", "GO", "FN"):
+        return _outcome(panel, game, ctx.refuse(views.reader_fault(*panel.faults[0]), keep_entry=True))
     return _outcome(panel, game, _unit_key(ctx, key))
 
 
@@ -181,7 +213,30 @@ def _unit_key(ctx: Ctx, key: str) -> Reply:
 # -- cards -------------------------------------------------------------------------------------
 
 
+def _clear_fault(panel: Panel, reader: str) -> Panel:
+    faults = tuple(f for f in panel.faults if f[0] != reader)
+    return panel if faults == panel.faults else replace(panel, faults=faults)
+
+
+def _reader_fault(panel: Panel, game: Game, event: ReaderFault) -> Outcome:
+    """A reader can't read: what lay on it counts as gone, and nothing is paid until it reads again."""
+    faults = tuple(f for f in panel.faults if f[0] != event.reader) + ((event.reader, event.fault),)
+    gone = _card_removed(replace(panel, message=None), game, CardRemoved(event.reader, event.t))
+    panel = replace(gone.panel, faults=faults, message=None)
+    effects = tuple(e for e in gone.effects if not isinstance(e, PlayTone)) + (PlayTone("refusal", game.volume),)
+    return Outcome(panel, effects, gone.record)
+
+
+def _reader_recovered(panel: Panel, game: Game, event: ReaderRecovered) -> Outcome:
+    had = panel.fault(event.reader)
+    panel = _clear_fault(panel, event.reader)
+    if event.restarted or had == "not-answering":
+        return Outcome(replace(panel, message=views.reader_back(event.reader, event.restarted)))
+    return Outcome(panel)
+
+
 def _card_placed(panel: Panel, game: Game, event: CardPlaced) -> Outcome:
+    panel = _clear_fault(panel, event.reader)
     slug = game.deed_tags.get(event.uid)
     if slug is not None:
         panel = replace(panel, message=None, deed_on=event.reader)

@@ -55,6 +55,19 @@ def reversal(game: Game, target: Transaction) -> Transaction:
     return undo
 
 
+def described(game: Game, tx: Transaction) -> tuple[str, str]:
+    """Who paid whom in ``tx`` and how much, as two screen lines ("Bank paid Alice", "2M").
+
+    One payment names both sides; several (a trade, a building sale) give the
+    memo and what the players' cash moved in all.
+    """
+    if len(tx.postings) == 1:
+        p = tx.postings[0]
+        return f"{game.name_of(p.payer)} paid {game.name_of(p.payee)}", format_amount(p.amount)
+    total = sum(p.amount for p in tx.postings)
+    return tx.memo or tx.kind, f"{len(tx.postings)} payments, {format_amount(total)}" if total else "no money moved"
+
+
 def check_even_building(game: Game, estate) -> None:
     """Refuse an estate in which a colour group stands unevenly built (an undo of an older build or sale)."""
     edition, rules = game.edition, game.rules

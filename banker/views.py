@@ -109,4 +109,35 @@ def message(*lines: str, error: bool = False) -> Screen:
     return screen(*lines, error=error)
 
 
+def sign_of(reader: str) -> str:
+    """The slot's sign as printed on the unit: ``+`` for the left reader, ``-`` for the right."""
+    return "+" if reader == "left" else "-"
+
+
+def reader_fault(reader: str, fault: str) -> Screen:
+    """A reader that can't read: two cards in its field, or a chip that doesn't answer."""
+    sign = sign_of(reader)
+    if fault == "two-cards":
+        return screen(f"Two cards on {sign}", "Take one away", "Nothing is paid", error=True)
+    return screen(f"Reader {sign} not", "answering", "Check its wiring", error=True)
+
+
+def reader_back(reader: str, restarted: bool) -> Screen:
+    sign = sign_of(reader)
+    return screen(f"Reader {sign} restarted" if restarted else f"Reader {sign} reads", "Lay the card again"
+                  if restarted else "again")
+
+
+def holding_c(progress: float) -> Screen:
+    """``C`` held with no card down: the bar fills over the hold that starts a new game."""
+    return replace(screen("New game?", "Keep holding C"), progress=max(0.0, min(1.0, progress)))
+
+
+def join_code(url: str, *lines: str) -> Screen:
+    """The table page's address as a QR code, with up to four short lines beside it."""
+    from .screen import QR_LINE_WIDTH
+
+    return Screen(lines=tuple(_fit(line, QR_LINE_WIDTH) for line in lines[:4]), qr=url)
+
+
 ASLEEP = Screen(asleep=True)

@@ -58,9 +58,53 @@ def _draw_status(draw: ImageDraw.ImageDraw, screen: Screen) -> None:
     draw.line((0, STATUS_HEIGHT + 1, WIDTH - 1, STATUS_HEIGHT + 1), fill=1)
 
 
+#: Pixels of lit margin around a QR code: the quiet zone a phone's camera needs.
+QR_QUIET = 3
+PROGRESS_HEIGHT = 4
+
+
+@lru_cache(maxsize=8)
+def _qr_modules(text: str) -> tuple[tuple[bool, ...], ...]:
+    """The dark/light modules of the smallest QR code holding ``text`` (segno; low error correction)."""
+    import segno
+
+    code = segno.make(text, error="l", micro=False, boost_error=True)
+    return tuple(tuple(bool(m) for m in row) for row in code.matrix)
+
+
+def _draw_qr(draw: ImageDraw.ImageDraw, screen: Screen) -> None:
+    """The code on a lit square at the left (dark modules on light, as cameras expect); the lines beside it."""
+    modules = _qr_modules(screen.qr)
+    size = len(modules)
+    scale = max(1, (HEIGHT - 2 * QR_QUIET) // size)
+    side = size * scale + 2 * QR_QUIET
+    top = (HEIGHT - side) // 2
+    draw.rectangle((0, top, side - 1, top + side - 1), fill=1)
+    for y, row in enumerate(modules):
+        for x, dark in enumerate(row):
+            if dark:
+                left, upper = QR_QUIET + x * scale, top + QR_QUIET + y * scale
+                draw.rectangle((left, upper, left + scale - 1, upper + scale - 1), fill=0)
+    y = 2
+    for line in screen.lines:
+        draw.text((side + 2, y - 1), line, font=font(), fill=1)
+        y += SMALL_PITCH
+
+
+def _draw_progress(draw: ImageDraw.ImageDraw, progress: float) -> None:
+    top = HEIGHT - PROGRESS_HEIGHT
+    draw.rectangle((0, top, WIDTH - 1, HEIGHT - 1), outline=1, fill=0)
+    filled = round((WIDTH - 2) * max(0.0, min(1.0, progress)))
+    if filled:
+        draw.rectangle((1, top + 1, filled, HEIGHT - 2), fill=1)
+
+
 def draw_screen(draw: ImageDraw.ImageDraw, screen: Screen, image: Image.Image | None = None) -> None:
     """Draw ``screen`` with ``draw`` (a luma canvas); ``image`` is needed for the double-size line."""
     if screen.asleep:
+        return
+    if screen.qr is not None:
+        _draw_qr(draw, screen)
         return
     _draw_status(draw, screen)
     ink = 1
@@ -81,6 +125,8 @@ def draw_screen(draw: ImageDraw.ImageDraw, screen: Screen, image: Image.Image | 
                 break
             draw.text((1, y - 1), line, font=font(), fill=ink)
             y += SMALL_PITCH
+    if screen.progress is not None:
+        _draw_progress(draw, screen.progress)
 
 
 def show(device, screen: Screen) -> None:

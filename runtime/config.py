@@ -50,6 +50,15 @@ class KeypadConfig:
 
 
 @dataclass(frozen=True)
+class WebConfig:
+    """The table page (docs/web.md): off unless ``enabled``; ``host`` is the address it listens on."""
+
+    enabled: bool = False
+    host: str = "127.0.0.1"
+    port: int = 8080
+
+
+@dataclass(frozen=True)
 class Config:
     sleep_after: float = 60.0
     db: str | None = None
@@ -65,9 +74,10 @@ class Config:
     start_balance: int = 15_000_000
     go_salary: int = 2_000_000
     allow_negative: bool = False
+    web: WebConfig = field(default_factory=WebConfig)
 
 
-SECTIONS = {"unit", "readers", "display", "keypad", "buzzer", "serial_test_port", "house_rules"}
+SECTIONS = {"unit", "readers", "display", "keypad", "buzzer", "serial_test_port", "house_rules", "web"}
 
 
 class _Section:
@@ -113,6 +123,17 @@ def _pins(section: _Section, key: str, default: tuple[int, ...]) -> tuple[int, .
     if len(value) != 4 or not all(isinstance(p, int) and not isinstance(p, bool) and 0 <= p <= 27 for p in value):
         raise ConfigError(f"{section.name}.{key} must be four GPIO numbers 0-27, not {value!r}")
     return tuple(value)
+
+
+def _web(data: dict) -> WebConfig:
+    w = _Section(data.get("web", {}), "web")
+    web = WebConfig(w.get("enabled", False, bool), w.get("host", "127.0.0.1", str), w.get("port", 8080))
+    if not 1 <= web.port <= 65535:
+        raise ConfigError(f"web.port must be a TCP port 1-65535, not {web.port}")
+    if not web.host.strip():
+        raise ConfigError("web.host must name an address, e.g. \"0.0.0.0\" for every network")
+    w.done()
+    return web
 
 
 def parse_config(text: str, source: str = "config") -> Config:
@@ -185,7 +206,7 @@ def _build(data: dict) -> Config:
     h = _Section(data.get("house_rules", {}), "house_rules")
     config = Config(sleep_after, db, kind, tuple(slots), poll, removal, display, keypad, buzzer_pin, serial_url,
                     serial_baud, h.amount("start_balance", 15_000_000), h.amount("go_salary", 2_000_000),
-                    h.get("allow_negative", False, bool))
+                    h.get("allow_negative", False, bool), _web(data))
     h.done()
     used = [p for r in config.readers for p in (r.reset_pin,)] + list(keypad.rows) + list(keypad.columns)
     used += [buzzer_pin] if buzzer_pin is not None else []

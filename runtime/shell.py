@@ -46,7 +46,9 @@ class Shell:
 
     ``spy`` (``spy(kind, value)`` with kind "event", "record" or "effect")
     sees everything that passes, like pyserial's ``spy://``; ``salt`` gives
-    the fresh bytes a typed PIN is hashed with; ``now`` is the clock's time at the start.
+    the fresh bytes a typed PIN is hashed with; ``now`` is the clock's time at the start;
+    ``on_effect`` carries out the effects the shell has no device for (a new
+    token for the table page, :class:`~banker.events.RenewWebToken`).
     """
 
     def __init__(
@@ -60,6 +62,7 @@ class Shell:
         now: float = 0.0,
         spy: Spy | None = None,
         salt: Callable[[int], bytes] = os.urandom,
+        on_effect: Callable[[Effect], None] | None = None,
     ) -> None:
         self.ledger = ledger
         self.display = display
@@ -67,6 +70,7 @@ class Shell:
         self.clock = clock
         self.spy = spy
         self._salt = salt
+        self.on_effect = on_effect
         self.panel = Panel(last_activity=now, now=now, sleep_after=sleep_after)
         self._events: queue.SimpleQueue[Event] = queue.SimpleQueue()
         self._drawn: tuple[Panel, object] | None = None
@@ -120,6 +124,11 @@ class Shell:
                 self.display.power(effect.on)
         elif isinstance(effect, Log):
             log.info("%s", effect.text)
+        elif self.on_effect is not None:
+            try:
+                self.on_effect(effect)
+            except Exception:  # the table page failing must not stop the unit
+                log.exception("carrying out %r failed", effect)
 
     # -- the display ---------------------------------------------------------------------
 

@@ -205,7 +205,7 @@ def test_a_players_card_can_not_be_a_deeds_tag(table):
 def test_undo_restores_the_deed(table):
     buy(table, "Alice", "39")
     table.type("FN C M")
-    assert "Undone" in table.shown
+    assert "reversed" in table.shown
     assert owner(table, "boardwalk") == "bank" and table.balance("Alice") == 15_000_000
 
 

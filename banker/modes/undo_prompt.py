@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from .. import views
 from ..errors import Refused
 from ..screen import Screen
-from ..undo import last_undoable, undo_last
+from ..undo import described, last_undoable, undo_last
 from .base import Ctx, Mode, Reply
 
 
@@ -19,7 +19,8 @@ class ConfirmUndo(Mode):
         last = last_undoable(ctx.game)
         if last is None:
             return views.message("Nothing to undo")
-        return views.message("Undo?", last.memo or last.kind, "M: yes   C: no")
+        who, how_much = described(ctx.game, last)
+        return views.message(f"Undo #{last.id}?", who, how_much, "M: yes   C: no")
 
     def key(self, ctx: Ctx, key: str) -> Reply:
         if key != "M":
@@ -28,5 +29,6 @@ class ConfirmUndo(Mode):
             undo = undo_last(ctx.game)
         except Refused as exc:
             return ctx.refuse(views.refused(str(exc)))
-        done = undo.memo[len(f"Undo #{undo.reverses} "):]
-        return ctx.commit(undo, lambda after: views.message(f"Undone #{undo.reverses}", done))
+        who, how_much = described(ctx.game, ctx.game.last)
+        back = "money given back" if undo.postings else "deeds as before"
+        return ctx.commit(undo, lambda after: views.message(f"#{undo.reverses} reversed:", who, how_much, back))
