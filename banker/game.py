@@ -26,6 +26,7 @@ from .records import (
     BANK,
     MAX_PLAYERS,
     Card,
+    ChainStart,
     Checkpoint,
     DeedTag,
     Enrolment,
@@ -33,13 +34,16 @@ from .records import (
     GameSettings,
     NewGame,
     PinChange,
+    PinFailure,
     Record,
     Removal,
     Rename,
     Setting,
+    Snapshot,
     Transaction,
     moved,
 )
+from .lockout import recent
 from .rules.estate import Estate, EstateConflict
 from .rules.estate import apply as apply_changes
 from .rules.settings import RuleSettings
@@ -65,7 +69,8 @@ class Game:
     ``cards`` the enrolled players, ``names`` every card ever enrolled
     (retired ones too); ``last`` the current game's last transaction;
     ``undone`` the ids it has reversed; ``bankruptcies`` its bankruptcy
-    entries; ``next_*`` the numbers the next records take.
+    entries; ``pin_failures`` the wall-clock times of the recent wrong
+    PINs (:mod:`banker.lockout`); ``next_*`` the numbers the next records take.
     """
 
     editions: Mapping[str, Edition] = field(default_factory=_empty)
@@ -79,6 +84,7 @@ class Game:
     deed_tags: Mapping[str, str] = field(default_factory=_empty)
     options: Mapping[str, str] = field(default_factory=_empty)
     pin_hash: str | None = None
+    pin_failures: tuple[float, ...] = ()
     last: Transaction | None = None
     undone: frozenset[int] = frozenset()
     bankruptcies: frozenset[int] = frozenset()
@@ -154,6 +160,12 @@ class Game:
                           estate_changes(self.estate), self.last, tuple(sorted(self.undone)),
                           tuple(sorted(self.bankruptcies)), self.transactions)
 
+    def snapshot(self) -> Snapshot:
+        """The whole state, for the journal: opening then folds only the records after it."""
+        return Snapshot(self.checkpoint() if self.id else None, self.cards, tuple(sorted(self.names.items())),
+                        tuple(sorted(self.deed_tags.items())), tuple(sorted(self.options.items())), self.pin_hash,
+                        self.pin_failures, self.next_tx, self.next_card, self.next_game)
+
 
 def fold_name(name: str) -> str:
     """A name as it is compared: Unicode-normalised (NFKC) and case-folded."""
@@ -173,6 +185,26 @@ def estate_changes(estate: Estate | None) -> tuple[tuple, ...]:
 
 
 # -- the fold -------------------------------------------------------------------------------
+
+
+def from_snapshot(snap: Snapshot, *, editions: Mapping[str, Edition]) -> Game:
+    """The game a :class:`Snapshot` records, as the fold of the records before it gave it."""
+    game = Game(editions=MappingProxyType(dict(editions)))
+    game = _with_cards(game, snap.cards, names=MappingProxyType(dict(snap.names)),
+                       deed_tags=MappingProxyType(dict(snap.deed_tags)), options=MappingProxyType(dict(snap.options)),
+                       pin_hash=snap.pin_hash, pin_failures=snap.pin_failures, next_tx=snap.next_tx,
+                       next_card=snap.next_card, next_game=snap.next_game)
+    if snap.current is None:
+        return game
+    cp = snap.current
+    edition = game.editions.get(cp.settings.edition)
+    if edition is None:
+        raise Refused(f"this banker has no edition {cp.settings.edition!r}")
+    return replace(game, id=cp.game, settings=cp.settings, started=cp.started,
+                   balances=MappingProxyType(dict(cp.balances)),
+                   estate=apply_changes(Estate.new(edition), cp.estate), last=cp.last,
+                   undone=frozenset(cp.undone), bankruptcies=frozenset(cp.bankruptcies),
+                   transactions=cp.transactions)
 
 
 def replay(records: Iterable[Record], *, editions: Mapping[str, Edition], start: Game | None = None) -> Game:
@@ -296,6 +328,21 @@ def _pin(game: Game, rec: PinChange) -> Game:
     return replace(game, pin_hash=rec.pin_hash)
 
 
+def _pin_failure(game: Game, rec: PinFailure) -> Game:
+    return replace(game, pin_failures=recent(game.pin_failures, rec.time or 0.0))
+
+
+def _snapshot(game: Game, rec: Snapshot) -> Game:
+    """A snapshot changes nothing; one that differs from the fold so far is refused."""
+    if game.snapshot() != replace(rec, time=None):
+        raise Refused("the snapshot differs from the records before it")
+    return game
+
+
+def _chain_start(game: Game, rec: ChainStart) -> Game:
+    return game
+
+
 def _new_game(game: Game, rec: NewGame) -> Game:
     if rec.settings.edition not in game.editions:
         raise Refused(f"this banker has no edition {rec.settings.edition!r}")
@@ -334,6 +381,9 @@ _APPLY = {
     PinChange: _pin,
     NewGame: _new_game,
     GameRestored: _restored,
+    PinFailure: _pin_failure,
+    Snapshot: _snapshot,
+    ChainStart: _chain_start,
 }
 
 

@@ -21,8 +21,7 @@ class Panel:
     until the next key or card; ``mode``: a multi-key flow that owns the
     keys; ``c_down_at``/``c_hold_done``: the hold of ``C`` that starts a new
     game; ``swallow_key_up``: the key that woke the unit (its release is
-    ignored); ``pin_failures``/``locked_until``: wrong banker PINs in a row
-    and the lockout; ``now``: the time of the last event; ``sleep_after``:
+    ignored); ``now``: the time of the last event; ``sleep_after``:
     the idle seconds before the screen sleeps; ``faults``: the readers that
     can't read now, as ``(reader, fault)`` pairs (:class:`~banker.events.ReaderFault`);
     ``web_url``: the table page's address, when one is served.
@@ -39,8 +38,6 @@ class Panel:
     swallow_key_up: str | None = None
     mode: object | None = None  # a banker.modes.base.Mode (modes import the panel, not the other way)
     deed_on: str | None = None
-    pin_failures: int = 0
-    locked_until: float = 0.0
     now: float = 0.0
     sleep_after: float = SLEEP_AFTER
     faults: tuple[tuple[str, str], ...] = ()

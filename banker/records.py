@@ -196,7 +196,61 @@ class GameRestored:
     time: float | None = None
 
 
-Record = Union[Transaction, Enrolment, Rename, Removal, DeedTag, Setting, PinChange, NewGame, GameRestored]
+@dataclass(frozen=True)
+class PinFailure:
+    """A wrong banker's PIN was given (``via``: "keypad", "cli", "script", "serial"); its ``time`` is the wall clock's.
+
+    Wrong tries are kept in the journal, so a lockout holds across every path
+    and every process (:mod:`banker.lockout`).
+    """
+
+    via: str = "keypad"
+    time: float | None = None
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """The whole folded state at this point of the journal, so that opening replays only what follows.
+
+    ``current``: the current game's own state (None before the first game);
+    ``cards`` the enrolled cards; ``names`` every card ever enrolled with its
+    latest name; ``deed_tags`` (uid, slug); ``options`` (key, value);
+    ``pin_hash``; ``pin_failures`` the recent wrong PINs' times; ``next_*``
+    the numbers the next records take. Folding it checks that it equals the
+    state the records before it give: a snapshot can't change the game.
+    """
+
+    current: Checkpoint | None
+    cards: tuple[Card, ...]
+    names: tuple[tuple[int, str], ...]
+    deed_tags: tuple[tuple[str, str], ...]
+    options: tuple[tuple[str, str], ...]
+    pin_hash: str | None
+    pin_failures: tuple[float, ...]
+    next_tx: int
+    next_card: int
+    next_game: int
+    time: float | None = None
+
+
+@dataclass(frozen=True)
+class ChainStart:
+    """The journal's chain is keyed from here on; the rows before were chained by ``scheme`` up to ``previous``.
+
+    Written once when a ledger of an earlier release is first opened: those
+    rows keep their own hashes (checked by their own, unkeyed chain) and this
+    record, the first keyed one, binds their last hash ``previous`` into the
+    keyed chain.
+    """
+
+    scheme: str
+    previous: str
+    rows: int
+    time: float | None = None
+
+
+Record = Union[Transaction, Enrolment, Rename, Removal, DeedTag, Setting, PinChange, NewGame, GameRestored,
+               PinFailure, Snapshot, ChainStart]
 
 #: Each record type with the word that names its kind in the store.
 KINDS: Mapping[type, str] = {
@@ -209,6 +263,9 @@ KINDS: Mapping[type, str] = {
     PinChange: "pin",
     NewGame: "new-game",
     GameRestored: "restore",
+    PinFailure: "pin-failure",
+    Snapshot: "snapshot",
+    ChainStart: "chain",
 }
 
 

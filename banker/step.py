@@ -176,12 +176,12 @@ def _c_held(panel: Panel, game: Game) -> Outcome:
 
 
 def _key_down(panel: Panel, game: Game, event: KeyDown) -> Outcome:
-    key, ctx = event.key, Ctx(panel, game, event.salt)
+    key, ctx = event.key, Ctx(panel, game, event.salt, event.wall)
     if panel.mode is not None:
         mode: Mode = panel.mode
         if key == "C":
             panel = replace(panel, c_down_at=event.t, c_hold_done=False)
-            return _outcome(panel, game, mode.cancel(Ctx(panel, game, event.salt)))
+            return _outcome(panel, game, mode.cancel(Ctx(panel, game, event.salt, event.wall)))
         return _outcome(panel, game, mode.key(ctx, key))
     if key == "C":
         return _outcome(replace(panel, c_down_at=event.t, c_hold_done=False), game, Reply(mode=None))

@@ -1,8 +1,9 @@
 """A store that keeps its journal in memory and can be told to fail: the fake of ``store.SqliteStore``.
 
 Records are kept as the rows the SQLite store would write (the same
-encoding and hash chain), so what goes in comes back decoded, exactly as
-from the file. There is no file, no lock and no backups. As the outside
+encoding and keyed hash chain, under a key of its own), so what goes in
+comes back decoded, exactly as from the file. There is no file, no lock, no
+anchor and no backups. As the outside
 world, a test makes the "disk" fail::
 
     >>> from banker.records import Setting
@@ -20,12 +21,13 @@ world, a test makes the "disk" fail::
 
 from __future__ import annotations
 
+import secrets
 import time
 from typing import Callable, Iterator
 
 from banker.audit import Audit
 from banker.errors import LedgerError
-from banker.records import Record, Transaction, transactions_in
+from banker.records import Record, Snapshot, Transaction, transactions_in
 from store.codec import stamped
 from store.journal import GameRow, Row, decode_row, game_rows, make_row, names_of, transactions_of, verify_rows
 
@@ -44,6 +46,7 @@ class MemoryStore:
 
     def __init__(self, *, clock: Callable[[], float] = time.time) -> None:
         self._clock = clock
+        self.key = secrets.token_bytes(32)
         self._rows: list[Row] = []
         self._fail_next: str | None = None
         self._fail_always: str | None = None
@@ -74,7 +77,7 @@ class MemoryStore:
             self.failures.append(reason)
             raise LedgerError(reason)
         done = stamped(record, float(self._clock()))
-        row = make_row(self.head(), self.last_seq() + 1, done)
+        row = make_row(self.head(), self.last_seq() + 1, done, self.key)
         self._rows.append(row)
         self.appends.append(done)
         return done
@@ -84,6 +87,21 @@ class MemoryStore:
     def records(self, since: int = 0) -> Iterator[Record]:
         """Every record after entry ``since`` (0: all), in order."""
         return (decode_row(row) for row in self._rows[max(since, 0):])
+
+    def last_snapshot(self) -> tuple[int, Snapshot] | None:
+        for row in reversed(self._rows):
+            if row.kind == "snapshot":
+                return row.seq, decode_row(row)
+        return None
+
+    def iter_game_transactions(self, game_id: int) -> Iterator[Transaction]:
+        return iter(self.game_transactions(game_id))
+
+    def anchor(self) -> None:
+        pass
+
+    def maintain(self) -> None:
+        pass
 
     def last_seq(self) -> int:
         return len(self._rows)
@@ -106,9 +124,9 @@ class MemoryStore:
     def card_names(self) -> dict[int, str]:
         return names_of(self.records())
 
-    def verify(self) -> Audit:
+    def verify(self, progress=None) -> Audit:
         """The same audit as the SQLite store's, over the rows kept here."""
-        return verify_rows(self._rows, head=self.head())
+        return verify_rows(self._rows, key=self.key, progress=progress)
 
     # -- lifetime ------------------------------------------------------------------------
 

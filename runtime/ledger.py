@@ -7,6 +7,12 @@ appended to the store (durable when it returns, or nothing written), and
 only then folded into the game. Reads answer from the folded game; the
 journal's history is read from the store.
 
+Opening folds only the records after the store's last
+:class:`~banker.records.Snapshot`: :meth:`Ledger.maintain` (the shell calls
+it when idle, and :meth:`Ledger.close` at a clean stop) appends one every
+:data:`SNAPSHOT_EVERY` records, so a start costs the same at any age of the
+ledger.
+
 >>> from firmware_sim.memory_store import MemoryStore
 >>> with Ledger(MemoryStore()) as ledger:
 ...     alice = ledger.enrol("Alice", "04A1B2C3")
@@ -23,11 +29,12 @@ from typing import Callable, Iterator
 
 from banker import acts
 from banker.audit import Audit
-from banker.authority import PIN_SETTING
+from banker.authority import PIN_SETTING, NotAuthorised, pin_matches
 from banker.deeds import Edition
 from banker.errors import CorruptLedger, Refused
-from banker.game import Game, apply, last_states, replay
-from banker.records import Card, GameSettings, PinChange, Record, Setting, Transaction
+from banker.game import Game, apply, from_snapshot, last_states, replay
+from banker.lockout import seconds_locked
+from banker.records import Card, GameSettings, PinChange, PinFailure, Record, Setting, Transaction
 from banker.rules.estate import Estate
 from banker.undo import reversal, undo_last
 from cards import editions as packaged_editions
@@ -44,6 +51,12 @@ class GameInfo:
     transactions: int
 
 
+#: Records between snapshots: opening folds at most this many (plus the snapshot).
+SNAPSHOT_EVERY = 500
+#: At a clean stop, a snapshot is taken if at least this many records came since the last.
+SNAPSHOT_AT_CLOSE = 50
+
+
 class Ledger:
     """``store`` (a :class:`store.SqliteStore` or a :class:`firmware_sim.memory_store.MemoryStore`) and its game.
 
@@ -53,8 +66,11 @@ class Ledger:
     def __init__(self, store, *, editions=None) -> None:
         self.store = store
         self.editions = editions if editions is not None else packaged_editions()
+        found = store.last_snapshot() if hasattr(store, "last_snapshot") else None
+        self._snapshot_seq = found[0] if found else 0
         try:
-            self._game = replay(store.records(), editions=self.editions)
+            start = None if found is None else from_snapshot(found[1], editions=self.editions)
+            self._game = replay(store.records(self._snapshot_seq), editions=self.editions, start=start)
         except Refused as exc:
             raise CorruptLedger(f"{self.path}: the journal does not replay ({exc})") from exc
         if self._game.id == 0 and getattr(store, "writer", True):
@@ -84,6 +100,39 @@ class Ledger:
         stored = self.store.append(record)
         self._game = apply(self._game, stored)
         return stored
+
+    def maintain(self) -> None:
+        """Upkeep off the commit path (the shell calls it when idle): a snapshot when due, backups, the anchor."""
+        if not getattr(self.store, "writer", True):
+            return
+        if self.store.last_seq() - self._snapshot_seq >= SNAPSHOT_EVERY:
+            self._take_snapshot()
+        self.store.maintain()
+
+    def _take_snapshot(self) -> None:
+        self.commit(self._game.snapshot())
+        self._snapshot_seq = self.store.last_seq()
+        self.store.anchor()
+
+    def authorise(self, pin: str | None, *, via: str, now: float | None = None) -> None:
+        """Check the banker's PIN for an act from ``via`` ("cli", "script", "serial"); wrong ones are journalled.
+
+        :class:`NotAuthorised` when PIN entry is locked (:mod:`banker.lockout`,
+        whatever path the wrong tries came by), when no PIN is given, or when
+        it is wrong (that try is committed first, so it counts everywhere).
+        Nothing to check when no PIN is set.
+        """
+        game = self._game
+        if game.pin_hash is None:
+            return
+        left = seconds_locked(game.pin_failures, time.time() if now is None else now)
+        if left:
+            raise NotAuthorised(f"PIN entry is locked for {left} s after wrong PINs")
+        if pin is None:
+            raise NotAuthorised("this needs the banker's PIN (--pin)")
+        if not pin_matches(pin, game.pin_hash):
+            self.commit(PinFailure(via))
+            raise NotAuthorised("wrong banker PIN")
 
     # -- reading -------------------------------------------------------------------------
 
@@ -135,7 +184,8 @@ class Ledger:
         return self.store.game_transactions(self._game.id if game_id is None else game_id)
 
     def iter_transactions(self, game_id: int | None = None) -> Iterator[Transaction]:
-        return iter(self.transactions(game_id))
+        """The journal of ``game_id`` read as it is needed (constant memory: ``ledger show``, ``export``)."""
+        return self.store.iter_game_transactions(self._game.id if game_id is None else game_id)
 
     def transaction(self, tx_id: int) -> Transaction:
         tx = self.store.transaction(tx_id)
@@ -209,6 +259,14 @@ class Ledger:
     # -- lifetime ------------------------------------------------------------------------
 
     def close(self) -> None:
+        """A clean stop: a snapshot if enough came since the last (the next start is quick), then the store closes."""
+        try:
+            if getattr(self.store, "writer", True):
+                if self.store.last_seq() - self._snapshot_seq >= SNAPSHOT_AT_CLOSE:
+                    self._take_snapshot()
+                self.store.maintain()  # a backup due (a new game began) is made before the store closes
+        except Exception:  # a full disk at the end must not hide the close
+            pass
         self.store.close()
 
     def __enter__(self) -> "Ledger":

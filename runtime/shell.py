@@ -48,7 +48,8 @@ class Shell:
     sees everything that passes, like pyserial's ``spy://``; ``salt`` gives
     the fresh bytes a typed PIN is hashed with; ``now`` is the clock's time at the start;
     ``on_effect`` carries out the effects the shell has no device for (a new
-    token for the table page, :class:`~banker.events.RenewWebToken`).
+    token for the table page, :class:`~banker.events.RenewWebToken`); ``wall_clock``
+    the real time a PIN lockout runs on (a script's ``wait`` doesn't move it).
     """
 
     def __init__(
@@ -63,6 +64,7 @@ class Shell:
         spy: Spy | None = None,
         salt: Callable[[int], bytes] = os.urandom,
         on_effect: Callable[[Effect], None] | None = None,
+        wall_clock: Callable[[], float] = time.time,
     ) -> None:
         self.ledger = ledger
         self.display = display
@@ -71,6 +73,7 @@ class Shell:
         self.spy = spy
         self._salt = salt
         self.on_effect = on_effect
+        self.wall_clock = wall_clock
         self.panel = Panel(last_activity=now, now=now, sleep_after=sleep_after)
         self._events: queue.SimpleQueue[Event] = queue.SimpleQueue()
         self._drawn: tuple[Panel, object] | None = None
@@ -84,7 +87,7 @@ class Shell:
         if self.spy is not None:
             self.spy("event", event)
         if isinstance(event, KeyDown) and not event.salt:
-            event = replace(event, salt=self._salt(16))
+            event = replace(event, salt=self._salt(16), wall=self.wall_clock())
         outcome = self._step(event)
         if outcome is None:
             return []
@@ -94,7 +97,18 @@ class Shell:
         if isinstance(event, Tick) and getattr(self.display, "failed", False):
             self.display.retry()  # a bus error spoiled a frame: send it again
         self.show()
+        if isinstance(event, Tick):
+            self._upkeep()
         return list(outcome.effects)
+
+    def _upkeep(self) -> None:
+        """Snapshots, backups and the anchor, when idle and after the frame: never between a key and its screen."""
+        try:
+            self.ledger.maintain()
+        except (LedgerError, Refused) as exc:
+            log.warning("ledger upkeep failed: %s", exc)
+        except Exception:
+            log.exception("ledger upkeep failed")
 
     def _step(self, event: Event) -> Outcome | None:
         game = self.ledger.game()

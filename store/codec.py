@@ -17,6 +17,7 @@ Rename(card_id=3, name='Cleo', time=1.5)
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 from dataclasses import fields, replace
 from typing import Any, Callable
@@ -25,6 +26,7 @@ from banker.errors import CorruptLedger
 from banker.records import (
     KINDS,
     Card,
+    ChainStart,
     Checkpoint,
     DeedTag,
     Enrolment,
@@ -32,16 +34,21 @@ from banker.records import (
     GameSettings,
     NewGame,
     PinChange,
+    PinFailure,
     Posting,
     Record,
     Removal,
     Rename,
     Setting,
+    Snapshot,
     Transaction,
 )
 
 _TYPES = {kind: cls for cls, kind in KINDS.items()}
 _CHAIN_DOMAIN = b"banker-journal-v2\n"
+_KEYED_DOMAIN = b"banker-journal-v3\n"
+#: The name a :class:`~banker.records.ChainStart` gives the unkeyed chain of schema 2 (and migrated v1) rows.
+V2_SCHEME = "sha256-v2"
 
 
 # -- stamping and the chain -------------------------------------------------------------------
@@ -63,12 +70,23 @@ def chain_hash(previous: str, seq: int, game: int | None, tx: int | None, time: 
     decimal, the time as Python's shortest exact float text, None as "-"),
     each prefixed by its length as 4 bytes big-endian.
     """
+    return hashlib.sha256(_material(_CHAIN_DOMAIN, previous, seq, game, tx, time, kind, body)).hexdigest()
+
+
+def keyed_hash(key: bytes, previous: str, seq: int, game: int | None, tx: int | None, time: float, kind: str,
+               body: str) -> str:
+    """The keyed chain's hash of a row (schema 3): HMAC-SHA256 under the ledger's key of the same fixed layout."""
+    return hmac.digest(key, _material(_KEYED_DOMAIN, previous, seq, game, tx, time, kind, body), "sha256").hex()
+
+
+def _material(domain: bytes, previous: str, seq: int, game: int | None, tx: int | None, time: float, kind: str,
+              body: str) -> bytes:
     parts = (previous, str(seq), _text(game), _text(tx), repr(float(time)), kind, body)
-    material = bytearray(_CHAIN_DOMAIN)
+    material = bytearray(domain)
     for part in parts:
         data = part.encode("utf-8")
         material += len(data).to_bytes(4, "big") + data
-    return hashlib.sha256(bytes(material)).hexdigest()
+    return bytes(material)
 
 
 def _text(number: int | None) -> str:
@@ -126,6 +144,13 @@ _ENCODERS: dict[type, Callable[[Any], dict]] = {
     NewGame: lambda r: {"game": r.game, "settings": _settings(r.settings),
                         "openings": [_transaction(o) for o in r.openings]},
     GameRestored: lambda r: {"checkpoint": _checkpoint(r.checkpoint)},
+    PinFailure: lambda r: {"via": r.via},
+    Snapshot: lambda r: {"current": None if r.current is None else _checkpoint(r.current),
+                         "cards": [[c.id, c.uid, c.name] for c in r.cards], "names": [list(n) for n in r.names],
+                         "deed_tags": [list(t) for t in r.deed_tags], "options": [list(o) for o in r.options],
+                         "pin_hash": r.pin_hash, "pin_failures": list(r.pin_failures), "next_tx": r.next_tx,
+                         "next_card": r.next_card, "next_game": r.next_game},
+    ChainStart: lambda r: {"scheme": r.scheme, "previous": r.previous, "rows": r.rows},
 }
 
 
@@ -265,6 +290,32 @@ def _simple(cls: type, **checks: Callable[[Any], Any]) -> Callable[[dict], Recor
     return decoder
 
 
+def _texts(value: Any) -> tuple[tuple[str, str], ...]:
+    out = []
+    for pair in _list(value):
+        a, b = _list(pair)
+        out.append((_str(a), _str(b)))
+    return tuple(out)
+
+
+def _snapshot_of(d: dict) -> Snapshot:
+    d = _object(d, ("current", "cards", "names", "deed_tags", "options", "pin_hash", "pin_failures", "next_tx",
+                    "next_card", "next_game"))
+    cards = []
+    for c in _list(d["cards"]):
+        card_id, uid, name = _list(c)
+        cards.append(Card(_int(card_id), _str(uid), _str(name)))
+    names = []
+    for n in _list(d["names"]):
+        card_id, name = _list(n)
+        names.append((_int(card_id), _str(name)))
+    return Snapshot(None if d["current"] is None else _checkpoint_of(d["current"]), tuple(cards), tuple(names),
+                    _texts(d["deed_tags"]), _texts(d["options"]),
+                    None if d["pin_hash"] is None else _str(d["pin_hash"]),
+                    tuple(float(_opt_float(t)) for t in _list(d["pin_failures"])), _int(d["next_tx"]),
+                    _int(d["next_card"]), _int(d["next_game"]))
+
+
 _DECODERS: dict[type, Callable[[dict], Record]] = {
     Transaction: lambda d: _transaction_of(d, with_time=False),
     Enrolment: _enrolment_of,
@@ -275,4 +326,7 @@ _DECODERS: dict[type, Callable[[dict], Record]] = {
     PinChange: _simple(PinChange, pin_hash=_str),
     NewGame: _new_game_of,
     GameRestored: lambda d: GameRestored(_checkpoint_of(_object(d, ("checkpoint",))["checkpoint"])),
+    PinFailure: _simple(PinFailure, via=_str),
+    Snapshot: _snapshot_of,
+    ChainStart: _simple(ChainStart, scheme=_str, previous=_str, rows=_int),
 }

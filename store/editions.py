@@ -27,3 +27,10 @@ def editions_for(names: Iterable[str]) -> dict[str, Edition]:
         except BankerError:  # an unknown or unreadable edition: the audit names it
             continue
     return found
+
+
+def all_editions() -> dict[str, Edition]:
+    """Every edition this banker has (what an audit of any ledger may need)."""
+    from cards import available_editions
+
+    return editions_for(available_editions())

@@ -50,8 +50,9 @@ from banker.records import (
 
 from .backups import copy_database
 from .editions import editions_for
-from .journal import make_row
-from .schema import SCHEMA_VERSION, file_path, insert_row, statements, write_transaction
+from .journal import make_v2_row
+from .codec import V2_SCHEME, keyed_hash, stamped, encode
+from .schema import MARKED, file_path, insert_v2_row, statements, v2_statements, write_transaction
 
 #: The ``meta`` key holding what the move found wrong with the v1 ledger: JSON ``[[tx or null, message], ...]``.
 V1_PROBLEMS = "v1-problems"
@@ -91,7 +92,7 @@ class _V1:
 
 
 def migrate_v1(conn: sqlite3.Connection, path: str, *, clock: Callable[[], float]) -> None:
-    """Move the schema 1 ledger behind ``conn`` to schema 2 (the caller holds the writer lock)."""
+    """Move the schema 1 ledger behind ``conn`` to schema 2 (the caller holds the writer lock; then :func:`migrate_v2`)."""
     v1 = _read(conn, path)
     problems = _check_chain(v1)
     walk = _Walk(v1, path, problems, editions_for({s.edition for _, s in v1.games.values()}))
@@ -104,22 +105,60 @@ def migrate_v1(conn: sqlite3.Connection, path: str, *, clock: Callable[[], float
         for table in ("transactions", "games", "cards", "deed_tags"):
             conn.execute(f"DROP TABLE {table}")
         conn.execute("DELETE FROM meta")
-        for statement in statements():
+        for statement in v2_statements():
             conn.execute(statement)
-        conn.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
+        conn.execute("INSERT INTO meta VALUES ('schema', '2')")
         conn.execute("INSERT INTO meta VALUES ('head', '')")
         conn.execute("INSERT INTO meta VALUES ('migrated-from', '1')")
         if problems:
             conn.execute("INSERT INTO meta VALUES (?, ?)", (V1_PROBLEMS, json.dumps(problems)))
         previous = ""
         for seq, (record, legacy) in enumerate(entries, start=1):
-            row = make_row(previous, seq, record)
-            insert_row(conn, row, [tx.id for tx in transactions_in(record)], legacy)
+            row = make_v2_row(previous, seq, record)
+            insert_v2_row(conn, row, [tx.id for tx in transactions_in(record)], legacy)
             previous = row.hash
     try:
         conn.execute("VACUUM")  # give back the pages of the v1 tables
     except sqlite3.Error:
         pass  # the move is committed; the file is only bigger than it needs to be
+
+
+def migrate_v2(conn: sqlite3.Connection, path: str, *, key: bytes, ledger_id: str, clock: Callable[[], float]) -> None:
+    """Move the schema 2 ledger behind ``conn`` to schema 3, in one SQLite transaction (the caller holds the lock).
+
+    The rows stay as they are, with their unkeyed hashes; the index table
+    and the per-commit ``head`` go; a :class:`~banker.records.ChainStart`
+    row, the first of the keyed chain, binds the old chain's last hash.
+    """
+    from banker.records import ChainStart
+    from .journal import Row
+
+    with write_transaction(conn):
+        head = conn.execute("SELECT value FROM meta WHERE key = 'head'").fetchone()
+        head = head[0] if head else ""
+        count = conn.execute("SELECT count(*) FROM journal").fetchone()[0]
+        last = conn.execute("SELECT max(seq) FROM journal").fetchone()[0] or 0
+        conn.execute("ALTER TABLE journal RENAME TO journal_v2")
+        conn.execute("DROP INDEX IF EXISTS journal_game")
+        conn.execute("DROP TABLE journal_tx")
+        for statement in statements():
+            conn.execute(statement)
+        marked = ",".join(f"'{k}'" for k in MARKED)
+        conn.execute("INSERT INTO journal SELECT seq, game, tx, time, kind, body, hash, legacy_hash, "
+                     f"CASE WHEN kind IN ({marked}) THEN 1 END FROM journal_v2 ORDER BY seq")
+        conn.execute("DROP TABLE journal_v2")
+        conn.execute("DELETE FROM meta WHERE key = 'head'")
+        conn.execute("UPDATE meta SET value = '3' WHERE key = 'schema'")
+        conn.execute("INSERT OR REPLACE INTO meta VALUES ('ledger_id', ?)", (ledger_id,))
+        moved_from = conn.execute("SELECT value FROM meta WHERE key = 'migrated-from'").fetchone()
+        conn.execute("INSERT OR REPLACE INTO meta VALUES ('migrated-from', ?)",
+                     ("1,2" if moved_from and moved_from[0] == "1" else "2",))
+        record = stamped(ChainStart(V2_SCHEME, head, count), float(clock()))
+        kind, body = encode(record)
+        seq = last + 1
+        digest = keyed_hash(key, head, seq, None, None, record.time, kind, body)
+        conn.execute("INSERT INTO journal VALUES (?,?,?,?,?,?,?,?,?)",
+                     (*Row(seq, None, None, record.time, kind, body, digest), None, 1))
 
 
 # -- reading the v1 file ----------------------------------------------------------------------

@@ -1,10 +1,15 @@
-"""The ledger file: its SQLite schema (version 2), opening it privately, all-or-nothing writes, error messages.
+"""The ledger file: its SQLite schema (version 3), opening it privately, all-or-nothing writes, error messages.
 
-A ledger is one SQLite file marked with :data:`APPLICATION_ID`. Version 2
-holds the journal (one row per record, each with the chain hash over the
-row before it), an index of transaction numbers, and ``meta`` (``schema``
-and the chain's ``head``). Version 1 (cards, games and transactions tables
-with caches) is moved to version 2 by :mod:`store.migrate` when opened.
+A ledger is one SQLite file marked with :data:`APPLICATION_ID`. Version 3
+holds the journal (one row per record, each with the keyed chain's hash
+over the row before it) and ``meta`` (``schema`` and the ``ledger_id`` that
+names its key). A commit touches one table and no index but the rowid's:
+one page, one WAL frame (1 KiB pages). Only the rare rows that mark where a
+game starts or is restored, snapshots and the chain's start carry ``mark``
+and sit in the one small partial index. Version 2 (the same journal plus
+an index table of transaction numbers and a ``head`` kept in ``meta`` at
+every commit) and version 1 (cards, games and transactions tables) are
+moved to version 3 by :mod:`store.migrate` when opened.
 """
 
 from __future__ import annotations
@@ -17,10 +22,30 @@ from typing import Iterator
 
 from banker.errors import CorruptLedger, LedgerError
 
-SCHEMA_VERSION = 2
-APPLICATION_ID = 0x4D4F4E4F  # "MONO": marks the file as a banker ledger (both versions)
+SCHEMA_VERSION = 3
+APPLICATION_ID = 0x4D4F4E4F  # "MONO": marks the file as a banker ledger (every version)
+#: Bytes per page of a new ledger: a commit rewrites one page, so small pages wear an SD card least.
+PAGE_SIZE = 1024
+#: The kinds of row that carry ``mark`` (the partial index).
+MARKED = ("new-game", "restore", "snapshot", "chain")
 
 SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE journal (
+    seq INTEGER PRIMARY KEY,
+    game INTEGER,
+    tx INTEGER,
+    time REAL NOT NULL,
+    kind TEXT NOT NULL,
+    body TEXT NOT NULL,
+    hash TEXT NOT NULL,
+    legacy_hash TEXT,
+    mark INTEGER
+);
+CREATE INDEX journal_marks ON journal (mark) WHERE mark IS NOT NULL
+"""
+
+V2_SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE journal (
     seq INTEGER PRIMARY KEY,
@@ -37,7 +62,8 @@ CREATE TABLE journal_tx (tx INTEGER PRIMARY KEY, seq INTEGER NOT NULL REFERENCES
 """
 
 #: The tables that make a file a ledger of each schema version.
-TABLES = {"meta", "journal", "journal_tx"}
+TABLES = {"meta", "journal"}
+V2_TABLES = {"meta", "journal", "journal_tx"}
 V1_TABLES = {"meta", "cards", "deed_tags", "games", "transactions"}
 
 #: A journal row as stored, in this column order.
@@ -45,8 +71,13 @@ ROW_COLUMNS = "seq, game, tx, time, kind, body, hash"
 
 
 def statements() -> list[str]:
-    """The statements that create the version 2 tables (``meta`` may exist already)."""
+    """The statements that create the version 3 tables (``meta`` may exist already)."""
     return [s for s in SCHEMA.split(";") if s.strip()]
+
+
+def v2_statements() -> list[str]:
+    """The statements that create the version 2 tables (a v1 ledger passes through them when moved)."""
+    return [s for s in V2_SCHEMA.split(";") if s.strip()]
 
 
 def file_path(path: str) -> Path:
@@ -54,29 +85,56 @@ def file_path(path: str) -> Path:
 
 
 def make_folder(path: str) -> None:
-    """Create the ledger's folder (0700) if it is missing."""
+    """Create the ledger's folder and every missing parent 0700."""
+    from .keys import private_folder
+
     if path == ":memory:":
         return
     try:
-        file_path(path).resolve().parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+        private_folder(file_path(path).resolve().parent)
     except OSError as exc:
         raise LedgerError(f"cannot create the ledger {path}: {exc.strerror}") from exc
 
 
-def connect(path: str) -> sqlite3.Connection:
-    """Open (creating it private: 0600 in a 0700 folder) the SQLite file at ``path``, WAL and fully synchronous."""
-    target = path
+def tighten(path: str) -> None:
+    """Make an existing ledger file (and its WAL files) private, 0600, if it is not."""
+    for suffix in ("", "-wal", "-shm"):
+        part = Path(str(file_path(path)) + suffix)
+        try:
+            if part.stat().st_mode & 0o077:
+                os.chmod(part, 0o600)
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            raise LedgerError(f"cannot make {part} private: {exc.strerror}") from exc
+
+
+def connect(path: str, *, create: bool = True) -> sqlite3.Connection:
+    """Open the SQLite file at ``path``, WAL and fully synchronous; creating it private (0600 in a 0700 folder).
+
+    ``create=False``: a missing file is an error naming it (commands that only read never make a ledger).
+    """
+    target, new = path, path == ":memory:"
     if path != ":memory:":
         file = file_path(path)
-        make_folder(path)
-        try:
-            if not file.exists():
-                os.close(os.open(file, os.O_CREAT | os.O_WRONLY, 0o600))
-        except OSError as exc:
-            raise LedgerError(f"cannot create the ledger {path}: {exc.strerror}") from exc
+        if not file.exists():
+            if not create:
+                raise LedgerError(f"there is no ledger at {path}")
+            make_folder(path)
+            try:
+                os.close(os.open(file, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+            except FileExistsError:
+                pass
+            except OSError as exc:
+                raise LedgerError(f"cannot create the ledger {path}: {exc.strerror}") from exc
+            new = True
+        elif file.is_dir():
+            raise LedgerError(f"{path} is a folder, not a ledger file")
         target = str(file)
     try:
         conn = sqlite3.connect(target, isolation_level=None, timeout=2.0)
+        if new:
+            conn.execute(f"PRAGMA page_size={PAGE_SIZE}")
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=FULL")
     except sqlite3.Error as exc:
@@ -147,7 +205,7 @@ def schema_version(conn: sqlite3.Connection, path: str) -> int:
         version = int(text)
     except ValueError:
         raise CorruptLedger(f"{path} has ledger schema {text!r}; this banker reads {SCHEMA_VERSION}") from None
-    needed = {1: V1_TABLES, SCHEMA_VERSION: TABLES}.get(version)
+    needed = {1: V1_TABLES, 2: V2_TABLES, SCHEMA_VERSION: TABLES}.get(version)
     if needed is None:
         raise CorruptLedger(f"{path} has ledger schema {version}; this banker reads {SCHEMA_VERSION}")
     if not needed <= present:
@@ -155,21 +213,24 @@ def schema_version(conn: sqlite3.Connection, path: str) -> int:
     return version
 
 
-def create(conn: sqlite3.Connection) -> None:
-    """Lay out an empty version 2 ledger in the empty database behind ``conn``."""
+def create(conn: sqlite3.Connection, ledger_id: str) -> None:
+    """Lay out an empty version 3 ledger named ``ledger_id`` in the empty database behind ``conn``."""
     with write_transaction(conn):
         for statement in statements():
             conn.execute(statement)
         conn.execute(f"PRAGMA application_id={APPLICATION_ID}")
         conn.execute("INSERT INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
-        conn.execute("INSERT INTO meta VALUES ('head', '')")
+        conn.execute("INSERT INTO meta VALUES ('ledger_id', ?)", (ledger_id,))
 
 
-def insert_row(conn: sqlite3.Connection, row: tuple, tx_ids: list[int], legacy_hash: str | None = None) -> None:
-    """Write a journal row (seq, game, tx, time, kind, body, hash), index its transaction numbers, make it the head.
+def insert_row(conn: sqlite3.Connection, row: tuple, legacy_hash: str | None = None) -> None:
+    """Write a journal row (seq, game, tx, time, kind, body, hash). Call inside :func:`write_transaction`."""
+    conn.execute("INSERT INTO journal VALUES (?,?,?,?,?,?,?,?,?)",
+                 (*row, legacy_hash, 1 if row[4] in MARKED else None))
 
-    Call inside :func:`write_transaction`.
-    """
+
+def insert_v2_row(conn: sqlite3.Connection, row: tuple, tx_ids: list[int], legacy_hash: str | None = None) -> None:
+    """Write a schema 2 journal row, index its transaction numbers, make it the head (moving a v1 ledger)."""
     conn.execute("INSERT INTO journal VALUES (?,?,?,?,?,?,?,?)", (*row, legacy_hash))
     conn.executemany("INSERT INTO journal_tx VALUES (?, ?)", [(tx, row[0]) for tx in tx_ids])
     conn.execute("UPDATE meta SET value = ? WHERE key = 'head'", (row[-1],))

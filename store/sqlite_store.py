@@ -1,12 +1,21 @@
-"""The durable store: the journal of records, append-only, in one SQLite file (schema version 2).
+"""The durable store: the journal of records, append-only, in one SQLite file (schema version 3).
 
 Each record is one row, committed in its own SQLite transaction (WAL,
-``synchronous=FULL``) together with the chain's new head before
-:meth:`SqliteStore.append` returns, so a power cut leaves the whole record
-or none of it. Each row's hash chains over the row before it and the head
-is kept beside them, so an edited, missing or cut-off row is detectable
-(:meth:`SqliteStore.verify`). The store holds no rules and no game: the game
-is the fold of :meth:`SqliteStore.records` (:func:`banker.game.replay`).
+``synchronous=FULL``) before :meth:`SqliteStore.append` returns, so a power
+cut leaves the whole record or none of it; a commit writes that one row and
+nothing else (one page: one WAL frame). Each row's hash is an HMAC under the
+ledger's key (:mod:`store.keys`, kept apart from the file and its backups)
+over the row before it, so an edited, inserted or deleted row is found by
+:meth:`SqliteStore.verify`; the head is anchored outside the file at
+checkpoints, backups and clean stops, so a vanished tail is found too. The
+store holds no rules and no game: the game is the fold of
+:meth:`SqliteStore.records` (from the last :class:`~banker.records.Snapshot`).
+
+Nothing asked of it grows with the journal's length but what must read it
+all (verify, export): the rare rows that start or restore a game, snapshots
+and the chain's start sit in one small partial index; a game's transactions
+are found between them; transaction numbers grow with the row numbers, so
+one is found by bisection.
 
 >>> from banker.records import Setting
 >>> with SqliteStore(":memory:", clock=lambda: 1.0) as store:
@@ -20,6 +29,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import sqlite3
 import time
 from contextlib import contextmanager
@@ -27,24 +37,25 @@ from typing import Callable, Iterator
 
 from banker.audit import Audit, Problem
 from banker.errors import CorruptLedger, LedgerError
-from banker.records import NewGame, Record, Transaction, transactions_in
+from banker.records import NewGame, Record, Snapshot, Transaction, transactions_in
 
 from .backups import INTERVAL_SECONDS, Backups
 from .codec import stamped
-from .journal import GameRow, Row, decode_row, make_row, names_of, verify_rows
-from .lock import release_writer_lock, take_writer_lock
-from .migrate import V1_PROBLEMS, migrate_v1
+from .journal import GameRow, Progress, Row, decode_row, make_row, names_of, verify_rows
+from .keys import Keyring
+from .lock import WriterLock, release_writer_lock, take_writer_lock
+from .migrate import V1_PROBLEMS, migrate_v1, migrate_v2
 from .schema import (
+    MARKED,
     ROW_COLUMNS,
     connect,
     create,
-    file_path,
     insert_row,
-    make_folder,
     meta,
     read_snapshot,
     schema_version,
     tables,
+    tighten,
     translate,
     write_transaction,
 )
@@ -53,14 +64,16 @@ from .schema import (
 class SqliteStore:
     """The store port over SQLite. ``path`` is a file, or ``":memory:"`` for a throw-away ledger.
 
-    A new file is created private (0600, its folder 0700) and empty. A
-    ledger of schema 1 is moved to schema 2 when opened (a copy of it kept as
-    ``<path>.v1-backup``). ``clock`` gives wall-clock time (epoch seconds)
-    for the records' stamps. ``writer=True`` takes the writer lock
-    (:class:`store.lock.LedgerInUse` if a running unit has it); a reader
-    (``writer=False``) takes none and cannot append. Raises
-    :class:`CorruptLedger` when the file is not a banker ledger, and
-    :class:`LedgerError` when it cannot be opened.
+    A new file is created private (0600, its folders 0700) and empty, with a
+    new key in ``keyring`` (default: the keys folder, :mod:`store.keys`). A
+    ledger of schema 1 or 2 is moved to schema 3 when opened. ``clock`` gives
+    wall-clock time (epoch seconds) for the records' stamps. ``writer=True``
+    takes the writer lock (:class:`store.lock.LedgerInUse` if a running unit
+    has it) and may create the file; a reader (``writer=False``) takes none,
+    cannot append and never creates a ledger (:class:`LedgerError` naming a
+    missing path). Raises :class:`CorruptLedger` when the file is not a
+    banker ledger, and :class:`LedgerError` when it cannot be opened or its
+    key is missing for writing.
     """
 
     def __init__(
@@ -71,47 +84,74 @@ class SqliteStore:
         clock: Callable[[], float] = time.time,
         backups: bool = True,
         backup_interval: float = INTERVAL_SECONDS,
+        keyring: Keyring | None = None,
     ) -> None:
         self.path = str(path)
         self.writer = writer
         self._clock = clock
-        self._lock: int | None = None
-        creating = self.path != ":memory:" and not file_path(self.path).exists()
-        if writer or creating:
-            make_folder(self.path)
-            self._lock = take_writer_lock(self.path)
+        self._lock: WriterLock | None = None
+        memory = self.path == ":memory:"
+        self.keyring = None if memory else (keyring if keyring is not None else Keyring())
+        self._conn = connect(self.path, create=writer)
         try:
-            self._conn = connect(self.path)
-            try:
-                self._open()
-            except BaseException:
-                self._conn.close()
-                raise
+            if writer and not memory:
+                self._lock = take_writer_lock(self.path)
+                tighten(self.path)
+            self._open()
+        except sqlite3.Error as exc:
+            self._abandon()
+            raise translate(exc, self.path, "read") from exc
         except BaseException:
-            self._release()
+            self._abandon()
             raise
         self.backups: Backups | None = (Backups(self.path, interval=backup_interval)
-                                        if backups and self.path != ":memory:" else None)
-        self.backup_error: str | None = None
+                                        if backups and not memory else None)
+        self._anchored = self._seq
 
     # -- opening -------------------------------------------------------------------------
 
     def _open(self) -> None:
-        try:
-            if not tables(self._conn):
-                create(self._conn)
-            if schema_version(self._conn, self.path) == 1:  # else SCHEMA_VERSION: it refuses others
-                self._migrate()
-            if meta(self._conn, "head") is None:
-                raise CorruptLedger(f"{self.path} has no 'head' entry")
-        except sqlite3.Error as exc:
-            raise translate(exc, self.path, "read") from exc
+        if not tables(self._conn):
+            if not self.writer:
+                raise CorruptLedger(f"{self.path} is empty: not a banker ledger")
+            ledger_id = secrets.token_hex(16)
+            self.key = self._new_key(ledger_id)
+            create(self._conn, ledger_id)
+        version = schema_version(self._conn, self.path)
+        if version < 3:
+            self._migrate(version)
+        self.ledger_id = meta(self._conn, "ledger_id") or ""
+        if not self.ledger_id.isalnum():
+            raise CorruptLedger(f"{self.path} has no ledger id")
+        if not hasattr(self, "key"):
+            self.key = self._find_key()
+        last = self._conn.execute("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
+        self._seq, self._head = (last[0], last[1]) if last else (0, "")
+        start = self._conn.execute("SELECT seq FROM journal WHERE mark = 1 AND kind = 'chain'").fetchone()
+        self.chain_start: int | None = start[0] if start else None
 
-    def _migrate(self) -> None:
-        """Move a schema 1 ledger to schema 2, holding the writer lock meanwhile (a reader takes it for this)."""
-        borrowed = take_writer_lock(self.path) if self._lock is None else None
+    def _new_key(self, ledger_id: str) -> bytes:
+        return secrets.token_bytes(32) if self.keyring is None else self.keyring.new_key(ledger_id)
+
+    def _find_key(self) -> bytes | None:
+        key = None if self.keyring is None else self.keyring.key(self.ledger_id)
+        if key is None and self.writer:
+            where = self.keyring.folder if self.keyring is not None else "memory"
+            raise LedgerError(f"the key of {self.path} (ledger {self.ledger_id}) is not in {where}: without it "
+                              "nothing can be added to its journal. Copy its .key file there from the machine "
+                              "that wrote it, or set BANKER_KEY_DIR (docs/security.md)")
+        return key
+
+    def _migrate(self, version: int) -> None:
+        """Move a schema 1 or 2 ledger to schema 3, holding the writer lock meanwhile (a reader takes it for this)."""
+        borrowed = take_writer_lock(self.path) if self._lock is None and self.path != ":memory:" else None
         try:
-            migrate_v1(self._conn, self.path, clock=self._clock)
+            if version == 1:
+                migrate_v1(self._conn, self.path, clock=self._clock)
+            ledger_id = meta(self._conn, "ledger_id") or secrets.token_hex(16)
+            key = (self.keyring.key(ledger_id) if self.keyring is not None else None) or self._new_key(ledger_id)
+            migrate_v2(self._conn, self.path, key=key, ledger_id=ledger_id, clock=self._clock)
+            self.key = key
         except sqlite3.Error as exc:
             raise translate(exc, self.path, "update") from exc
         except OSError as exc:
@@ -123,92 +163,144 @@ class SqliteStore:
 
     # -- reading -------------------------------------------------------------------------
 
-    def _rows(self, where: str = "", args: tuple = ()) -> list[Row]:
+    def _query(self, sql: str, args: tuple = ()) -> list[tuple]:
         try:
-            found = self._conn.execute(f"SELECT {ROW_COLUMNS} FROM journal {where} ORDER BY seq", args).fetchall()
+            return self._conn.execute(sql, args).fetchall()
         except sqlite3.Error as exc:
             raise translate(exc, self.path, "read") from exc
-        return [Row(*r) for r in found]
 
-    def _decoded(self, rows: list[Row]) -> Iterator[Record]:
+    def _iter_rows(self, where: str = "", args: tuple = (), *, order: str = "ORDER BY seq") -> Iterator[Row]:
+        """Rows as the cursor reads them: constant memory however long the journal."""
+        try:
+            cursor = self._conn.execute(f"SELECT {ROW_COLUMNS} FROM journal {where} {order}", args)
+            while True:
+                batch = cursor.fetchmany(512)
+                if not batch:
+                    return
+                for r in batch:
+                    yield Row(*r)
+        except sqlite3.Error as exc:
+            raise translate(exc, self.path, "read") from exc
+
+    def _decoded(self, rows: Iterator[Row]) -> Iterator[Record]:
         for row in rows:
             try:
                 yield decode_row(row)
             except CorruptLedger as exc:
                 raise CorruptLedger(f"{self.path}: {exc}") from exc
 
-    def _scalar(self, sql: str, args: tuple = ()):
-        try:
-            row = self._conn.execute(sql, args).fetchone()
-        except sqlite3.Error as exc:
-            raise translate(exc, self.path, "read") from exc
-        return row[0] if row else None
-
     def records(self, since: int = 0) -> Iterator[Record]:
         """Every record after entry ``since`` (0: all), in the order they were appended, with their times."""
-        return self._decoded(self._rows("WHERE seq > ?", (since,)))
+        return self._decoded(self._iter_rows("WHERE seq > ?", (since,)))
+
+    def last_snapshot(self) -> tuple[int, Snapshot] | None:
+        """The newest snapshot and its entry number, or None: opening folds only what follows it."""
+        found = list(self._iter_rows("WHERE mark = 1 AND kind = 'snapshot'", order="ORDER BY seq DESC LIMIT 1"))
+        if not found:
+            return None
+        record = next(self._decoded(iter(found)))
+        return found[0].seq, record
 
     def last_seq(self) -> int:
         """The number of the last entry (0 when the journal is empty)."""
-        return self._scalar("SELECT max(seq) FROM journal") or 0
+        return self._seq
 
     def is_empty(self) -> bool:
-        return self.last_seq() == 0
+        return self._seq == 0
 
     def head(self) -> str:
-        """The hash of the last journal row, as recorded beside the journal ("" when empty)."""
-        try:
-            value = meta(self._conn, "head")
-        except sqlite3.Error as exc:
-            raise translate(exc, self.path, "read") from exc
-        if value is None:
-            raise CorruptLedger(f"{self.path} has no 'head' entry")
-        return value
+        """The hash of the last journal row ("" when empty)."""
+        return self._head
+
+    def _marks(self) -> list[tuple[int, str, int | None, str, float]]:
+        return self._query("SELECT seq, kind, game, body, time FROM journal WHERE mark = 1 ORDER BY seq")
+
+    def _stretches(self, marks=None) -> list[tuple[int, int, int]]:
+        """(game, first entry, entry after the last) for each stretch of the journal a game was current in."""
+        starts = [(seq, game) for seq, kind, game, _, _ in (marks if marks is not None else self._marks())
+                  if kind in ("new-game", "restore")]
+        ends = [seq for seq, _ in starts[1:]] + [self._seq + 1]
+        return [(game, seq, end) for (seq, game), end in zip(starts, ends)]
+
+    def _tx_bounds(self, first: int, end: int) -> tuple[int, int] | None:
+        """The first and last transaction numbers in entries ``first`` .. ``end - 1`` (None: there are none)."""
+        low = self._query("SELECT tx FROM journal WHERE seq >= ? AND seq < ? AND tx IS NOT NULL ORDER BY seq "
+                          "LIMIT 1", (first, end))
+        if not low:
+            return None
+        last = list(self._iter_rows("WHERE seq >= ? AND seq < ? AND tx IS NOT NULL", (first, end),
+                                    order="ORDER BY seq DESC LIMIT 1"))
+        txs = transactions_in(next(self._decoded(iter(last))))
+        return low[0][0], txs[-1].id
+
+    def iter_game_transactions(self, game_id: int) -> Iterator[Transaction]:
+        """The transactions of game ``game_id``, in order, read as they are needed."""
+        for game, first, end in self._stretches():
+            if game != game_id:
+                continue
+            rows = self._iter_rows("WHERE seq >= ? AND seq < ? AND tx IS NOT NULL", (first, end))
+            for record in self._decoded(rows):
+                yield from (tx for tx in transactions_in(record) if tx.game == game_id)
 
     def game_transactions(self, game_id: int) -> list[Transaction]:
         """All transactions of game ``game_id``, in order (openings included)."""
-        rows = self._rows("WHERE game = ? AND kind IN ('tx', 'enrol', 'new-game')", (game_id,))
-        return [tx for record in self._decoded(rows) for tx in transactions_in(record) if tx.game == game_id]
+        return list(self.iter_game_transactions(game_id))
 
     def transaction(self, tx_id: int) -> Transaction | None:
         """Transaction number ``tx_id``, wherever it is (an enrolment's or a new game's opening too); None if none."""
-        seq = self._scalar("SELECT seq FROM journal_tx WHERE tx = ?", (tx_id,))
-        if seq is None:
+        low, high, best = 1, self._seq, None
+        while low <= high:  # transaction numbers only grow with the entry numbers
+            mid = (low + high) // 2
+            found = self._query("SELECT seq, tx FROM journal WHERE seq >= ? AND seq <= ? AND tx IS NOT NULL "
+                                "ORDER BY seq LIMIT 1", (mid, high))
+            if not found:
+                high = mid - 1
+            elif found[0][1] <= tx_id:
+                best, low = found[0][0], found[0][0] + 1
+            else:
+                high = mid - 1
+        if best is None:
             return None
-        found = [tx for record in self._decoded(self._rows("WHERE seq = ?", (seq,)))
-                 for tx in transactions_in(record) if tx.id == tx_id]
-        return found[0] if found else None
+        record = next(self._decoded(self._iter_rows("WHERE seq = ?", (best,))))
+        return next((tx for tx in transactions_in(record) if tx.id == tx_id), None)
 
     def games(self) -> list[GameRow]:
-        """Every game of the ledger, oldest first, with its transaction count."""
+        """Every game of the ledger, oldest first, with its transaction count (read from the partial index)."""
         with self._snapshot():
-            counts = dict(self._conn.execute(
-                "SELECT j.game, count(*) FROM journal_tx t JOIN journal j ON j.seq = t.seq GROUP BY j.game"))
-            rows = self._rows("WHERE kind = 'new-game'")
-        started = [r for r in self._decoded(rows) if isinstance(r, NewGame)]
+            marks = self._marks()
+            counts: dict[int, int] = {}
+            for game, first, end in self._stretches(marks):
+                bounds = self._tx_bounds(first, end)
+                if bounds is not None:
+                    counts[game] = counts.get(game, 0) + bounds[1] - bounds[0] + 1
+        started = []
+        for seq, kind, _, body, stamp in marks:
+            if kind == "new-game":
+                record = next(self._decoded(iter([Row(seq, None, None, stamp, kind, body, "")])))
+                started.append(record)
         return [GameRow(g.game, g.settings, g.time, counts.get(g.game, 0))
                 for g in sorted(started, key=lambda g: g.game)]
 
     def card_names(self) -> dict[int, str]:
         """Every card ever enrolled (removed ones too) with its latest name."""
-        return names_of(self._decoded(self._rows("WHERE kind IN ('enrol', 'rename')")))
+        return names_of(self._decoded(self._iter_rows("WHERE kind IN ('enrol', 'rename')")))
 
-    def verify(self) -> Audit:
-        """Audit the whole journal: chain, missing and cut-off rows, the transaction index, and the content."""
+    def verify(self, progress: Progress | None = None) -> Audit:
+        """Audit the whole journal in one consistent read: keyed chain, anchor, missing and cut-off rows, content.
+
+        ``progress(rows checked)`` is called as it goes (a terminal's progress bar).
+        """
         with self._snapshot():
-            rows, head = self._rows(), self.head()
-            earlier = [Problem(tx, message) for tx, message in json.loads(self._meta_or(V1_PROBLEMS, "[]"))]
-            index = set(self._conn.execute("SELECT tx, seq FROM journal_tx"))
-        result = verify_rows(rows, head=head, earlier=earlier)
-        expected = set()
-        for row in rows:
-            try:
-                expected |= {(tx.id, row.seq) for tx in transactions_in(decode_row(row))}
-            except CorruptLedger:
-                expected |= {pair for pair in index if pair[1] == row.seq}  # reported by verify_rows
-        if index != expected:
-            result.problems.append(Problem(None, "the index of transaction numbers differs from the journal"))
-        return result
+            earlier = [Problem(tx, message) for tx, message in json.loads(meta(self._conn, V1_PROBLEMS) or "[]")]
+            marked = ",".join(f"'{k}'" for k in MARKED)
+            unmarked = self._query(f"SELECT count(*) FROM journal WHERE (mark IS NOT NULL) != (kind IN ({marked}))")
+            if unmarked[0][0]:
+                earlier.append(Problem(None, "the index of game starts differs from the journal (edited)"))
+            anchor = None if self.keyring is None else self.keyring.anchor(self.ledger_id)
+            key = self.key if self.key is not None else (
+                None if self.keyring is None else self.keyring.key(self.ledger_id))
+            return verify_rows(self._iter_rows(), key=key, chain_start=self.chain_start, anchor=anchor,
+                               earlier=earlier, progress=progress)
 
     @contextmanager
     def _snapshot(self) -> Iterator[None]:
@@ -219,53 +311,76 @@ class SqliteStore:
         except sqlite3.Error as exc:
             raise translate(exc, self.path, "read") from exc
 
-    def _meta_or(self, key: str, default: str) -> str:
-        try:
-            value = meta(self._conn, key)
-        except sqlite3.Error as exc:
-            raise translate(exc, self.path, "read") from exc
-        return default if value is None else value
-
     # -- writing -------------------------------------------------------------------------
 
     def append(self, record: Record) -> Record:
         """Write ``record`` as the journal's next entry; returns it stamped with its time, once durable.
 
         Raises :class:`LedgerError` (the disk is full, the file is locked)
-        with nothing written. A new game takes a backup before it starts;
-        other records, an interval backup when one is due after them.
+        with nothing written. Writes one row and nothing else: backups and
+        the anchor are :meth:`maintain`'s, off the commit.
         """
         if not self.writer:
             raise LedgerError(f"{self.path} is open for reading only")
         done = stamped(record, float(self._clock()))
-        if isinstance(done, NewGame) and self.backups is not None:
-            self._backup(lambda: self.backups.take(self._conn, "new-game"))
+        row = make_row(self._head, self._seq + 1, done, self.key)
         try:
             with write_transaction(self._conn):
-                previous = meta(self._conn, "head")
-                if previous is None:
-                    raise CorruptLedger(f"{self.path} has no 'head' entry")
-                seq = (self._conn.execute("SELECT max(seq) FROM journal").fetchone()[0] or 0) + 1
-                insert_row(self._conn, make_row(previous, seq, done), [tx.id for tx in transactions_in(done)])
+                insert_row(self._conn, row)
         except sqlite3.Error as exc:
             raise translate(exc, self.path, "write to") from exc
-        if self.backups is not None and not isinstance(done, NewGame):
-            self._backup(lambda: self.backups(self._conn))
+        self._seq, self._head = row.seq, row.hash
+        if isinstance(done, NewGame):
+            self._new_game_backup = True
         return done
 
-    def _backup(self, take: Callable[[], object]) -> None:
-        """Take a backup; a failure (disk full) is noted in ``backup_error`` and never stops the game."""
-        try:
-            take()
-            self.backup_error = None
-        except (OSError, sqlite3.Error) as exc:
-            self.backup_error = f"backup failed: {exc}"
+    _new_game_backup = False
+
+    @property
+    def backup_error(self) -> str | None:
+        return None if self.backups is None else self.backups.error
+
+    def anchor(self) -> None:
+        """Keep the head's number and hash outside the file (a vanished tail is then found by verify)."""
+        if self.keyring is not None and self.writer and self._seq != self._anchored:
+            self.keyring.set_anchor(self.ledger_id, self._seq, self._head)
+            self._anchored = self._seq
+
+    def maintain(self) -> None:
+        """Start a backup in the background when one is due (a new game began, or the interval passed with
+        something written); it anchors the head once made. Never on the commit path: the shell calls it when idle."""
+        if self.backups is None or self.backups.running:
+            return
+        changed = self._seq != getattr(self.backups, "seq", None)
+        reason = "new-game" if self._new_game_backup else ("interval" if self.backups.due() and changed else None)
+        if reason is None:
+            return
+        self._new_game_backup = False
+        self.backups.seq = self._seq
+        self.backups.start(reason)
+        self.anchor()
 
     # -- lifetime ------------------------------------------------------------------------
 
     def close(self) -> None:
-        self._conn.close()
-        self._release()
+        """Anchor the head (a clean stop), let a backup under way finish, close the file and give the lock back."""
+        try:
+            if self.backups is not None and self.writer:
+                self.backups.wait()
+                self.maintain()  # one due at the stop is made now
+                self.backups.wait()
+            self.anchor()
+        except LedgerError:
+            pass  # the keys folder can't be written: verify will say the tail is unanchored
+        finally:
+            self._conn.close()
+            self._release()
+
+    def _abandon(self) -> None:
+        try:
+            self._conn.close()
+        finally:
+            self._release()
 
     def _release(self) -> None:
         release_writer_lock(self._lock)

@@ -29,6 +29,22 @@ class Table(CoreBackend):
         return [e.tone for e in self.effects if hasattr(e, "tone")]
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _keys_apart(tmp_path_factory):
+    """Every ledger's key and anchor in a folder of the test session's (and its subprocesses'), not the user's."""
+    import os
+
+    from store.keys import KEY_ENV
+
+    old = os.environ.get(KEY_ENV)
+    os.environ[KEY_ENV] = str(tmp_path_factory.mktemp("keys"))
+    yield
+    if old is None:
+        os.environ.pop(KEY_ENV, None)
+    else:
+        os.environ[KEY_ENV] = old
+
+
 @pytest.fixture
 def store() -> MemoryStore:
     return MemoryStore()

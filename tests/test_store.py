@@ -17,7 +17,7 @@ from banker.records import (BANK, Card, DeedTag, Enrolment, GameRestored, GameSe
                             Removal, Rename, Setting, Transaction)
 from cards import load_edition
 from firmware_sim.memory_store import MemoryStore
-from store import GameRow, LedgerInUse, SqliteStore, list_backups
+from store import KEEP, GameRow, LedgerInUse, SqliteStore, list_backups
 from store.codec import canonical, decode, encode
 from store.journal import Row, decode_row, make_row
 
@@ -140,7 +140,7 @@ def test_the_memory_store_and_the_sqlite_store_agree(tmp_path):
         assert len({repr(s.append(record)) for s in stores}) == 1
     memory, sqlite = stores
     assert list(memory.records()) == list(sqlite.records())
-    assert memory.head() == sqlite.head() and memory.last_seq() == sqlite.last_seq()
+    assert memory.last_seq() == sqlite.last_seq()  # the heads differ: each store keys its chain with its own key
     assert memory.games() == sqlite.games() and memory.card_names() == sqlite.card_names()
     assert memory.game_transactions(1) == sqlite.game_transactions(1)
     assert memory.verify() == sqlite.verify()
@@ -272,20 +272,21 @@ def problems(path) -> list[str]:
         return [str(p) for p in store.verify().problems]
 
 
+EDITED = "edited: its hash does not match its contents, the row before it and the ledger's key"
+
+
 @pytest.mark.parametrize("statements, problem", [
-    (["UPDATE journal SET body = replace(body, '2000000', '200000') WHERE tx = 5"],
-     "#5: edited: its hash does not match its contents and the row before it"),
+    (["UPDATE journal SET body = replace(body, '2000000', '200000') WHERE tx = 5"], f"#5: {EDITED}"),
     (["UPDATE journal SET body = replace(body, 'Bobby', 'Boss') WHERE kind = 'rename'"],
-     "journal entry 10 (rename) edited: its hash does not match its contents and the row before it"),
-    (["UPDATE journal SET tx = 77 WHERE tx = 5"],
-     "#77: edited: its hash does not match its contents and the row before it"),
-    (["DELETE FROM journal_tx WHERE tx = 4", "DELETE FROM journal WHERE tx = 4"],
-     "journal entries 5-5 are missing (deleted)"),
-    (["DELETE FROM journal_tx WHERE tx = 4", "DELETE FROM journal WHERE tx = 4"],
-     "#5: transactions #4-#4 are missing (deleted)"),
+     f"journal entry 10 (rename) {EDITED}"),
+    (["UPDATE journal SET tx = 77 WHERE tx = 5"], f"#77: {EDITED}"),
+    (["DELETE FROM journal WHERE tx = 4"], "journal entries 5-5 are missing (deleted)"),
+    (["DELETE FROM journal WHERE tx = 4"], "#5: transactions #4-#4 are missing (deleted)"),
     (["DELETE FROM journal WHERE seq = (SELECT max(seq) FROM journal)"],
-     "the journal's last entries were deleted or its head was edited"),
-    (["UPDATE journal_tx SET seq = 1 WHERE tx = 7"], "the index of transaction numbers differs from the journal"),
+     "the journal's entries after 15 are gone: it held 16 at its last anchor (a lost write-ahead log, or a "
+     "deleted tail)"),
+    (["UPDATE journal SET mark = NULL WHERE kind = 'new-game'"],
+     "the index of game starts differs from the journal (edited)"),
 ], ids=["edited-tx", "edited-rename", "edited-column", "deleted-row", "deleted-tx", "deleted-last", "index"])
 def test_verify_finds_what_was_edited_or_deleted(tmp_path, statements, problem):
     path = a_ledger(tmp_path)
@@ -293,22 +294,46 @@ def test_verify_finds_what_was_edited_or_deleted(tmp_path, statements, problem):
     assert problem in problems(path)
 
 
-def test_verify_finds_a_rewritten_body_even_with_a_rebuilt_chain(tmp_path):
-    """Someone who rewrites a body and every hash after it still leaves a balance below zero, a false restore."""
-    path = a_ledger(tmp_path)
+def rechain(path, change, hasher):
+    """Rewrite the records with ``change`` and every hash after it with ``hasher(previous, row)``."""
     conn = sqlite3.connect(path)
     rows = [Row(*r) for r in conn.execute("SELECT seq, game, tx, time, kind, body, hash FROM journal ORDER BY seq")]
     previous = ""
     for row in rows:
-        record = decode_row(row)
-        if row.tx == 4:
-            record = replace(record, postings=(Posting(2, 1, 20_000_000, "transfer"),))
-        new = make_row(previous, row.seq, record)
-        conn.execute("UPDATE journal SET body = ?, hash = ? WHERE seq = ?", (new.body, new.hash, row.seq))
-        previous = new.hash
-    conn.execute("UPDATE meta SET value = ? WHERE key = 'head'", (previous,))
+        record = change(row, decode_row(row))
+        kind, body = encode(record)
+        digest = hasher(previous, row._replace(body=body))
+        conn.execute("UPDATE journal SET body = ?, hash = ? WHERE seq = ?", (body, digest, row.seq))
+        previous = digest
     conn.commit()
     conn.close()
+
+
+def richer_bob(row, record):
+    return replace(record, postings=(Posting(2, 1, 20_000_000, "transfer"),)) if row.tx == 4 else record
+
+
+def test_a_chain_rebuilt_without_the_key_is_found_out(tmp_path):
+    """The public, unkeyed hash (or any other key) can't forge the chain: every row after the edit is flagged."""
+    from store.codec import chain_hash, keyed_hash
+
+    for hasher in (lambda prev, r: chain_hash(prev, r.seq, r.game, r.tx, r.time, r.kind, r.body),
+                   lambda prev, r: keyed_hash(b"x" * 32, prev, r.seq, r.game, r.tx, r.time, r.kind, r.body)):
+        path = a_ledger(tmp_path)
+        rechain(path, richer_bob, hasher)
+        found = problems(path)
+        assert len([p for p in found if p.endswith(EDITED)]) == len(an_evening())  # every row, the first too
+        path.unlink()
+
+
+def test_whoever_holds_the_key_can_forge_but_the_content_still_tells(tmp_path):
+    """The key's holder can rebuild the chain; a balance below zero and a false restore still show."""
+    from store.codec import keyed_hash
+
+    path = a_ledger(tmp_path)
+    with SqliteStore(path, writer=False) as store:
+        key = store.key
+    rechain(path, richer_bob, lambda prev, r: keyed_hash(key, prev, r.seq, r.game, r.tx, r.time, r.kind, r.body))
     found = problems(path)
     assert not any("edited" in p for p in found)
     assert "#4: takes card 2 below zero in a game without negative balances" in found
@@ -351,8 +376,8 @@ def test_new_files_are_private(tmp_path):
 @pytest.mark.parametrize("spoil, message", [
     (lambda path: path.write_bytes(b"this is not a database at all" * 100), "corrupt or not a banker ledger"),
     (lambda path: tamper(path, "CREATE TABLE notes (x)"), "not a banker ledger"),
-    (lambda path: tamper(a_ledger(path.parent), "UPDATE meta SET value = '3' WHERE key = 'schema'"),
-     "has ledger schema 3; this banker reads 2"),
+    (lambda path: tamper(a_ledger(path.parent), "UPDATE meta SET value = '4' WHERE key = 'schema'"),
+     "has ledger schema 4; this banker reads 3"),
 ], ids=["junk", "another-database", "newer-schema"])
 def test_a_file_that_is_not_a_ledger_this_banker_reads_is_refused_clearly(tmp_path, spoil, message):
     path = tmp_path / "ledger.db"
@@ -364,23 +389,68 @@ def test_a_file_that_is_not_a_ledger_this_banker_reads_is_refused_clearly(tmp_pa
 # -- backups ------------------------------------------------------------------------------------
 
 
-def test_a_backup_is_taken_before_each_new_game_and_they_rotate(tmp_path):
+def test_a_backup_follows_each_new_game_off_the_commit_and_they_rotate(tmp_path):
     path = tmp_path / "ledger.db"
     with SqliteStore(path, clock=ticking()) as store:
         store.append(NewGame(1, GameSettings()))
+        assert list_backups(path) == []  # the commit wrote its row and nothing else
+        store.maintain()
+        store.backups.wait()
         assert [p.name.endswith("-new-game.db") for p in list_backups(path)] == [True]
-        with SqliteStore(list_backups(path)[0], writer=False, backups=False) as before:
-            assert before.is_empty()  # taken before the game started
-        for game in range(2, 14):
+        with SqliteStore(list_backups(path)[0], writer=False, backups=False) as copy:
+            assert copy.last_seq() == 1 and copy.verify().ok
+        for game in range(2, 9):
             store.append(NewGame(game, GameSettings()))
-        assert len(list_backups(path)) == 10 and store.backups.list() == list_backups(path)
+            store.maintain()
+            store.backups.wait()
+        assert len(list_backups(path)) == KEEP and store.backups.list() == list_backups(path)
 
 
 def test_interval_backups_follow_other_records(tmp_path):
     path = tmp_path / "ledger.db"
     with SqliteStore(path, clock=ticking(), backup_interval=0) as store:
         store.append(Setting("volume", "1"))
+        store.maintain()
     assert [p.name.endswith("-interval.db") for p in list_backups(path)] == [True]
+
+
+def test_a_backup_cut_short_leaves_no_file_and_a_damaged_one_is_never_latest(tmp_path, monkeypatch):
+    from store import latest_good_backup
+    from store.backups import backup_folder, make_backup
+
+    path = a_ledger(tmp_path)
+    good = make_backup(path, path, "interval")
+    later = make_backup(path, path, "interval")
+    later.write_bytes(later.read_bytes()[:3000])  # a copy torn by a crash, under a backup's name
+    assert list_backups(path)[0] == later and latest_good_backup(path) == good
+    def full(fd):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(os, "fsync", full)  # the disk fills as the copy is flushed
+    with pytest.raises(OSError):
+        make_backup(path, path, "interval")
+    monkeypatch.undo()
+    assert latest_good_backup(path) == good and len(list_backups(path)) == 2
+    assert not [p for p in backup_folder(path).iterdir() if "partial" in p.name]
+
+
+def test_restore_replaces_the_ledger_by_rename_and_keeps_it_first(tmp_path):
+    from store import restore_backup
+    from store.backups import make_backup
+
+    path = a_ledger(tmp_path)
+    backup = make_backup(path, path, "interval")
+    with SqliteStore(path, backups=False) as store:
+        store.append(Setting("volume", "0"))
+        after = store.last_seq()
+    inode = os.stat(path).st_ino
+    kept = restore_backup(backup, path)
+    assert os.stat(path).st_ino != inode  # a new file renamed into place, not copied over the old one
+    with SqliteStore(kept, writer=False, backups=False) as before:
+        assert before.last_seq() == after
+    with SqliteStore(path, backups=False) as store:
+        assert store.last_seq() == after - 1
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []
 
 
 def test_a_failed_backup_is_noted_and_the_record_still_written(tmp_path):
@@ -388,4 +458,6 @@ def test_a_failed_backup_is_noted_and_the_record_still_written(tmp_path):
     (tmp_path / "backups").write_text("a file where the backups folder would go")
     with SqliteStore(path, clock=ticking()) as store:
         store.append(NewGame(1, GameSettings()))
+        store.maintain()
+        store.backups.wait()
         assert store.backup_error.startswith("backup failed") and store.last_seq() == 1

@@ -17,6 +17,7 @@ from banker.errors import CorruptLedger
 from banker.game import last_states, replay
 from banker.records import Card, Enrolment, GameRestored, NewGame, Removal, Rename
 from cards import editions
+from banker.records import ChainStart
 from store import LedgerInUse, SqliteStore, is_ledger_file, take_writer_lock
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -112,12 +113,12 @@ def test_a_second_open_does_not_move_it_again(v1_path):
     Path(str(v1_path) + ".v1-backup").unlink()
     with SqliteStore(v1_path, backups=False) as store:
         assert (store.head(), store.last_seq()) == (head, seq) and store.verify().ok
-    assert not Path(str(v1_path) + ".v1-backup").exists() and schema_of(v1_path) == "2"
+    assert not Path(str(v1_path) + ".v1-backup").exists() and schema_of(v1_path) == "3"
 
 
 def test_a_reader_moves_it_too_and_leaves_no_lock_behind(v1_path):
     with SqliteStore(v1_path, writer=False, backups=False) as reader:
-        assert fold(reader).balances and schema_of(v1_path) == "2"
+        assert fold(reader).balances and schema_of(v1_path) == "3"
         with SqliteStore(v1_path, backups=False) as unit:  # the reader gave the lock back
             assert unit.last_seq() == reader.last_seq()
 
@@ -128,7 +129,7 @@ def test_a_running_unit_holding_the_lock_stops_the_move(v1_path):
         with pytest.raises(LedgerInUse, match="in use by a running unit"):
             SqliteStore(v1_path, writer=False, backups=False)
     finally:
-        os.close(lock)
+        lock.release()
     assert schema_of(v1_path) == "1"
 
 
@@ -215,5 +216,6 @@ def test_games_without_transactions_and_a_restored_current_game(tmp_path):
         assert game.id == 1 and game.balance(1) == 16_000_000 and game.next_game == 4
         assert [(g.id, g.transactions, g.started) for g in store.games()] == [(1, 2, 1000.0), (2, 0, 2000.0),
                                                                                (3, 0, 3000.0)]
-        assert isinstance(list(store.records())[-1], GameRestored)
+        *_, restored, chain = store.records()
+        assert isinstance(restored, GameRestored) and isinstance(chain, ChainStart)
         assert store.verify().ok

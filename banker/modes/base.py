@@ -63,11 +63,13 @@ Shown = Callable[[Game], Screen]
 
 @dataclass(frozen=True)
 class Ctx:
-    """The panel and the game a mode decides in (read-only); ``salt``: fresh bytes the event brought (a PIN's hash)."""
+    """The panel and the game a mode decides in (read-only); ``salt``: fresh bytes the event brought (a PIN's
+    hash); ``wall``: the wall-clock time the key came at (a PIN lockout)."""
 
     panel: Panel
     game: Game
     salt: bytes = b""
+    wall: float = 0.0
 
     # -- what is on the table ------------------------------------------------------------
 

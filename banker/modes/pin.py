@@ -11,9 +11,10 @@ from dataclasses import dataclass, replace
 from typing import Protocol
 
 from .. import views
-from ..authority import LOCKOUT_SECONDS, MAX_TRIES, hash_pin, pin_matches
+from ..authority import hash_pin, pin_matches
 from ..entry import AmountEntry
-from ..records import PinChange
+from ..lockout import seconds_locked
+from ..records import PinChange, PinFailure
 from ..screen import Screen
 from .base import Ctx, Mode, Reply
 
@@ -38,18 +39,19 @@ def change_pin(ctx: Ctx) -> Reply:
     return ctx.enter(PinEntry(purpose="change", stage="old" if ctx.game.pin_hash is not None else "new"))
 
 
-def check_pin(ctx: Ctx, typed: str) -> tuple[str | None, dict]:
-    """(None, panel changes) if ``typed`` is the banker's PIN, else (why not, panel changes); counts wrong tries."""
-    p = ctx.panel
-    if p.now < p.locked_until:
-        return f"Locked {int(p.locked_until - p.now) + 1} s", {}
+def check_pin(ctx: Ctx, typed: str) -> Reply | None:
+    """None if ``typed`` is the banker's PIN, else the refusal: locked (no PIN is even tried), or wrong.
+
+    A wrong PIN is a :class:`PinFailure` record, so the lockout it leads to
+    holds on every path and across restarts (:mod:`banker.lockout`).
+    """
+    left = seconds_locked(ctx.game.pin_failures, ctx.wall)
+    if left:
+        return ctx.refuse(views.refused("PIN locked", f"try in {left} s"))
     stored = ctx.game.pin_hash
     if stored is None or pin_matches(typed, stored):
-        return None, {"pin_failures": 0}
-    failures = p.pin_failures + 1
-    if failures >= MAX_TRIES:
-        return "Wrong PIN", {"pin_failures": 0, "locked_until": p.now + LOCKOUT_SECONDS}
-    return "Wrong PIN", {"pin_failures": failures}
+        return None
+    return replace(ctx.refuse(views.refused("Wrong PIN")), record=PinFailure("keypad"))
 
 
 @dataclass(frozen=True)
@@ -74,13 +76,12 @@ class PinEntry(Mode):
             return ctx.refuse(views.refused("Digits, then M"), keep_mode=True)
         typed, cleared = self.entry.typed, replace(self, entry=AmountEntry())
         if self.stage == "old":
-            wrong, tries = check_pin(ctx, typed)
-            if wrong is not None:
-                return ctx.refuse(views.refused(wrong), **tries)
+            refusal = check_pin(ctx, typed)
+            if refusal is not None:
+                return refusal
             if self.purpose == "authorise":
-                reply = self.then.run(ctx)
-                return replace(reply, panel={**tries, **reply.panel})
-            return replace(ctx.enter(replace(cleared, stage="new")), panel=tries)
+                return self.then.run(ctx)
+            return ctx.enter(replace(cleared, stage="new"))
         if self.stage == "new":
             if not 4 <= len(typed) <= 8:
                 return ctx.refuse(views.refused("PIN: 4 to 8 digits"), keep_mode=True)

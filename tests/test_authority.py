@@ -1,0 +1,62 @@
+"""The banker's authority on every path: wrong PINs are journalled, and the lockout holds across paths and processes."""
+
+import pytest
+
+from banker.authority import NotAuthorised, hash_pin
+from banker.lockout import LOCKOUT_SECONDS, locked_until, seconds_locked
+from banker.records import PinChange, PinFailure
+from runtime.ledger import SqliteLedger
+
+
+def with_pin(ledger, pin="2468"):
+    ledger.commit(PinChange(hash_pin(pin, b"0123456789abcdef")))
+
+
+def test_three_wrong_pins_lock_and_the_lock_grows_on_repeats():
+    assert locked_until((10.0, 20.0)) == 0.0
+    assert locked_until((10.0, 20.0, 30.0)) == 30.0 + LOCKOUT_SECONDS
+    assert locked_until((10.0, 20.0, 30.0, 100.0)) == 100.0 + 2 * LOCKOUT_SECONDS
+    assert seconds_locked((10.0, 20.0, 30.0), now=45.0) == 16 and seconds_locked((10.0, 20.0, 30.0), now=61.0) == 0
+
+
+def test_wrong_pins_from_the_cli_lock_the_keypad_too(table):
+    with_pin(table.ledger)
+    now = table.ledger.game().pin_failures  # none yet
+    assert now == ()
+    for _ in range(3):
+        with pytest.raises(NotAuthorised, match="wrong banker PIN"):
+            table.ledger.authorise("0000", via="cli")
+    with pytest.raises(NotAuthorised, match="locked for"):
+        table.ledger.authorise("2468", via="cli")  # even the right PIN, while locked
+    table.keys("FN", ".")
+    table.type("2468M")
+    assert "PIN locked" in table.shown
+
+
+def test_the_lockout_survives_a_new_process(tmp_path):
+    path = tmp_path / "ledger.db"
+    with SqliteLedger(path) as ledger:
+        with_pin(ledger)
+        for _ in range(3):
+            with pytest.raises(NotAuthorised):
+                ledger.authorise("1111", via="script")
+    with SqliteLedger(path) as again:  # the next program, moments later
+        with pytest.raises(NotAuthorised, match="locked"):
+            again.authorise("2468", via="cli")
+        assert [type(r) for r in again.store.records()].count(PinFailure) == 3
+        assert again.verify().ok
+
+
+def test_the_right_pin_passes_and_no_pin_is_refused(ledger):
+    with_pin(ledger)
+    ledger.authorise("2468", via="cli")
+    with pytest.raises(NotAuthorised, match="needs the banker's PIN"):
+        ledger.authorise(None, via="cli")
+
+
+def test_only_ascii_digits_make_a_pin():
+    from banker.errors import AmountError
+
+    for pin in ("١٢٣٤", "12 34", "²²²²", "abcd"):
+        with pytest.raises(AmountError):
+            hash_pin(pin, b"salt")
