@@ -167,6 +167,15 @@ class Game:
                         self.pin_failures, self.next_tx, self.next_card, self.next_game)
 
 
+def _evolve(game: Game, **changes) -> Game:
+    """``dataclasses.replace`` for the fold's hot path: a copy of ``game`` with ``changes``, without re-running
+    ``__init__`` over its twenty fields (a fold of 100,000 records makes 100,000 of these)."""
+    new = object.__new__(Game)
+    new.__dict__.update(game.__dict__)
+    new.__dict__.update(changes)
+    return new
+
+
 def fold_name(name: str) -> str:
     """A name as it is compared: Unicode-normalised (NFKC) and case-folded."""
     return unicodedata.normalize("NFKC", name).casefold().strip()
@@ -249,7 +258,7 @@ def _transaction(game: Game, tx: Transaction) -> Game:
             raise Refused(f"#{tx.reverses} is already undone")
         undone = undone | {tx.reverses}
     bankrupt = game.bankruptcies | {tx.id} if tx.kind == "bankruptcy" else game.bankruptcies
-    return replace(game, balances=MappingProxyType(balances), estate=estate, last=tx, undone=undone,
+    return _evolve(game, balances=MappingProxyType(balances), estate=estate, last=tx, undone=undone,
                    bankruptcies=bankrupt, transactions=game.transactions + 1, next_tx=tx.id + 1)
 
 

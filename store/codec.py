@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import struct
 from dataclasses import fields, replace
 from typing import Any, Callable
 
@@ -75,18 +76,34 @@ def chain_hash(previous: str, seq: int, game: int | None, tx: int | None, time: 
 
 def keyed_hash(key: bytes, previous: str, seq: int, game: int | None, tx: int | None, time: float, kind: str,
                body: str) -> str:
-    """The keyed chain's hash of a row (schema 3): HMAC-SHA256 under the ledger's key of the same fixed layout."""
-    return hmac.digest(key, _material(_KEYED_DOMAIN, previous, seq, game, tx, time, kind, body), "sha256").hex()
+    """The keyed chain's hash of a row (schema 3): HMAC-SHA256 under the ledger's key, as 64 hex digits.
+
+    The material is a fixed byte layout, read from the row as stored (never
+    re-serialised): the domain ``banker-journal-v3``, the previous hash's 32
+    bytes (none for the first row), then big-endian ``seq`` (8 bytes), ``game``
+    and ``tx`` (8 bytes each, -1 for none), the time as an IEEE double, the
+    kind's and the body's lengths (4 bytes each), and their UTF-8 bytes.
+    """
+    kind_bytes, body_bytes = kind.encode("utf-8"), body.encode("utf-8")
+    material = b"".join((_KEYED_DOMAIN, bytes.fromhex(previous),
+                         _HEADER(seq, -1 if game is None else game, -1 if tx is None else tx, time,
+                                 len(kind_bytes), len(body_bytes)), kind_bytes, body_bytes))
+    return hmac.digest(key, material, "sha256").hex()
 
 
 def _material(domain: bytes, previous: str, seq: int, game: int | None, tx: int | None, time: float, kind: str,
               body: str) -> bytes:
-    parts = (previous, str(seq), _text(game), _text(tx), repr(float(time)), kind, body)
-    material = bytearray(domain)
-    for part in parts:
+    out = [domain]
+    for part in (previous, str(seq), "-" if game is None else str(game), "-" if tx is None else str(tx),
+                 repr(float(time)), kind, body):
         data = part.encode("utf-8")
-        material += len(data).to_bytes(4, "big") + data
-    return bytes(material)
+        out.append(_LENGTH(len(data)))
+        out.append(data)
+    return b"".join(out)
+
+
+_LENGTH = struct.Struct(">I").pack
+_HEADER = struct.Struct(">qqqdII").pack
 
 
 def _text(number: int | None) -> str:
@@ -169,7 +186,8 @@ def decode(kind: str, body: str, *, seq: int, time: float | None) -> Record:
     try:
         data = json.loads(body)
         record = _DECODERS[cls](_object(data))
-        return replace(record, time=_opt_float(time))
+        object.__setattr__(record, "time", _opt_float(time))  # a fresh value, seen by no one yet
+        return record
     except (ValueError, TypeError, KeyError) as exc:
         raise CorruptLedger(f"journal entry {seq} ({kind}) cannot be read: {exc}") from exc
 
@@ -316,8 +334,52 @@ def _snapshot_of(d: dict) -> Snapshot:
                     _int(d["next_card"]), _int(d["next_game"]))
 
 
+_TX_KEYS = frozenset(_TX_FIELDS)
+_new = object.__new__
+
+
+def _fast_transaction(d: Any) -> Transaction | None:
+    """A stored transaction read with the same checks as :func:`_transaction_of`, in a quarter of the time, or
+    None when anything is off (the careful path then says what): most rows are these, and verify reads them all."""
+    if type(d) is not dict or d.keys() != _TX_KEYS:
+        return None
+    kind, memo, reverses, tx_id, game, raw = d["kind"], d["memo"], d["reverses"], d["id"], d["game"], d["postings"]
+    if (type(kind) is not str or type(memo) is not str or type(raw) is not list
+            or not (reverses is None or type(reverses) is int) or not (tx_id is None or type(tx_id) is int)
+            or not (game is None or type(game) is int)):
+        return None
+    postings = []
+    for p in raw:
+        if type(p) is not list or len(p) != 4:
+            return None
+        payer, payee, amount, what = p
+        if (type(amount) is not int or amount <= 0 or type(what) is not str
+                or not (payer is None or type(payer) is int) or not (payee is None or type(payee) is int)
+                or (payer is not None and payer == payee)):
+            return None
+        posting = _new(Posting)
+        posting.__dict__.update(payer=payer, payee=payee, amount=amount, kind=what)
+        postings.append(posting)
+    changes = d["changes"]
+    if type(changes) is not list:
+        return None
+    if changes:
+        try:
+            changes = _changes(changes)
+        except _Malformed:
+            return None
+    tx = _new(Transaction)
+    tx.__dict__.update(kind=kind, postings=tuple(postings), memo=memo, reverses=reverses,
+                       changes=tuple(changes), id=tx_id, game=game, time=None)
+    return tx
+
+
+def _stored_transaction(d: Any) -> Transaction:
+    return _fast_transaction(d) or _transaction_of(d, with_time=False)
+
+
 _DECODERS: dict[type, Callable[[dict], Record]] = {
-    Transaction: lambda d: _transaction_of(d, with_time=False),
+    Transaction: _stored_transaction,
     Enrolment: _enrolment_of,
     Rename: _simple(Rename, card_id=_int, name=_str),
     Removal: _simple(Removal, card_id=_int),
