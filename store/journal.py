@@ -95,83 +95,147 @@ def verify_rows(rows: Iterable[Row], *, key: bytes | None, chain_start: int | No
     ``earlier``: problems found before (a migrated v1 ledger's old chain);
     ``progress(rows done)`` is called every few thousand rows.
     """
-    problems: list[Problem] = list(earlier)
-    if key is None:
-        problems.append(Problem(None, "the ledger's key is not on this machine: its keyed chain can't be checked "
-                                      "(copy <ledger id>.key into the keys folder, see docs/security.md)"))
-    checked = _Checked()
-    records = _readable(rows, problems, checked, key, chain_start, anchor, progress)
-    content = audit_records(records, editions=editions if editions is not None else all_editions())
-    if anchor is not None:
-        seq, digest = anchor
-        if seq < 0:
-            problems.append(Problem(None, "the anchor of the journal's head (kept beside its key) is damaged"))
-        elif checked.last_seq < seq:
-            problems.append(Problem(None, f"the journal's entries after {checked.last_seq} are gone: it held "
-                                          f"{seq} at its last anchor (a lost write-ahead log, or a deleted tail)"))
-        elif checked.at_anchor != digest:
-            problems.append(Problem(None, f"journal entry {seq} differs from the one anchored outside the file"))
-    if chain_start is not None and checked.chain_rows is None:
-        problems.append(Problem(None, "the record where the keyed chain starts is missing"))
-    return Audit(problems + content.problems, content.games, content.transactions)
+    chain = ChainWalk(key, chain_start, anchor)
+    content = ContentWalk(progress)
+
+    def both() -> Iterator[tuple[int, Record]]:
+        for row in rows:
+            chain.step(row)
+            yield from content.step(row)
+
+    audit = audit_records(both(), editions=editions if editions is not None else all_editions())
+    return content.finish(audit, chain.problems, chain.checked, earlier=earlier)
 
 
 class _Checked:
-    """What the chain walk learnt: the last entry number, the hash at the anchor, the old chain's length."""
+    """What the chain walk learnt: the last entry number, the hash at the anchor, the old chain's end."""
 
-    last_seq = 0
-    at_anchor: str | None = None
-    chain_rows: int | None = None
-    unkeyed = 0
+    def __init__(self) -> None:
+        self.last_seq = 0
+        self.at_anchor: str | None = None
+        self.unkeyed = 0
+        self.before_start: str | None = None
+        self.key_missing = False
+        self.anchor: tuple[int, str] | None = None
+        self.chain_start: int | None = None
 
 
-def _readable(rows: Iterable[Row], problems: list[Problem], checked: _Checked, key: bytes | None,
-              chain_start: int | None, anchor: tuple[int, str] | None,
-              progress: Progress | None) -> Iterator[tuple[int, Record]]:
-    """Walk the chain over ``rows``, noting problems; yield the records that could be read."""
-    previous, expected = "", 1
-    anchor_seq = anchor[0] if anchor is not None else None
-    for count, row in enumerate(rows, start=1):
-        if progress is not None and count % 4096 == 0:
-            progress(count)
-        if row.seq != expected:
-            problems.append(Problem(None, f"journal entries {expected}-{row.seq - 1} are missing (deleted)"))
-        expected = row.seq + 1
-        keyed = chain_start is None or row.seq >= chain_start
-        if keyed:
-            if key is not None and keyed_hash(key, previous, row.seq, row.game, row.tx, row.time, row.kind,
-                                              row.body) != row.hash:
-                problems.append(_row_problem(row, "edited: its hash does not match its contents, the row "
-                                                  "before it and the ledger's key"))
+class ChainWalk:
+    """The chain's half of verify: each row's hash (keyed, or the old unkeyed chain before ``chain_start``),
+    gaps in the entry numbers, and what the anchor needs. Needs no decoding: it can run in another process."""
+
+    def __init__(self, key: bytes | None, chain_start: int | None, anchor: tuple[int, str] | None) -> None:
+        self.key, self.chain_start, self.anchor = key, chain_start, anchor
+        self.problems: list[Problem] = []
+        self.checked = _Checked()
+        self.checked.key_missing, self.checked.anchor, self.checked.chain_start = key is None, anchor, chain_start
+        self._previous, self._expected = "", 1
+        self._anchor_seq = anchor[0] if anchor is not None else None
+
+    def step(self, row: Row) -> None:
+        seq = row.seq
+        if seq != self._expected:
+            self.problems.append(Problem(None, f"journal entries {self._expected}-{seq - 1} are missing (deleted)"))
+        self._expected = seq + 1
+        previous = self._previous
+        if self.chain_start is None or seq >= self.chain_start:
+            if seq == self.chain_start:
+                self.checked.before_start = previous
+            if self.key is not None and keyed_hash(self.key, previous, seq, row.game, row.tx, row.time, row.kind,
+                                                   row.body) != row.hash:
+                self.problems.append(_row_problem(row, "edited: its hash does not match its contents, the row "
+                                                       "before it and the ledger's key"))
         else:
-            checked.unkeyed += 1
-            if chain_hash(previous, row.seq, row.game, row.tx, row.time, row.kind, row.body) != row.hash:
-                problems.append(_row_problem(row, "edited: its hash does not match its contents and the row "
-                                                  "before it"))
-        start_prev = previous
-        previous = row.hash
-        checked.last_seq = row.seq
-        if row.seq == anchor_seq:
-            checked.at_anchor = row.hash
+            self.checked.unkeyed += 1
+            if chain_hash(previous, seq, row.game, row.tx, row.time, row.kind, row.body) != row.hash:
+                self.problems.append(_row_problem(row, "edited: its hash does not match its contents and the "
+                                                       "row before it"))
+        self._previous = row.hash
+        self.checked.last_seq = seq
+        if seq == self._anchor_seq:
+            self.checked.at_anchor = row.hash
+
+
+class ContentWalk:
+    """The records' half of verify: decode each row, check its columns against it, hand it to the audit."""
+
+    def __init__(self, progress: Progress | None = None) -> None:
+        self.progress = progress
+        self.problems: list[Problem] = []
+        self.starts: list[tuple[Row, ChainStart]] = []
+        self.count = 0
+
+    def step(self, row: Row) -> Iterator[tuple[int, Record]]:
+        self.count += 1
+        if self.progress is not None and self.count % 4096 == 0:
+            self.progress(self.count)
         try:
             record = decode_row(row)
         except CorruptLedger as exc:
-            problems.append(_row_problem(row, f"unreadable ({exc})"))
-            continue
-        if isinstance(record, ChainStart):
-            if row.seq != chain_start:
-                problems.append(_row_problem(row, "starts the keyed chain a second time"))
-            else:
-                checked.chain_rows = record.rows
-                if record.previous != start_prev or record.rows != checked.unkeyed or record.scheme != V2_SCHEME:
-                    problems.append(_row_problem(row, "does not bind the rows of the earlier release as they "
-                                                      "are: they were edited, added or deleted"))
+            self.problems.append(_row_problem(row, f"unreadable ({exc})"))
+            return
+        if type(record) is ChainStart:
+            self.starts.append((row, record))
         txs = transactions_in(record)
         if (row.game, row.tx) != (game_of(record), txs[0].id if txs else None):
-            problems.append(_row_problem(row, "edited: its game or transaction column differs from its contents"))
+            self.problems.append(_row_problem(row, "edited: its game or transaction column differs from its "
+                                                   "contents"))
         yield row.seq, record
-    if progress is not None:
-        progress(checked.last_seq)
+
+    def finish(self, audit: Audit, chain_problems: list[Problem], checked: _Checked, *,
+               earlier: Iterable[Problem] = ()) -> Audit:
+        """The whole audit: earlier problems, the key, the chain, the rows, the anchor, the chain's start, content."""
+        if self.progress is not None:
+            self.progress(self.count)
+        problems = list(earlier)
+        if checked.key_missing:
+            problems.append(Problem(None, "the ledger's key is not on this machine: its keyed chain can't be "
+                                          "checked (copy <ledger id>.key into the keys folder, see docs/security.md)"))
+        problems += _merged(chain_problems, self.problems)
+        if checked.anchor is not None:
+            seq, digest = checked.anchor
+            if seq < 0:
+                problems.append(Problem(None, "the anchor of the journal's head (kept beside its key) is damaged"))
+            elif checked.last_seq < seq:
+                problems.append(Problem(None, f"the journal's entries after {checked.last_seq} are gone: it held "
+                                              f"{seq} at its last anchor (a lost write-ahead log, or a deleted "
+                                              "tail)"))
+            elif checked.at_anchor != digest:
+                problems.append(Problem(None, f"journal entry {seq} differs from the one anchored outside the "
+                                              "file"))
+        for row, start in self.starts:
+            if row.seq != checked.chain_start:
+                problems.append(_row_problem(row, "starts the keyed chain a second time"))
+            elif (start.previous != checked.before_start or start.rows != checked.unkeyed
+                  or start.scheme != V2_SCHEME):
+                problems.append(_row_problem(row, "does not bind the rows of the earlier release as they are: "
+                                                  "they were edited, added or deleted"))
+        if checked.chain_start is not None and not any(r.seq == checked.chain_start for r, _ in self.starts):
+            problems.append(Problem(None, "the record where the keyed chain starts is missing"))
+        return Audit(problems + audit.problems, audit.games, audit.transactions)
+
+
+def _merged(first: list[Problem], second: list[Problem]) -> list[Problem]:
+    """Both lists of row problems, each kept in journal order, the chain's before the rows' for the same entry."""
+    return first + [p for p in second if p not in first]
+
+
+def chain_of_file(path: str, key: bytes | None, chain_start: int | None, anchor: tuple[int, str] | None,
+                  last: int) -> tuple[list[Problem], _Checked]:
+    """The chain's half of verify over entries 1..``last`` of the ledger file at ``path`` (another process runs it)."""
+    import sqlite3
+
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        walk = ChainWalk(key, chain_start, anchor)
+        cursor = conn.execute("SELECT seq, game, tx, time, kind, body, hash FROM journal WHERE seq <= ? ORDER BY seq",
+                              (last,))
+        step = walk.step
+        for r in cursor:
+            step(Row(*r))
+        return walk.problems, walk.checked
+    finally:
+        conn.close()
 
 
 def _row_problem(row: Row, message: str) -> Problem:
