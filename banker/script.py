@@ -4,7 +4,8 @@ The format (one step a line, ``#`` starts a comment)::
 
     enrol NAME [UID]          register a player card (UID: hex; made up if absent)
     insert left|right NAME    put a card on the + (left) or - (right) reader
-    remove left|right
+    stack left|right NAME     lay another card on a reader that holds one (both in its field)
+    remove left|right         take every card off that reader
     press KEY [KEY ...]       keys: 0-9 . M K C GO FN
     hold KEY [SECONDS]        long press (default 3)
     wait SECONDS              let time pass
@@ -35,7 +36,7 @@ from dataclasses import dataclass
 from typing import Protocol, Union
 
 from .errors import AmountError, ScriptError
-from .events import KEYS, READERS
+from .events import KEYS, READERS, CardPlaced, CardRemoved, Event, ReaderFault, ReaderRecovered
 from .records import normalise_uid
 from .money import format_amount, parse_amount
 
@@ -50,6 +51,14 @@ class Enrol:
 
 @dataclass(frozen=True)
 class Insert:
+    reader: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Stack:
+    """Another card (or a deed's tag) laid on a reader that may already hold one: both lie in its field."""
+
     reader: str
     name: str
 
@@ -129,7 +138,7 @@ class ExpectWorth:
 
 
 Step = Union[
-    Enrol, Insert, Remove, Press, Hold, Wait, ExpectBalance, ExpectScreen,
+    Enrol, Insert, Stack, Remove, Press, Hold, Wait, ExpectBalance, ExpectScreen,
     Tap, EnrolDeed, ExpectOwner, ExpectHouses, ExpectMortgaged, ExpectBank, ExpectWorth,
 ]
 
@@ -191,6 +200,9 @@ def parse_line(text: str, number: int) -> Step | None:
     if verb == "insert":
         _arity(words, number, 2, 2, "insert left|right NAME")
         return Insert(_reader(words[1], number), words[2])
+    if verb == "stack":
+        _arity(words, number, 2, 2, "stack left|right NAME")
+        return Stack(_reader(words[1], number), words[2])
     if verb == "tap":
         _arity(words, number, 2, 2, "tap left|right NAME")
         return Tap(_reader(words[1], number), words[2])
@@ -285,7 +297,8 @@ class Backend(Protocol):
 
     def enrol(self, name: str, uid: str) -> None: ...
     def insert(self, reader: str, name: str) -> None: ...
-    def remove(self, reader: str) -> None: ...
+    def stack(self, reader: str, name: str) -> None: ...  # another card on the reader: both in its field
+    def remove(self, reader: str) -> None: ...  # every card off that reader
     def press(self, key: str) -> None: ...
     def hold(self, key: str, seconds: float) -> None: ...
     def wait(self, seconds: float) -> None: ...
@@ -300,6 +313,48 @@ class Backend(Protocol):
     def worth(self, name: str) -> int | None: ...  # total worth; None: no such player
 
 
+class Hands:
+    """The cards a script's hands hold on each reader, and the events the unit sees for each step.
+
+    For backends that post events themselves (the core backend, the live
+    unit behind the serial test port), they are what the card slots would
+    post for the same cards: a second card makes the reader's answers
+    collide (``ReaderFault(reader, "two-cards")``); taking them all away
+    lets it read again (``ReaderRecovered``); laying one card on a reader
+    that held two is both at once.
+
+    Example::
+
+        hands = Hands()
+        hands.insert("left", "A1", 1.0)   # -> [CardPlaced("left", "A1", 1.0)]
+        hands.stack("left", "B2", 2.0)    # -> [ReaderFault("left", "two-cards", 2.0)]
+        hands.remove("left", 3.0)         # -> [ReaderRecovered("left", 3.0)]
+    """
+
+    def __init__(self) -> None:
+        self.on: dict[str, list[str]] = {reader: [] for reader in READERS}
+
+    def insert(self, reader: str, uid: str, t: float) -> list[Event]:
+        events: list[Event] = [ReaderRecovered(reader, t)] if len(self.on[reader]) > 1 else []  # type: ignore[arg-type]
+        self.on[reader] = [uid]
+        return events + [CardPlaced(reader, uid, t)]  # type: ignore[arg-type]
+
+    def stack(self, reader: str, uid: str, t: float) -> list[Event]:
+        held = self.on[reader]
+        if not held:
+            return self.insert(reader, uid, t)
+        if uid in held:
+            raise ScriptError(0, f"card {uid} already lies on the {reader} reader: a card can't be stacked on itself")
+        held.append(uid)
+        return [ReaderFault(reader, "two-cards", t)] if len(held) == 2 else []  # type: ignore[arg-type]
+
+    def remove(self, reader: str, t: float) -> list[Event]:
+        held, self.on[reader] = self.on[reader], []
+        if len(held) > 1:
+            return [ReaderRecovered(reader, t)]  # type: ignore[arg-type]
+        return [CardRemoved(reader, t)]  # type: ignore[arg-type]
+
+
 @dataclass(frozen=True)
 class Failure:
     """The first expectation that did not hold."""
@@ -312,7 +367,7 @@ class Failure:
         return f"line {self.line}: expected {self.expected}, got {self.actual}"
 
 
-ACTIONS = (Enrol, Insert, Remove, Press, Hold, Wait, Tap, EnrolDeed)
+ACTIONS = (Enrol, Insert, Stack, Remove, Press, Hold, Wait, Tap, EnrolDeed)
 
 
 def perform(step: Step, backend: Backend) -> None:
@@ -321,6 +376,11 @@ def perform(step: Step, backend: Backend) -> None:
         backend.enrol(step.name, step.uid)
     elif isinstance(step, Insert):
         backend.insert(step.reader, step.name)
+    elif isinstance(step, Stack):
+        stack = getattr(backend, "stack", None)
+        if stack is None:
+            raise ScriptError(0, f"the {type(backend).__name__} can't lay two cards on one reader (stack)")
+        stack(step.reader, step.name)
     elif isinstance(step, Remove):
         backend.remove(step.reader)
     elif isinstance(step, Press):
@@ -344,7 +404,12 @@ def run(lines: list[Line], backend: Backend) -> Failure | None:
     for line in lines:
         step = line.step
         if isinstance(step, ACTIONS):
-            perform(step, backend)
+            try:
+                perform(step, backend)
+            except ScriptError as exc:
+                if exc.line:
+                    raise
+                raise ScriptError(line.number, str(exc).removeprefix("line 0: ")) from None
         elif isinstance(step, ExpectBalance):
             actual = backend.balance(step.name)
             if actual != step.amount:

@@ -228,8 +228,11 @@ def _reader_fault(panel: Panel, game: Game, event: ReaderFault) -> Outcome:
 
 
 def _reader_recovered(panel: Panel, game: Game, event: ReaderRecovered) -> Outcome:
+    """The reader reads again: the fault's screen and whatever was typed meanwhile go (it paid nothing)."""
     had = panel.fault(event.reader)
-    panel = _clear_fault(panel, event.reader)
+    if had is None and not event.restarted:
+        return Outcome(panel)
+    panel = replace(_clear_fault(panel, event.reader), message=None, entry=AmountEntry())
     if event.restarted or had == "not-answering":
         return Outcome(replace(panel, message=views.reader_back(event.reader, event.restarted)))
     return Outcome(panel)

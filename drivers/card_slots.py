@@ -3,17 +3,24 @@
 Readers of any kind (the MFRC522 on SPI, the RDM6300 on a UART, a simulator)
 only need ``poll() -> str | None``; this module decides when a card has
 really arrived or left, so a card lying on a reader never flickers and a
-quick tap still counts.
+quick tap still counts, and turns whatever a reader raises into a fault the
+unit shows (``ReaderFault``) and recovers from (``ReaderRecovered``).
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 import time
 from typing import Callable, Mapping, Protocol
 
 from banker.errors import BankerError, ConfigError
-from banker.events import READERS, CardPlaced, CardRemoved, Event, Reader
+from banker.events import READERS, CardPlaced, CardRemoved, Event, Fault, Reader, ReaderFault, ReaderRecovered
+
+from .supervised import Supervised
+
+log = logging.getLogger("banker.readers")
+READER_SIGNS = {"left": "+", "right": "-"}
 
 
 class ReaderError(BankerError):
@@ -28,14 +35,22 @@ class ReaderLibraryMissing(ReaderError, ImportError):
     """A library the reader needs is not installed or cannot load on this machine."""
 
 
+class TwoCards(ReaderError):
+    """Two or more cards lie on one reader and answered at once: none of them is read."""
+
+
 class UidSource(Protocol):
-    """Anything that says which card lies on one reader right now (upper-case hex UID) or None."""
+    """Anything that says which card lies on one reader right now (upper-case hex UID) or None.
+
+    It raises :class:`TwoCards` when several cards lie on it, and
+    :class:`ReaderError` (or any error) when it can't read.
+    """
 
     def poll(self) -> str | None: ...
 
 
 class CardSlot:
-    """The debouncer of one slot: feed it each poll's UID (or None), get the events.
+    """The debouncer of one slot: feed it each poll's UID (or None), or its fault, and get the events.
 
     A card counts as placed at the first poll that reads it, so a tap
     lasting a single poll registers. It counts as removed only after
@@ -44,10 +59,18 @@ class CardSlot:
     A different UID replaces the card at once: removed, then placed.
     Removal events carry the time the removal was decided.
 
+    A fault (``"two-cards"``, ``"not-answering"``) is posted as a
+    :class:`~banker.events.ReaderFault` at its first poll; the card that lay
+    there then counts as gone (the core clears the slot itself). The fault
+    stands until the reader has read cleanly, a card or none, for as long as
+    a removal takes; then a :class:`~banker.events.ReaderRecovered` follows,
+    and a card still lying there is placed anew.
+
     Example::
 
         slot = CardSlot("left", clock=time.monotonic)
         slot.update("DEADBEEF")   # -> [CardPlaced("left", "DEADBEEF", t)]
+        slot.failed("two-cards")  # -> [ReaderFault("left", "two-cards", t)]
     """
 
     def __init__(self, reader: Reader, *, clock: Callable[[], float] = time.monotonic,
@@ -61,13 +84,22 @@ class CardSlot:
         self.removal_misses = removal_misses
         self.removal_after_s = removal_after_s
         self.uid: str | None = None
+        self.fault: Fault | None = None
         self._misses = 0
         self._last_seen = 0.0
+        self._clean = 0
+        self._faulty_at = 0.0
 
     def update(self, uid: str | None) -> list[Event]:
-        """Take one poll's result; return the events it causes (usually none)."""
+        """Take one clean poll's result; return the events it causes (usually none)."""
         now = self.clock()
         events: list[Event] = []
+        if self.fault is not None:
+            self._clean += 1
+            if self._clean < self.removal_misses or now - self._faulty_at < self.removal_after_s:
+                return events
+            events.append(ReaderRecovered(self.reader, now))
+            self.fault = None
         if uid is None:
             if self.uid is not None:
                 self._misses += 1
@@ -85,6 +117,21 @@ class CardSlot:
         self._last_seen = now
         return events
 
+    def failed(self, fault: Fault) -> list[Event]:
+        """Take one poll that failed with ``fault``; return the ReaderFault it causes (once per fault)."""
+        now = self.clock()
+        self._clean, self._faulty_at = 0, now
+        self.uid, self._misses = None, 0
+        if fault == self.fault:
+            return []
+        self.fault = fault
+        return [ReaderFault(self.reader, fault, now)]
+
+    def restarted(self) -> list[Event]:
+        """Its reader's thread was started anew: nothing is known to lie on it; say so."""
+        self.uid, self.fault, self._misses, self._clean = None, None, 0, 0
+        return [ReaderRecovered(self.reader, self.clock(), restarted=True)]
+
 
 class CardSlots:
     """The card readers as one event source: polls each reader, debounces, posts the events.
@@ -94,8 +141,15 @@ class CardSlots:
     one slot configured, e.g. ``CardSlots({"right": reader})``. The slots own
     the readers: ``close()`` closes them. Either call ``poll()`` from your own
     loop, or ``start(post)`` (the core's ``EventSource`` port) to poll every
-    ``interval_s`` on a background thread; there a reader error counts as
-    "no card" and is kept in ``errors`` instead of killing the thread.
+    ``interval_s`` on a background thread.
+
+    Nothing a reader does stops the polling: two cards on it become a
+    ``ReaderFault(slot, "two-cards")``, any error a ``ReaderFault(slot,
+    "not-answering")`` (the error kept in ``errors`` and logged once), and
+    each clears with a ``ReaderRecovered`` once the reader reads cleanly
+    again. If the polling thread itself fails, every slot reports
+    "not-answering", the thread is started again (``restarts`` counts it)
+    and each slot posts ``ReaderRecovered(restarted=True)``.
 
     Example::
 
@@ -112,58 +166,91 @@ class CardSlots:
         self.readers = dict(readers)
         self.slots = {name: CardSlot(name, clock=clock, removal_misses=removal_misses,  # type: ignore[arg-type]
                                      removal_after_s=removal_after_s) for name in self.readers}
-        self.errors: dict[str, ReaderError] = {}
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
+        self.clock = clock
+        self.errors: dict[str, BaseException] = {}
+        self._worker: Supervised | None = None
 
-    def poll(self, *, tolerate_errors: bool = False) -> list[Event]:
-        """Poll every reader once; return the events, left slot first.
+    @property
+    def restarts(self) -> int:
+        """How often the polling thread failed and was started again."""
+        return self._worker.restarts if self._worker is not None else 0
 
-        A ``ReaderError`` propagates unless ``tolerate_errors``, which reads it as "no card".
-        """
+    def poll(self, *, tolerate_errors: bool = True) -> list[Event]:
+        """Poll every reader once; return the events, left slot first. A reader's error is its fault, never raised."""
         events: list[Event] = []
         for name in READERS:
             if name in self.readers:
-                try:
-                    uid = self.readers[name].poll()
-                except ReaderError as error:
-                    if not tolerate_errors:
-                        raise
-                    self.errors[name], uid = error, None
-                events.extend(self.slots[name].update(uid))
+                events.extend(self._poll_one(name))
         return events
 
+    def _poll_one(self, name: str) -> list[Event]:
+        slot = self.slots[name]
+        try:
+            uid = self.readers[name].poll()
+        except TwoCards:
+            return slot.failed("two-cards")
+        except Exception as error:               # every driver error is a fault the unit shows
+            if name not in self.errors:
+                log.warning("card reader %s (%s): %s", name, READER_SIGNS.get(name, name), error)
+            self.errors[name] = error
+            return slot.failed("not-answering")
+        events = slot.update(uid)
+        if any(isinstance(e, ReaderRecovered) for e in events) and self.errors.pop(name, None) is not None:
+            log.info("card reader %s reads again", name)
+        return events
+
+    def cards(self) -> dict[str, str | None]:
+        """The debounced UID on each configured slot."""
+        return {name: slot.uid for name, slot in self.slots.items()}
+
+    def faults(self) -> dict[str, str]:
+        """The fault standing on each slot that has one."""
+        return {name: slot.fault for name, slot in self.slots.items() if slot.fault is not None}
+
+    # -- the EventSource port ------------------------------------------------------------
+
     def start(self, post: Callable[[Event], None], *, interval_s: float = 0.05) -> None:
-        """Poll every ``interval_s`` on a daemon thread, handing each event to ``post``."""
-        if self._thread is not None:
+        """Poll every ``interval_s`` on a supervised daemon thread, handing each event to ``post``."""
+        if self._worker is not None:
             raise RuntimeError("the card slots are already started")
 
-        def loop() -> None:
-            while not self._stop.is_set():
-                for event in self.poll(tolerate_errors=True):
+        def loop(stop: threading.Event) -> None:
+            while not stop.is_set():
+                for event in self.poll():
                     post(event)
-                self._stop.wait(interval_s)
+                if self._worker is not None:
+                    self._worker.settled()
+                stop.wait(interval_s)
 
-        self._thread = threading.Thread(target=loop, name="card-slots", daemon=True)
-        self._thread.start()
+        def failed(exc: BaseException) -> None:
+            for slot in self.slots.values():
+                for event in slot.failed("not-answering"):
+                    post(event)
+
+        def restarted() -> None:
+            for name in READERS:
+                if name in self.slots:
+                    for event in self.slots[name].restarted():
+                        post(event)
+
+        self._worker = Supervised("card-slots", loop, on_failure=failed, on_restart=restarted)
+        self._worker.start()
 
     def close(self) -> None:
         """Stop polling and close every reader that has ``close()``."""
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join()
-            self._thread = None
+        if self._worker is not None:
+            self._worker.stop()
+            self._worker = None
         for reader in self.readers.values():
             close = getattr(reader, "close", None)
             if close is not None:
-                close()
+                try:
+                    close()
+                except Exception:                # closing must release the rest whatever one reader does
+                    log.exception("closing a card reader failed")
 
     def __enter__(self) -> "CardSlots":
         return self
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
-
-    def cards(self) -> dict[str, str | None]:
-        """The debounced UID on each configured slot."""
-        return {name: slot.uid for name, slot in self.slots.items()}

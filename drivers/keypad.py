@@ -31,6 +31,8 @@ from typing import Callable, Iterable, Sequence
 from banker.errors import ConfigError
 from banker.events import KEYS, Event, KeyDown, KeyUp
 
+from .supervised import Supervised
+
 log = logging.getLogger("banker.keypad")
 
 #: The unit's layout (docs/keypad.md), row by row.
@@ -126,8 +128,8 @@ class MatrixKeypad:
         self.post: Callable[[Event], None] | None = None
         self._states = {key: _KeyState() for row in self.keymap for key in row if key is not None}
         self._first_scan = True
-        self._thread: threading.Thread | None = None
-        self._stop = threading.Event()
+        self._worker: Supervised | None = None
+        self.scan_errors = 0
         self._lock = threading.Lock()
         from gpiozero import DigitalInputDevice, DigitalOutputDevice
 
@@ -214,27 +216,43 @@ class MatrixKeypad:
     # -- the EventSource port ------------------------------------------------------------
 
     def start(self, post: Callable[[Event], None]) -> None:
-        """Scan on a background thread, posting events to ``post``."""
-        self.post = post
-        if self._thread is None:
-            self._stop.clear()
-            self._thread = threading.Thread(target=self._run, name="keypad-scan", daemon=True)
-            self._thread.start()
+        """Scan on a supervised background thread, posting events to ``post``.
 
-    def _run(self) -> None:
-        while not self._stop.is_set():
+        A scan that raises (a GPIO error) is logged once per run of failures
+        and counted in ``scan_errors``; the scanning goes on. If the thread
+        itself fails (``post`` raised, say), it is started again.
+        """
+        self.post = post
+        if self._worker is None:
+            self._worker = Supervised("keypad-scan", self._run)
+            self._worker.start()
+
+    def _run(self, stop: threading.Event) -> None:
+        failing = False
+        while not stop.is_set():
             try:
                 self.scan_once()
-            except Exception:  # a GPIO error must not kill the scanner silently
-                log.exception("keypad scan failed")
-            self._stop.wait(self.scan_interval)
+            except Exception as exc:  # a GPIO error must not kill the scanner, nor pass unseen
+                self.scan_errors += 1
+                if not failing:
+                    log.error("keypad scan failed (%s); still scanning", exc, exc_info=exc)
+                failing = True
+            else:
+                if failing:
+                    log.info("keypad scans again")
+                failing = False
+            stop.wait(self.scan_interval)
+
+    @property
+    def restarts(self) -> int:
+        """How often the scanning thread failed and was started again."""
+        return self._worker.restarts if self._worker is not None else 0
 
     def close(self) -> None:
         """Stop scanning and release the pins."""
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=1.0)
-            self._thread = None
+        if self._worker is not None:
+            self._worker.stop(timeout=1.0)
+            self._worker = None
         with self._lock:
             self._close_pins()
 

@@ -111,26 +111,46 @@ class Rdm6300Reader:
         self.parser = Rdm6300FrameParser()
         self._uid: str | None = None
         self._seen_at = float("-inf")
-        if port is None:
-            try:
-                import serial
-            except ImportError as exc:
-                raise ReaderLibraryMissing(f"the RDM6300 reader needs pyserial ({exc}): pip install pyserial") from exc
-            try:
-                port = serial.serial_for_url(url, baudrate=baudrate, timeout=0)
-            except (serial.SerialException, OSError, ValueError) as exc:
-                raise ReaderNotFound(f"cannot open the card reader's serial port {url!r}: {exc}; "
-                                     "is the UART enabled and free of the login console?") from exc
-        self.port = port
+        self.baudrate = baudrate
+        self._owns_port = port is None
+        self._broken: BaseException | None = None
+        self.port = port if port is not None else self._open()
+
+    def _open(self) -> Any:
+        try:
+            import serial
+        except ImportError as exc:
+            raise ReaderLibraryMissing(f"the RDM6300 reader needs pyserial ({exc}): pip install pyserial") from exc
+        try:
+            return serial.serial_for_url(self.url, baudrate=self.baudrate, timeout=0)
+        except (serial.SerialException, OSError, ValueError) as exc:
+            raise ReaderNotFound(f"cannot open the card reader's serial port {self.url!r}: {exc}; "
+                                 "is the UART enabled and free of the login console?") from exc
 
     def poll(self) -> str | None:
-        """Read what the port has, without blocking; return the card present, or None."""
+        """Read what the port has, without blocking; return the card present, or None.
+
+        A port that fails raises ``ReaderNotFound``; the next poll tries again,
+        and a port this reader opened itself is first closed and opened anew
+        (a USB adapter pulled and put back).
+        """
         if self.port is None:
             raise ReaderError(f"the reader on {self.url!r} is closed")
+        if self._broken is not None and self._owns_port:
+            self.port = self._open()
+            self.parser = Rdm6300FrameParser()
+        self._broken = None
         try:
             waiting = self.port.in_waiting
             data = self.port.read(waiting) if waiting else b""
         except OSError as exc:                   # SerialException is an OSError (IOError)
+            self._broken = exc
+            if self._owns_port:
+                try:
+                    self.port.close()
+                except OSError:
+                    pass
+            self._uid = None
             raise ReaderNotFound(f"the card reader's serial port {self.url!r} failed: {exc}") from exc
         uids = self.parser.feed(data)
         now = self.clock()

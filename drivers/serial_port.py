@@ -9,7 +9,8 @@ Protocol ``banker-serial/1`` (also in ``docs/serial-protocol.md``):
   dropped), at most 256 bytes. Blank lines and ``#`` comments get no answer;
   every other line gets exactly one answer line, a JSON object, in order.
 - Commands are keypad-script steps: ``enrol NAME UID``, ``insert left|right
-  CARD`` (an enrolled name, else a UID in hex), ``remove left|right``,
+  CARD`` (an enrolled name, else a UID in hex), ``stack left|right CARD``
+  (another card on a reader that holds one), ``remove left|right``,
   ``press KEY [KEY ...]``, ``hold KEY [SECONDS]``, ``wait SECONDS``,
   ``tap left|right CARD``, ``enrol-deed SLUG UID``
   (at most 600 s). Done: ``{"ok": true, "screen": [lines]}``, sent once the
@@ -44,9 +45,9 @@ import time
 from typing import Any, Callable, Protocol
 
 from banker.errors import BankerError, ScriptError
-from banker.events import CardPlaced, CardRemoved, KeyDown, KeyUp, Tick
+from banker.events import KeyDown, KeyUp, Tick
 from runtime.queries import LedgerQueries
-from banker.script import ACTIONS, Backend, Hold, Wait, parse_line, perform
+from banker.script import ACTIONS, Backend, Hands, Hold, Wait, parse_line, perform
 
 from .errors import DriverLibraryMissing
 
@@ -144,7 +145,12 @@ class PortSession:
             raise ScriptError(self.count, "expect is checked by the client: ask screen? or balance? NAME")
         if isinstance(step, (Hold, Wait)) and step.seconds > MAX_SECONDS:
             raise ScriptError(self.count, f"at most {MAX_SECONDS:.0f} seconds at a time")
-        perform(step, t)
+        try:
+            perform(step, t)
+        except ScriptError as exc:
+            if exc.line:
+                raise
+            raise ScriptError(self.count, str(exc).removeprefix("line 0: ")) from None
         return {"ok": True, "screen": t.screen_lines()}
 
     def _query(self, verb: str, args: list[str]) -> dict[str, Any]:
@@ -207,27 +213,30 @@ class SerialTestPort:
         self.framer = LineFramer(max_line)
         self.session = PortSession(target)
         self.failed = False
+        self.errors = 0
 
     def poll(self) -> int:
-        """Answer every complete line received so far, without waiting; return how many were answered."""
+        """Answer every complete line received so far, without waiting; return how many were answered.
+
+        Never raises: a port error (or any other) is logged once and ``failed`` set.
+        """
         try:
             waiting = self.port.in_waiting
             return self._handle(self.port.read(waiting)) if waiting else 0
-        except OSError as exc:  # SerialException is an IOError
+        except Exception as exc:  # SerialException is an IOError; anything else must not stop the unit either
             self._report(exc)
             return 0
 
     def serve(self, stop: threading.Event) -> None:
-        """Answer lines until ``stop`` is set (blocking reads of at most the port's timeout)."""
+        """Answer lines until ``stop`` is set (blocking reads of at most the port's timeout); never raises."""
         while not stop.is_set():
             try:
                 data = self.port.read(max(1, self.port.in_waiting))
-            except OSError as exc:
+                if data:
+                    self._handle(data)
+            except Exception as exc:
                 self._report(exc)
                 stop.wait(0.5)
-                continue
-            if data:
-                self._handle(data)
 
     def _handle(self, data: bytes) -> int:
         answered = 0
@@ -243,7 +252,8 @@ class SerialTestPort:
 
     def _report(self, exc: BaseException) -> None:
         if not self.failed:
-            log.warning("serial test port %s: %s", self.url, exc)
+            log.warning("serial test port %s: %s", self.url, exc, exc_info=not isinstance(exc, OSError))
+        self.errors += 1
         self.failed = True
 
     def close(self) -> None:
@@ -269,6 +279,7 @@ class ShellTarget(LedgerQueries):
                  sleep: Callable[[float], None] = time.sleep) -> None:
         self.shell, self.ledger = shell, ledger
         self.tick, self.press_seconds, self.sleep = tick, press_seconds, sleep
+        self.hands = Hands()
 
     def _now(self) -> float:
         return self.shell.clock()
@@ -290,10 +301,16 @@ class ShellTarget(LedgerQueries):
             self.shell.show()
 
     def insert(self, reader: str, name: str) -> None:
-        self.shell.handle(CardPlaced(reader, self.uid_or_hex(name), self._now()))
+        for event in self.hands.insert(reader, self.uid_or_hex(name), self._now()):
+            self.shell.handle(event)
+
+    def stack(self, reader: str, name: str) -> None:
+        for event in self.hands.stack(reader, self.uid_or_hex(name), self._now()):
+            self.shell.handle(event)
 
     def remove(self, reader: str) -> None:
-        self.shell.handle(CardRemoved(reader, self._now()))
+        for event in self.hands.remove(reader, self._now()):
+            self.shell.handle(event)
 
     def press(self, key: str) -> None:
         self.hold(key, self.press_seconds)

@@ -7,8 +7,9 @@ milliseconds and holds and sleep behave as on the device.
 
 from __future__ import annotations
 
-from banker.events import CardPlaced, CardRemoved, Effect, Event, KeyDown, KeyUp, Tick
+from banker.events import Effect, Event, KeyDown, KeyUp, Tick
 from banker.panel import SLEEP_AFTER
+from banker.script import Hands
 from runtime.ledger import Ledger
 from runtime.queries import LedgerQueries
 from runtime.shell import Shell
@@ -25,6 +26,7 @@ class CoreBackend(LedgerQueries):
         self.t = start
         self.shell = Shell(ledger, now=start, sleep_after=sleep_after, clock=lambda: self.t)
         self.effects: list[Effect] = []
+        self.hands = Hands()
 
     def _send(self, event: Event) -> None:
         self.effects.extend(self.shell.handle(event))
@@ -43,11 +45,19 @@ class CoreBackend(LedgerQueries):
 
     def insert(self, reader: str, name: str) -> None:
         self.t += PRESS_SECONDS
-        self._send(CardPlaced(reader, self.uid_of(name), self.t))
+        for event in self.hands.insert(reader, self.uid_of(name), self.t):
+            self._send(event)
+
+    def stack(self, reader: str, name: str) -> None:
+        """Lay another card on ``reader``: the reader's answers collide, as the card slots report it."""
+        self.t += PRESS_SECONDS
+        for event in self.hands.stack(reader, self.uid_of(name), self.t):
+            self._send(event)
 
     def remove(self, reader: str) -> None:
         self.t += PRESS_SECONDS
-        self._send(CardRemoved(reader, self.t))
+        for event in self.hands.remove(reader, self.t):
+            self._send(event)
 
     def press(self, key: str) -> None:
         self.hold(key, PRESS_SECONDS)

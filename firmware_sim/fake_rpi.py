@@ -8,11 +8,12 @@ and each chip follows the level of its pin. Nothing is swapped into
 ``sys.modules`` for that.
 
 ``installed(board)`` and ``broken_imports()`` are for fidelity tests only:
-tests that run a third-party client's own code (the ``mfrc522`` package
-today) against the chip model, or show what a missing library looks like.
+tests that run a third-party client's own code (the ``mfrc522`` and
+``pi-rc522`` packages) against the chip model, or show what a missing library looks like.
 ``installed`` puts the board's fake ``spidev``/``RPi.GPIO`` into
-``sys.modules`` (and takes them out again, with any ``mfrc522`` module
-imported meanwhile); its ``RPi.GPIO`` drives the same simulated RST pins.
+``sys.modules`` (and takes them out again, with any ``mfrc522`` or
+``pirc522`` module imported meanwhile); its ``RPi.GPIO`` drives the same
+simulated RST pins.
 """
 
 from __future__ import annotations
@@ -35,7 +36,8 @@ BOARD_TO_BCM = {
     33: 13, 35: 19, 36: 16, 37: 26, 38: 20, 40: 21,
 }
 _MODULES = ("spidev", "RPi", "RPi.GPIO")
-_VENDOR_PREFIX = "mfrc522"
+#: Third-party MFRC522 clients whose modules ``installed`` forgets afterwards (they bind spidev at import).
+_VENDOR_PREFIXES = ("mfrc522", "pirc522")
 
 
 class _ResetLineMixin:
@@ -82,7 +84,7 @@ class FakeRfidBoard:
         board = FakeRfidBoard()
         chip = board.add_reader(device=0, reset_pin=25)
         reader = Mfrc522Reader(board.spi(0, 0), reset_output(25, pin_factory=board.pin_factory),
-                               sleep=board.clock.sleep)
+                               sleep=board.clock.sleep, clock=board.clock)
     """
 
     def __init__(self, *, clock: SimClock | None = None, pin_factory: MockFactory | None = None,
@@ -138,9 +140,11 @@ class FakeRfidBoard:
 
         spidev.SpiDev = SpiDev
         gpio = ModuleType("RPi.GPIO", "Fake RPi.GPIO recording pin levels.")
-        for name in ("BCM", "BOARD", "OUT", "IN", "HIGH", "LOW", "PUD_OFF", "PUD_UP", "PUD_DOWN"):
+        for name in ("BCM", "BOARD", "OUT", "IN", "HIGH", "LOW", "PUD_OFF", "PUD_UP", "PUD_DOWN",
+                     "RISING", "FALLING", "BOTH"):
             setattr(gpio, name, getattr(FakeGpio, name))
-        for name in ("setmode", "getmode", "setwarnings", "setup", "output", "input", "cleanup"):
+        for name in ("setmode", "getmode", "setwarnings", "setup", "output", "input", "cleanup",
+                     "add_event_detect", "remove_event_detect"):
             setattr(gpio, name, getattr(self.gpio, name))
         rpi = ModuleType("RPi", "Fake RPi package.")
         rpi.__path__ = []
@@ -205,12 +209,14 @@ class FakeGpio:
 
     BCM, BOARD, OUT, IN, HIGH, LOW = 11, 10, 0, 1, 1, 0
     PUD_OFF, PUD_DOWN, PUD_UP = 20, 21, 22
+    RISING, FALLING, BOTH = 31, 32, 33
 
     def __init__(self, board: FakeRfidBoard) -> None:
         self._board = board
         self.mode: int | None = None
         self.driven: dict[int, int] = {}             # BCM pin -> level, for pins set up as outputs
         self.history: list[tuple[float, int, int]] = []
+        self.edge_detects: dict[int, tuple[int, object]] = {}
 
     def _bcm(self, pin: int) -> int:
         if self.mode is None:
@@ -250,6 +256,13 @@ class FakeGpio:
     def input(self, pin: int) -> int:
         return self.level(self._bcm(pin))
 
+    def add_event_detect(self, pin: int, edge: int, callback=None, bouncetime: int = 0) -> None:
+        """Recorded only: the boards' IRQ lines are not wired (the chip model has no IRQ pin)."""
+        self.edge_detects[self._bcm(pin)] = (edge, callback)
+
+    def remove_event_detect(self, pin: int) -> None:
+        self.edge_detects.pop(self._bcm(pin), None)
+
     def cleanup(self, pins: int | list[int] | None = None) -> None:
         if pins is None:
             released = list(self.driven)
@@ -285,7 +298,7 @@ def two_reader_board(*, clock: SimClock | None = None, pin_factory: MockFactory 
 def _forget_vendor_modules() -> dict[str, ModuleType]:
     gone = {}
     for name in list(sys.modules):
-        if name in _MODULES or name == _VENDOR_PREFIX or name.startswith(_VENDOR_PREFIX + "."):
+        if name in _MODULES or any(name == p or name.startswith(p + ".") for p in _VENDOR_PREFIXES):
             gone[name] = sys.modules.pop(name)
     return gone
 

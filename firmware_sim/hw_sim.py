@@ -5,7 +5,9 @@ devices: MFRC522 chip models on simulated SPI devices and RST pins, the
 keypad matrix and the piezo, all on one gpiozero ``MockFactory``, the OLED
 on a recording bus. :class:`HwSimBackend` runs keypad scripts through it: a card
 is a tag laid on a chip's antenna, a key is a finger on the matrix, and the
-unit only learns of them by the drivers' polling, on a simulated clock.
+unit only learns of them by the drivers' polling, on a simulated clock. A
+``stack`` lays a second tag in the same chip's field, so the driver meets
+the collision itself.
 """
 
 from __future__ import annotations
@@ -72,7 +74,8 @@ class SimulatedHardware:
         except BaseException:
             spi.close()
             raise
-        return Mfrc522Reader(spi, reset, where=wiring(reader.bus, reader.device, reader.reset_pin), sleep=self.sleep)
+        return Mfrc522Reader(spi, reset, where=wiring(reader.bus, reader.device, reader.reset_pin), sleep=self.sleep,
+                             clock=self.board.clock)
 
     def display_interface(self, config: Config) -> Any:
         return self.oled
@@ -105,7 +108,8 @@ class HwSimBackend(CoreBackend):
         super().__init__(ledger, start=self.hw.clock(), sleep_after=self.hw.config.sleep_after)
         self.shell = Shell(ledger, display=self.device.display, buzzer=self.device.buzzer, clock=self.hw.clock, now=self.hw.clock(),
                            sleep_after=self.hw.config.sleep_after)
-        self.cards_on: dict[str, Picc] = {}
+        self.cards_on: dict[str, list[Picc]] = {}
+        self._was_stacked: dict[str, bool] = {}
         self._next_poll = self._next_tick = self.hw.clock()
         self._fine_until = 0.0
         self._run(0.05)  # the keypad's first scans: nothing is down at power-up
@@ -137,27 +141,41 @@ class HwSimBackend(CoreBackend):
             raise ScriptError(0, f"this build has no {reader} reader")
         return chip
 
-    def _lay(self, reader: str, uid: str) -> None:
-        self._take(reader)
+    def _card(self, uid: str) -> Picc:
         try:
-            card = Picc.from_hex(uid)
+            return Picc.from_hex(uid)
         except ValueError as exc:
-            raise ScriptError(0, f"UID {uid} can't be on a real card (4, 7 or 10 bytes): {exc}") from None
-        self.cards_on[reader] = self._chip(reader).place(card)
+            raise ScriptError(0, f"UID {uid} can't be on a real card (4 or 7 bytes): {exc}") from None
 
     def _take(self, reader: str) -> None:
-        card = self.cards_on.pop(reader, None)
-        if card is not None:
+        for card in self.cards_on.pop(reader, []):
             self._chip(reader).take(card)
 
     # -- script steps ---------------------------------------------------------------------
 
     def insert(self, reader: str, name: str) -> None:
-        self._lay(reader, self.uid_of(name))
+        card = self._card(self.uid_of(name))
+        chip = self._chip(reader)
+        self._take(reader)
+        self.cards_on[reader] = [chip.place(card)]
+        self._run(self.hw.config.removal_after + 0.2 if self._was_stacked.pop(reader, False) else 0.15)
+
+    def stack(self, reader: str, name: str) -> None:
+        """Lay another card in the chip's field beside the ones there: the real driver sees them collide."""
+        card = self._card(self.uid_of(name))
+        chip = self._chip(reader)
+        held = self.cards_on.setdefault(reader, [])
+        if any(c.uid == card.uid for c in held):
+            raise ScriptError(0, f"card {card.uid_hex} already lies on the {reader} reader: "
+                                 "a card can't be stacked on itself")
+        held.append(chip.place(card))
+        if len(held) > 1:
+            self._was_stacked[reader] = True
         self._run(0.15)
 
     def remove(self, reader: str) -> None:
         self._take(reader)
+        self._was_stacked.pop(reader, None)
         self._run(self.hw.config.removal_after + 0.2)
 
     def press(self, key: str) -> None:

@@ -1,56 +1,82 @@
 """A register-level model of the NXP MFRC522 reader chip over SPI, with ISO 14443-A cards in its field.
 
-The model answers the bytes a Raspberry Pi clocks over SPI exactly as the
-datasheet describes (address byte ``1aaaaaa0`` to read, ``0aaaaaa0`` to
-write, bursts allowed), keeps simulated time in a shared :class:`SimClock`
-(every transfer costs ``bits / spi_hz`` seconds, RF frames cost their 106 kbit/s
-air time, the chip's timer fires in simulated time) and records every SPI
-transfer so that tests and benchmarks can count bus use.
+The model answers the bytes a Raspberry Pi clocks over SPI as the datasheet
+(NXP MFRC522 rev. 3.9) describes: address byte ``1aaaaaa0`` to read,
+``0aaaaaa0`` to write, bursts allowed (8.1.2). It keeps simulated time in a
+shared :class:`SimClock`: every transfer costs ``bits / spi_hz`` seconds, RF
+frames cost their 106 kbit/s air time, cards answer after the ISO 14443-3
+frame delay time, and the timer unit counts in simulated time (8.5). It
+records every SPI transfer so that tests and benchmarks can count bus use.
+What it models and what it leaves out: ``docs/fidelity.md``.
 """
 
 from __future__ import annotations
 
-from functools import reduce
-from operator import or_
+import heapq
+from itertools import count
 from typing import Callable
 
-from .picc import Picc, PiccState, SimClock, crc_a  # noqa: F401  (the model's cards and clock)
+from .mfrc522_timer import TimerUnit
+from .picc import (  # noqa: F401  (the model's cards, clock and air timing)
+    BIT_S, CARRIER_HZ, Picc, PiccState, SimClock, crc_a, frame_bits, frame_delay_s, superpose,
+)
 
 # Registers (datasheet section 9) and bits used by the model.
 COMMAND, COM_IEN, DIV_IEN, COM_IRQ, DIV_IRQ, ERROR, STATUS1, STATUS2 = range(1, 9)
 FIFO_DATA, FIFO_LEVEL, WATER_LEVEL, CONTROL, BIT_FRAMING, COLL = range(9, 15)
-MODE, TX_CONTROL = 0x11, 0x14
+MODE, TX_MODE, RX_MODE, TX_CONTROL, TX_ASK, TX_SEL = 0x11, 0x12, 0x13, 0x14, 0x15, 0x16
+DEMOD, MF_RX = 0x19, 0x1D
 CRC_RESULT_H, CRC_RESULT_L = 0x21, 0x22
-T_MODE, T_PRESCALER, T_RELOAD_H, T_RELOAD_L = 0x2A, 0x2B, 0x2C, 0x2D
+T_MODE, T_PRESCALER, T_RELOAD_H, T_RELOAD_L, T_COUNTER_H, T_COUNTER_L = range(0x2A, 0x30)
 VERSION = 0x37
 
 CMD_IDLE, CMD_CALC_CRC, CMD_TRANSMIT = 0x0, 0x3, 0x4
 CMD_NO_CHANGE, CMD_RECEIVE, CMD_TRANSCEIVE, CMD_AUTHENT, CMD_SOFT_RESET = 0x7, 0x8, 0xC, 0xE, 0xF
+POWER_DOWN = 0x10                                # CommandReg bit 4 (8.6.2)
 
-IRQ_TX, IRQ_RX, IRQ_IDLE, IRQ_ERR, IRQ_TIMER, DIV_IRQ_CRC = 0x40, 0x20, 0x10, 0x02, 0x01, 0x04
-ERR_BUFFER_OVFL, ERR_COLL = 0x10, 0x08
+IRQ_TX, IRQ_RX, IRQ_IDLE, IRQ_HI_ALERT, IRQ_LO_ALERT, IRQ_ERR, IRQ_TIMER = 0x40, 0x20, 0x10, 0x08, 0x04, 0x02, 0x01
+DIV_IRQ_CRC = 0x04
+ERR_WR, ERR_BUFFER_OVFL, ERR_COLL, ERR_CRC, ERR_PARITY, ERR_PROTOCOL = 0x80, 0x10, 0x08, 0x04, 0x02, 0x01
+COLL_VALUES_AFTER, COLL_POS_NOT_VALID = 0x80, 0x20
+FORCE_100_ASK = 0x40                             # TxASKReg bit 6
+CRC_EN = 0x80                                    # TxModeReg / RxModeReg bit 7
+RX_NO_ERR, RX_MULTIPLE = 0x08, 0x04              # RxModeReg bits 3 and 2
+T_AUTO, T_AUTO_RESTART, T_PRESCAL_EVEN = 0x80, 0x10, 0x10
 
 CHIP_VERSION = 0x92  # MFRC522 version 2.0
 FIFO_SIZE = 64
-CARRIER_HZ = 13_560_000
-RF_BIT_S = 128 / CARRIER_HZ        # one bit at 106 kbit/s
-FRAME_DELAY_S = 1172 / CARRIER_HZ  # PCD end of frame to PICC start of answer (FDT)
+RF_BIT_S = BIT_S                   # one bit at 106 kbit/s
+FRAME_DELAY_S = 1172 / CARRIER_HZ  # the shortest frame delay time (reader's last bit 0)
+#: Internal delay once the clock is stable, before the chip can be addressed (8.8.3: 1024 / 27 MHz).
+T_DELAY_S = 1024 / 27_000_000
+#: The crystal's start-up time after power-down: 8.8.3 leaves it to the crystal; a few microseconds
+#: were measured on the sister MFRC523. A model parameter (``startup_s``).
+CRYSTAL_STARTUP_S = 5e-6
+#: Answer faults a test can inject (:meth:`Mfrc522Chip.disturb`).
+DISTURBANCES = ("parity", "crc", "sof")
 
 _RESET_VALUES = {
     COMMAND: 0x20, COM_IEN: 0x80, COM_IRQ: 0x14, STATUS1: 0x21, WATER_LEVEL: 0x08,
-    CONTROL: 0x10, COLL: 0xA0, MODE: 0x3F, TX_CONTROL: 0x80, 0x16: 0x10, 0x17: 0x84,
-    0x18: 0x84, 0x19: 0x4D, 0x1C: 0x62, 0x1F: 0xEB, CRC_RESULT_H: 0xFF, CRC_RESULT_L: 0xFF,
+    CONTROL: 0x10, COLL: 0xA0, MODE: 0x3F, TX_CONTROL: 0x80, TX_SEL: 0x10, 0x17: 0x84,
+    0x18: 0x84, DEMOD: 0x4D, 0x1C: 0x62, MF_RX: 0x00, 0x1F: 0xEB, CRC_RESULT_H: 0xFF, CRC_RESULT_L: 0xFF,
     0x24: 0x26, 0x26: 0x48, 0x27: 0x88, 0x28: 0x20, 0x29: 0x20, VERSION: CHIP_VERSION,
 }
+_READ_ONLY = {ERROR, STATUS1, VERSION, CRC_RESULT_H, CRC_RESULT_L, T_COUNTER_H, T_COUNTER_L, COLL}
 
 
 class Mfrc522Chip:
     """One MFRC522 as its SPI bus sees it, with the cards lying in its antenna field.
 
     Wiring modelled: SDA/NSS on a chip select (CE0/CE1), SCK/MOSI/MISO on SPI0,
-    NRSTPD on a GPIO (``set_reset_line``; low = hard power-down, no answer).
-    ``transfers`` holds every MOSI byte string clocked to it (even while in
-    reset), ``bus_time_s`` the SPI clock time they took at ``spi_hz``.
+    NRSTPD on a GPIO (``set_reset_line``; low = hard power-down, no answer;
+    the rising edge resets the chip, which then needs ``startup_s`` plus the
+    datasheet's 37.74 us before it answers). ``transfers`` holds every MOSI
+    byte string clocked to it (even while in reset), ``bus_time_s`` the SPI
+    clock time they took at ``spi_hz``.
+
+    Cards hear a frame only when the field is on (TxControlReg Tx1RFEn or
+    Tx2RFEn), the drivers take the internal encoder (TxSelReg), modulation is
+    100 % ASK (TxASKReg Force100ASK) and both directions run at 106 kBd.
 
     Example::
 
@@ -59,15 +85,20 @@ class Mfrc522Chip:
         chip.transfer([0x37 << 1 | 0x80, 0])   # -> [0, 0x92]
     """
 
-    def __init__(self, clock: SimClock | None = None, *, spi_hz: int = 1_000_000) -> None:
+    def __init__(self, clock: SimClock | None = None, *, spi_hz: int = 1_000_000,
+                 startup_s: float = CRYSTAL_STARTUP_S) -> None:
         self.clock = clock or SimClock()
         self.spi_hz = spi_hz
+        self.startup_s = startup_s
         self.cards: list[Picc] = []
         self.transfers: list[bytes] = []
         self.bus_time_s = 0.0
         self.in_reset = False
         self.air_frames: list[bytes] = []
-        self._events: list[tuple[float, Callable[[float], None]]] = []
+        self._disturb: list[str] = []
+        self._events: list[tuple[float, int, Callable[[float], None]]] = []
+        self._order = count()
+        self._ready_at = self.clock.now              # powered long ago: ready now
         self._power_on_reset()
 
     # --- the outside world -------------------------------------------------
@@ -82,14 +113,22 @@ class Mfrc522Chip:
         self.cards.remove(card)
         card.power_off()
 
+    def disturb(self, kind: str, count: int = 1) -> None:
+        """Spoil the next ``count`` card answers: ``parity`` (a wrong parity bit), ``crc`` (a corrupted byte)
+        or ``sof`` (no valid start of frame)."""
+        if kind not in DISTURBANCES:
+            raise ValueError(f"unknown disturbance {kind!r}: use one of {', '.join(DISTURBANCES)}")
+        self._disturb.extend([kind] * count)
+
     def set_reset_line(self, level: int) -> None:
-        """Drive NRSTPD: low holds the chip in hard power-down; a rising edge resets it."""
+        """Drive NRSTPD: low holds the chip in hard power-down; a rising edge resets it (8.6.1, 8.8.3)."""
         if not level and not self.in_reset:
             self.in_reset = True
             self._field_off()
         elif level and self.in_reset:
             self.in_reset = False
             self._power_on_reset()
+            self._ready_at = self.clock.now + self.startup_s + T_DELAY_S
 
     @property
     def transfer_count(self) -> int:
@@ -97,7 +136,12 @@ class Mfrc522Chip:
 
     @property
     def field_on(self) -> bool:
-        return not self.in_reset and bool(self.regs[TX_CONTROL] & 0x03)
+        return not self.in_reset and not self._soft_power_down and bool(self.regs[TX_CONTROL] & 0x03)
+
+    @property
+    def ready(self) -> bool:
+        """Out of reset and past the oscillator's start-up: it answers SPI."""
+        return not self.in_reset and self.clock.now >= self._ready_at
 
     # --- SPI ---------------------------------------------------------------
     def transfer(self, mosi: list[int] | bytes) -> list[int]:
@@ -107,7 +151,7 @@ class Mfrc522Chip:
         seconds = len(mosi) * 8 / self.spi_hz
         self.bus_time_s += seconds
         self.clock.advance(seconds)
-        if self.in_reset or not mosi:
+        if not mosi or not self.ready:
             return [0] * len(mosi)
         self._sync()
         if mosi[0] & 0x80:                       # read: each byte names the next address
@@ -117,6 +161,25 @@ class Mfrc522Chip:
             self._write(addr, value)
         return [0] * len(mosi)
 
+    # --- time ----------------------------------------------------------------
+    def _at(self, when: float, action: Callable[[float], None]) -> None:
+        heapq.heappush(self._events, (when, next(self._order), action))
+
+    def _sync(self) -> None:
+        """Let simulated time catch up: frames end, the timer counts down, in the order they happen."""
+        now = self.clock.now
+        while True:
+            due = self._events[0][0] if self._events else None
+            fire = self.timer.fires_at()
+            if fire is not None and fire <= now and (due is None or fire <= due):
+                self._irq(IRQ_TIMER)
+                self.timer.underflow(fire)
+            elif due is not None and due <= now:
+                when, _, action = heapq.heappop(self._events)
+                action(when)
+            else:
+                return
+
     # --- registers ---------------------------------------------------------
     def _power_on_reset(self) -> None:
         self.regs = [0] * 64
@@ -124,49 +187,72 @@ class Mfrc522Chip:
             self.regs[addr] = value
         self.fifo: list[int] = []
         self._events.clear()
-        self._timer_deadline: float | None = None
+        self.timer = TimerUnit(self.regs)
         self._crc: list[int] | None = None
+        self._soft_power_down = False
+        self._wake_at = 0.0
+        self._modem = 0                          # Status2Reg ModemState
+        self._receiving_until: float | None = None
+        self._alerts = self._alert_levels()
         self._field_off()
 
     def _field_off(self) -> None:
         for card in self.cards:
             card.power_off()
 
-    def _sync(self) -> None:
-        """Let simulated time catch up: deliver due frames, fire the timer."""
-        now = self.clock.now
-        while self._events and self._events[0][0] <= now:
-            when, action = self._events.pop(0)
-            action(when)
-        if self._timer_deadline is not None and self._timer_deadline <= now:
-            self._timer_deadline = None
-            self.regs[COM_IRQ] |= IRQ_TIMER
+    def _irq(self, bits: int) -> None:
+        self.regs[COM_IRQ] |= bits
+
+    def _error(self, bits: int) -> None:
+        self.regs[ERROR] |= bits
+        self._irq(IRQ_ERR)
+
+    def _alert_levels(self) -> tuple[bool, bool]:
+        water = self.regs[WATER_LEVEL] & 0x3F
+        return FIFO_SIZE - len(self.fifo) <= water, len(self.fifo) <= water
+
+    def _fifo_changed(self) -> None:
+        """HiAlertIRq/LoAlertIRq store the moment Status1Reg's HiAlert/LoAlert become true (9.3.1.5)."""
+        hi, lo = self._alert_levels()
+        if hi and not self._alerts[0]:
+            self._irq(IRQ_HI_ALERT)
+        if lo and not self._alerts[1]:
+            self._irq(IRQ_LO_ALERT)
+        self._alerts = (hi, lo)
 
     def _read(self, addr: int) -> int:
         if addr == FIFO_DATA:
-            return self.fifo.pop(0) if self.fifo else 0
+            value = self.fifo.pop(0) if self.fifo else 0
+            self._fifo_changed()
+            return value
         if addr == FIFO_LEVEL:
             return len(self.fifo)
         if addr == STATUS1:
             return self._status1()
-        return self.regs[addr]                   # (TCounterValueReg is not modelled: reads 0)
+        if addr == STATUS2:
+            return self.regs[STATUS2] & 0xF8 | self._modem
+        if addr == COMMAND:
+            waking = self._soft_power_down or self.clock.now < self._wake_at
+            return self.regs[COMMAND] & ~POWER_DOWN | (POWER_DOWN if waking else 0)
+        if addr in (T_COUNTER_H, T_COUNTER_L):
+            value = self.timer.value(self.clock.now)
+            return value >> 8 if addr == T_COUNTER_H else value & 0xFF
+        if addr == CONTROL:
+            return self.regs[CONTROL] & 0x07 | 0x10   # TStopNow/TStartNow read 0
+        return self.regs[addr]
 
     def _status1(self) -> int:
-        value = 0x20 if self._crc is not None or self.regs[COMMAND] & 0x0F != CMD_CALC_CRC else 0
-        if self._timer_deadline is not None:
+        value = 0
+        if self._crc is not None or self.regs[COMMAND] & 0x0F != CMD_CALC_CRC:
+            value |= 0x20                        # CRCReady
+            if self.regs[CRC_RESULT_H] == self.regs[CRC_RESULT_L] == 0:
+                value |= 0x40                    # CRCOk: the result is zero
+        if self.timer.running:
             value |= 0x08
         if self.regs[COM_IRQ] & self.regs[COM_IEN] & 0x7F or self.regs[DIV_IRQ] & self.regs[DIV_IEN] & 0x1F:
             value |= 0x10
-        if FIFO_SIZE - len(self.fifo) <= self.regs[WATER_LEVEL]:
-            value |= 0x02
-        if len(self.fifo) <= self.regs[WATER_LEVEL]:
-            value |= 0x01
-        return value
-
-    def _timer_period(self) -> float:
-        prescaler = (self.regs[T_MODE] & 0x0F) << 8 | self.regs[T_PRESCALER]
-        reload = self.regs[T_RELOAD_H] << 8 | self.regs[T_RELOAD_L]
-        return (2 * prescaler + 1) * (reload + 1) / CARRIER_HZ
+        hi, lo = self._alert_levels()
+        return value | (0x02 if hi else 0) | (0x01 if lo else 0)
 
     def _write(self, addr: int, value: int) -> None:
         if addr == COMMAND:
@@ -177,20 +263,23 @@ class Mfrc522Chip:
             else:
                 self.regs[addr] &= ~value & 0x7F
         elif addr == FIFO_DATA:
+            if self._receiving_until is not None:
+                self._error(ERR_WR)              # written between the last bit sent and the last received
             self._push_fifo(value)
         elif addr == FIFO_LEVEL:
             if value & 0x80:
                 self.fifo.clear()
                 self.regs[ERROR] &= ~ERR_BUFFER_OVFL
+                self._fifo_changed()
         elif addr == BIT_FRAMING:
-            self.regs[addr] = value
-            if value & 0x80 and self.regs[COMMAND] & 0x0F == CMD_TRANSCEIVE:
+            self.regs[addr] = value & 0x7F
+            if value & 0x80 and self.regs[COMMAND] & 0x0F == CMD_TRANSCEIVE and not self._soft_power_down:
                 self._send(receive=True)
         elif addr == CONTROL:
             if value & 0x40:
-                self._timer_deadline = self.clock.now + self._timer_period()
+                self.timer.start(self.clock.now)
             if value & 0x80:
-                self._timer_deadline = None
+                self.timer.stop(self.clock.now)
         elif addr == TX_CONTROL:
             was_on = self.field_on
             self.regs[addr] = value
@@ -198,9 +287,10 @@ class Mfrc522Chip:
                 self._field_off()
         elif addr == STATUS2:
             self.regs[addr] = value & 0x08 & self.regs[addr] | value & 0xC0
-        elif addr in (ERROR, STATUS1, VERSION, CRC_RESULT_H, CRC_RESULT_L):
-            pass                                 # read-only
-        else:
+        elif addr == WATER_LEVEL:
+            self.regs[addr] = value & 0x3F
+            self._fifo_changed()
+        elif addr not in _READ_ONLY:
             self.regs[addr] = value
 
     def _push_fifo(self, value: int) -> None:
@@ -208,35 +298,58 @@ class Mfrc522Chip:
             self._crc.append(value)              # CalcCRC keeps eating FIFO input
             self._store_crc()
         elif len(self.fifo) >= FIFO_SIZE:
-            self.regs[ERROR] |= ERR_BUFFER_OVFL
+            self._error(ERR_BUFFER_OVFL)
         else:
             self.fifo.append(value)
+            self._fifo_changed()
 
-    # --- commands ----------------------------------------------------------
+    # --- commands (10.3) ---------------------------------------------------
     def _command(self, value: int) -> None:
         cmd = value & 0x0F
+        if value & POWER_DOWN and cmd != CMD_SOFT_RESET:
+            self._enter_power_down()
+        elif self._soft_power_down:
+            self._wake_up()
         if cmd == CMD_NO_CHANGE:
-            self.regs[COMMAND] = self.regs[COMMAND] & 0x0F | value & 0x30
+            self.regs[COMMAND] = self.regs[COMMAND] & 0x0F | value & 0x20
             return
-        self.regs[COMMAND] = value & 0x3F
+        if self._soft_power_down and cmd not in (CMD_IDLE, CMD_SOFT_RESET):
+            return                               # no clock: no command runs
+        self.regs[COMMAND] = value & 0x2F
         self._events.clear()                     # a new command aborts the running one
+        self._receiving_until, self._modem = None, 0
         self._crc = None
         if cmd == CMD_SOFT_RESET:
+            waking = self._wake_at
             self._power_on_reset()
+            self._wake_at = waking
         elif cmd == CMD_CALC_CRC:
             self._crc = list(self.fifo)
             self.fifo.clear()
+            self._fifo_changed()
             self._store_crc()
         elif cmd == CMD_TRANSMIT:
             self._send(receive=False)
+        elif cmd == CMD_TRANSCEIVE:
+            self._modem = 1                      # waiting for StartSend
         elif cmd == CMD_AUTHENT:
             self._authenticate()
-        elif cmd not in (CMD_IDLE, CMD_RECEIVE, CMD_TRANSCEIVE):
+        elif cmd not in (CMD_IDLE, CMD_RECEIVE):
             self._finish()                       # Mem, RandomID, unknown: done at once
 
+    def _enter_power_down(self) -> None:
+        """Soft power-down (8.6.2): the oscillator and the field stop, the registers keep their values."""
+        self._soft_power_down = True
+        self._field_off()
+
+    def _wake_up(self) -> None:
+        self._soft_power_down = False
+        self._wake_at = self.clock.now + self.startup_s + T_DELAY_S
+
     def _finish(self) -> None:
-        self.regs[COMMAND] &= 0x30
-        self.regs[COM_IRQ] |= IRQ_IDLE
+        self.regs[COMMAND] &= 0x20
+        self._modem = 0
+        self._irq(IRQ_IDLE)
 
     def _store_crc(self) -> None:
         preset = (0x0000, 0x6363, 0xA671, 0xFFFF)[self.regs[MODE] & 0x03]
@@ -244,53 +357,86 @@ class Mfrc522Chip:
         self.regs[CRC_RESULT_L], self.regs[CRC_RESULT_H] = low, high
         self.regs[DIV_IRQ] |= DIV_IRQ_CRC
 
+    # --- the RF interface ----------------------------------------------------
+    def _cards_understand(self) -> bool:
+        """Type A cards decode only 100 % ASK from the internal encoder at 106 kBd (ISO 14443-2, 8.4)."""
+        return (self.field_on and bool(self.regs[TX_ASK] & FORCE_100_ASK) and self.regs[TX_SEL] & 0x30 == 0x10
+                and not self.regs[TX_MODE] & 0x78 and not self.regs[RX_MODE] & 0x70)
+
     def _send(self, *, receive: bool) -> None:
         """Send the FIFO on air; with ``receive`` collect the cards' answers (Transceive)."""
         frame, self.fifo = bytes(self.fifo), []
+        self._fifo_changed()
         last_bits = self.regs[BIT_FRAMING] & 0x07
-        self.regs[ERROR] &= ERR_BUFFER_OVFL
-        tx_bits = (len(frame) - 1) * 9 + (last_bits or 8) + 2 if frame else 0
-        tx_end = self.clock.now + tx_bits * RF_BIT_S
-        self._events.append((tx_end, lambda t: self._transmitted(t, frame, last_bits, receive)))
+        if frame and self.regs[TX_MODE] & CRC_EN:
+            frame += crc_a(frame)
+        tx_end = self.clock.now + frame_bits(frame, last_bits) * RF_BIT_S
+        self._modem = 3
+        self._at(tx_end, lambda t: self._transmitted(t, frame, last_bits, receive))
 
     def _transmitted(self, now: float, frame: bytes, last_bits: int, receive: bool) -> None:
-        self.regs[COM_IRQ] |= IRQ_TX
+        self._irq(IRQ_TX)
         self.air_frames.append(frame)
+        if self.regs[T_MODE] & T_AUTO:           # TAuto: the timer starts at the end of sending
+            self.timer.start(now)
+        hearing = self._cards_understand() and frame
         answers = [a for a in (c.hear(frame, last_bits) for c in list(self.cards)) if a is not None] \
-            if self.field_on and frame else []
+            if hearing else []
         if not receive:
             self._finish()
             return
+        self._modem = 5
+        self._receiver_start()
         if not answers:
-            if self.regs[T_MODE] & 0x80:         # TAuto: timer runs from end of transmission
-                self._timer_deadline = now + self._timer_period()
             return
-        self._timer_deadline = None              # the answer's start stops the timer
+        disturbance = self._disturb.pop(0) if self._disturb else None
+        start = now + frame_delay_s(frame, last_bits)
         size = max(len(a) for a in answers)
-        merged = bytes(reduce(or_, (a[i] if i < len(a) else 0 for a in answers)) for i in range(size))
-        collided = any(a != answers[0] for a in answers)
-        rx_end = now + FRAME_DELAY_S + (size * 9 + 2) * RF_BIT_S
-        self._events.append((rx_end, lambda t: self._received(merged, collided, answers)))
+        end = start + frame_bits(bytes(size)) * RF_BIT_S
+        self._receiving_until = end
+        self._at(start, lambda t: setattr(self, "_modem", 6))
+        if self.regs[T_MODE] & T_AUTO and not self.regs[RX_MODE] & RX_MULTIPLE and disturbance != "sof":
+            self._at(start + 5 * RF_BIT_S, self.timer.stop)     # the 5th bit (start + 4 data) stops it
+        self._at(end, lambda t: self._received(answers, disturbance))
 
-    def _received(self, data: bytes, collided: bool, answers: list[bytes]) -> None:
+    def _receiver_start(self) -> None:
+        """The receiver's start-up phase clears CollErr, CRCErr, ParityErr and ProtocolErr (9.3.1.7)."""
+        self.regs[ERROR] &= ~(ERR_COLL | ERR_CRC | ERR_PARITY | ERR_PROTOCOL)
+        self.regs[COLL] = self.regs[COLL] & COLL_VALUES_AFTER | COLL_POS_NOT_VALID
+
+    def _received(self, answers: list[bytes], disturbance: str | None) -> None:
+        self._receiving_until, self._modem = None, 5 if self.regs[COMMAND] & 0x0F == CMD_TRANSCEIVE else 0
+        if disturbance == "sof":                 # no valid start of frame: nothing decoded
+            if not self.regs[RX_MODE] & RX_NO_ERR:
+                self._error(ERR_PROTOCOL)
+                self._irq(IRQ_RX)
+            return
+        data, collision = superpose(answers, clear_after=not self.regs[COLL] & COLL_VALUES_AFTER)
+        if disturbance == "crc" and data:
+            data[-1] ^= 0x01                     # a flipped bit with its parity flipped too
         for byte in data:
             self._push_fifo(byte)
-        self.regs[CONTROL] = self.regs[CONTROL] & 0xF8  # whole bytes: RxLastBits = 0
-        self.regs[COM_IRQ] |= IRQ_RX
-        if collided:
-            first = next(i * 8 + bit for i in range(len(data)) for bit in range(8)
-                         if len({a[i] >> bit & 1 if i < len(a) else 0 for a in answers}) > 1)
-            self.regs[COLL] = (first + 1) & 0x1F
-            self.regs[ERROR] |= ERR_COLL
-            self.regs[COM_IRQ] |= IRQ_ERR
+        self.regs[CONTROL] = self.regs[CONTROL] & 0xF8   # whole bytes: RxLastBits = 0
+        if collision is not None:
+            self.regs[COLL] = self.regs[COLL] & COLL_VALUES_AFTER | (
+                collision % 32 if collision <= 32 else COLL_POS_NOT_VALID)
+            self._error(ERR_COLL)
+        if disturbance == "parity":
+            self._error(ERR_PARITY)
+        if self.regs[RX_MODE] & CRC_EN and (len(data) < 2 or crc_a(data[:-2]) != bytes(data[-2:])):
+            self._error(ERR_CRC)
+        self._irq(IRQ_RX)
+        if self.regs[COMMAND] & 0x0F == CMD_RECEIVE:
+            self._finish()
 
     def _authenticate(self) -> None:
         """MFAuthent, minimal: succeeds when an ACTIVE card's UID is the one in the FIFO."""
         data, self.fifo = bytes(self.fifo), []
+        self._fifo_changed()
         uid = data[8:12]
         if self.field_on and any(c.state == PiccState.ACTIVE and c.uid[:4] == uid for c in self.cards):
             self.regs[STATUS2] |= 0x08
             self._finish()
-        elif self.regs[T_MODE] & 0x80:
-            self._timer_deadline = self.clock.now + self._timer_period()
+        elif self.regs[T_MODE] & T_AUTO:
+            self.timer.start(self.clock.now)
 

@@ -1,10 +1,79 @@
-"""ISO 14443-A cards in a reader's field, and the simulated clock the chip model keeps its time on."""
+"""ISO 14443-A cards in a reader's field, their air timing, and the simulated clock the chip model keeps its time on.
+
+Timing (ISO/IEC 14443-2 and -3, type A at 106 kbit/s): one bit is 128
+carrier periods (fc = 13.56 MHz); a standard frame is a start bit, 8 data
+bits and an odd parity bit per byte, and an end of communication; a short
+frame (REQA, WUPA) has 7 data bits and no parity. A card starts its answer
+``n * 128 + 84`` carrier periods after the reader's last pause when the
+reader's last bit was 1, ``n * 128 + 20`` when it was 0, with n = 9 for
+REQA, WUPA, ANTICOLLISION and SELECT (ISO/IEC 14443-3, 6.2.1.1).
+"""
 
 from __future__ import annotations
 
 from enum import Enum
 from functools import reduce
 from operator import xor
+
+CARRIER_HZ = 13_560_000
+BIT_S = 128 / CARRIER_HZ                          # one bit at 106 kbit/s, about 9.44 us
+
+
+def odd_parity(byte: int) -> int:
+    """The parity bit ISO 14443-3 sends after ``byte``: the byte and its parity hold an odd number of ones."""
+    return 1 - bin(byte).count("1") % 2
+
+
+def frame_bits(frame: bytes, last_bits: int = 0) -> int:
+    """Bits on air for ``frame``: start, 9 per whole byte (data + parity), the last byte's ``last_bits``, end."""
+    if not frame:
+        return 0
+    if last_bits:
+        return 1 + (len(frame) - 1) * 9 + last_bits + 1
+    return 1 + len(frame) * 9 + 1
+
+
+def last_bit(frame: bytes, last_bits: int = 0) -> int:
+    """The last bit the reader sends: the last data bit of a short frame, else the last byte's parity bit."""
+    if last_bits:
+        return frame[-1] >> (last_bits - 1) & 1
+    return odd_parity(frame[-1])
+
+
+def frame_delay_s(frame: bytes, last_bits: int = 0, n: int = 9) -> float:
+    """ISO 14443-3 frame delay time from the reader's last pause to the card's start bit."""
+    return (n * 128 + (84 if last_bit(frame, last_bits) else 20)) / CARRIER_HZ
+
+
+#: The longest a card may wait before answering REQA/WUPA/ANTICOLLISION/SELECT (the last bit a 1).
+FDT_MAX_S = (9 * 128 + 84) / CARRIER_HZ
+
+
+def superpose(answers: list[bytes], *, clear_after: bool) -> tuple[list[int], int | None]:
+    """What the receiver decodes when ``answers`` arrive at once, and the 1-based data bit of the first collision.
+
+    A bit the cards send differently collides (Manchester coding: both halves
+    modulated); a bit only one card sends does not. With ``clear_after``
+    (CollReg ValuesAfterColl = 0) the colliding bit and all after it read 0.
+    """
+    size = max(len(a) for a in answers)
+    data, first = [], None
+    for i in range(size):
+        sent = [a[i] for a in answers if i < len(a)]
+        merged = 0
+        for byte in sent:
+            merged |= byte
+        differs = 0
+        for byte in sent:
+            differs |= byte ^ sent[0]
+        if first is None and differs:
+            bit = (differs & -differs).bit_length() if differs else 8
+            first = i * 8 + bit
+        if clear_after and first is not None:
+            keep = max(0, first - 1 - i * 8)     # bits before the collision stay
+            merged &= (1 << min(keep, 8)) - 1
+        data.append(merged)
+    return data, first
 
 class SimClock:
     """Simulated monotonic time in seconds; call it to read, ``sleep``/``advance`` to move it.

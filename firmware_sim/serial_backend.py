@@ -93,6 +93,9 @@ class SerialBackend:
     def insert(self, reader: str, name: str) -> None:
         self.ask(f"insert {reader} {name}")
 
+    def stack(self, reader: str, name: str) -> None:
+        self.ask(f"stack {reader} {name}")
+
     def remove(self, reader: str) -> None:
         self.ask(f"remove {reader}")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from luma.core.interface.serial import i2c, noop
-from PIL import ImageChops
+from PIL import Image, ImageChops
 
 from banker.errors import BankerError
 from banker.events import CardPlaced, KeyDown
@@ -180,3 +180,81 @@ def test_close_blanks_and_switches_off_the_panel(panel):
 def test_an_unknown_controller_is_refused():
     with pytest.raises(ValueError, match="ssd1306"):
         OledDisplay(chip="st7735", interface=OledChip())
+
+
+# --- the controller as a byte-stream decoder -------------------------------------------
+def test_arguments_that_come_in_later_transactions_are_still_the_commands_arguments():
+    chip = OledChip("ssd1306")
+    for byte in (0x81, 0x40, 0x20, 0x00, 0x21, 0x10, 0x1F, 0x22, 0x02, 0x03):
+        chip.command(byte)                       # one byte a transaction, as Adafruit's driver sends them
+    assert chip.contrast == 0x40 and chip.mode == 0
+    assert chip.window == (0x10, 0x1F, 2, 3) and chip.start_line == 0 and chip.unsupported == []
+
+
+def test_scroll_commands_are_skipped_with_their_arguments():
+    chip = OledChip("ssd1306")
+    chip.command(0x26, 0x00, 0x00, 0x00, 0x07, 0x00, 0xFF, 0x2F)   # right scroll set-up, activate
+    chip.command(0xA3, 0x00, 0x40, 0x2E)                             # vertical area, deactivate
+    assert chip.start_line == 0 and chip.column == 0 and not chip.scrolling
+    assert [c[0] for c in chip.commands] == [0x26, 0x2F, 0xA3, 0x2E]
+
+
+def test_an_sh1106_reports_the_ssd1306_window_commands_it_lacks():
+    chip = OledChip("sh1106")
+    chip.command(0x21, 0x00, 0x7F)               # no such command: 0x00 and 0x7F are commands of their own
+    assert chip.unsupported == [0x21]
+    assert chip.start_line == 0x3F               # 0x7F: display start line 63, as the real chip would take it
+    with OledDisplay(chip="sh1106", interface=OledChip("sh1106")) as display:
+        display.show(ALICE)
+        display.show(typing("1"))
+        assert not {0x21, 0x22} & set(display.interface.unsupported)   # the driver pages it instead
+
+
+def test_the_picture_follows_remap_scan_direction_start_line_offset_and_invert():
+    chip = OledChip("ssd1306")
+    with OledDisplay(interface=chip) as display:
+        display.show(ALICE)
+        upright = render_image(ALICE)
+        chip.command(0xA0, 0xC0)                 # segment remap off, COM scan normal: upside down
+        assert ImageChops.difference(chip.image(), upright.rotate(180)).getbbox() is None
+        chip.command(0xA1, 0xC8, 0x48)           # upright again, start line 8: the picture moves up a page
+        shifted = Image.new("1", (128, 64), 0)
+        shifted.paste(upright.crop((0, 8, 128, 64)), (0, 0))
+        shifted.paste(upright.crop((0, 0, 128, 8)), (0, 56))
+        assert ImageChops.logical_xor(chip.image(), shifted).getbbox() is None
+        chip.command(0x40, 0xD3, 8)              # the display offset does the same
+        assert ImageChops.logical_xor(chip.image(), shifted).getbbox() is None
+        chip.command(0xD3, 0, 0xA7)              # inverted
+        assert ImageChops.logical_xor(chip.image(), upright).getbbox() == (0, 0, 128, 64)
+        chip.command(0xA6, 0xA5)                 # entire display on ignores RAM
+        assert chip.image().getextrema() == (1, 1)
+        chip.command(0xA4)
+        assert same_picture(chip, ALICE)
+
+
+def test_vertical_addressing_fills_columns_top_to_bottom():
+    chip = OledChip("ssd1306")
+    chip.command(0x20, 0x01, 0x21, 0, 1, 0x22, 0, 7)
+    chip.data(bytes(range(1, 17)))
+    assert [chip.ram[p * 128] for p in range(8)] == list(range(1, 9))
+    assert [chip.ram[p * 128 + 1] for p in range(8)] == list(range(9, 17))
+
+
+def test_adafruit_style_i2c_framing_with_a_control_byte_before_each_command():
+    from firmware_sim.display_sim import I2cBus
+
+    chip = OledChip("ssd1306")
+    bus = I2cBus(chip)
+    for byte in (0x20, 0x00, 0x21, 0, 127, 0x22, 0, 7, 0xAF):
+        bus.writeto(0x3C, bytes((0x80, byte)))   # Co = 1, D/C# = 0: one command byte
+    bus.writeto(0x3C, bytes((0x40,)) + bytes([0xFF] * 128))   # Co = 0, D/C# = 1: a data stream
+    assert chip.on and chip.ram[:128] == bytes([0xFF] * 128) and chip.counters.transactions == 10
+
+
+def test_lumas_sh1106_start_up_sends_two_commands_the_sh1106_lacks_and_no_harm_comes_of_it():
+    from luma.oled.device import sh1106
+
+    chip = OledChip("sh1106")
+    sh1106(chip)
+    assert chip.unsupported == [0x20, 0x8D]      # SSD1306 memory mode and charge pump
+    assert chip.on and chip.image().getbbox() is None

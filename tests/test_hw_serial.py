@@ -206,3 +206,22 @@ def test_a_silent_device_times_out():
                 SerialBackend(cable.client_url, timeout=0.3)
         finally:
             quiet.close()
+
+
+def test_stack_on_the_live_unit_through_the_port_shows_two_cards_and_pays_nothing(ledger):
+    clock = ManualClock()
+    shell = Shell(ledger, clock=clock)
+    session = PortSession(ShellTarget(shell, ledger, sleep=clock.advance))
+    for line in ("enrol Alice A1", "enrol Bob B2", "insert left Alice"):
+        assert ask(session, line)["ok"]
+    assert ask(session, "stack left Bob")["screen"][0] == "Two cards on +"
+    ask(session, "press 5 M")
+    assert ledger.balances() == {"Alice": 15_000_000, "Bob": 15_000_000}
+    ask(session, "remove left")
+    assert shell.panel.faults == ()
+    ask(session, "insert left Alice")
+    ask(session, "press C 5 M")
+    assert ledger.balances()["Alice"] == 20_000_000
+    assert ask(session, "stack left Alice") == {"ok": False, "line": 9,
+                                                "error": "line 9: card A1 already lies on the left reader: "
+                                                         "a card can't be stacked on itself"}

@@ -153,9 +153,9 @@ def test_script_over_the_serial_test_port():
     assert result["r"].exit_code == 0, result["r"].output
 
 
-@pytest.mark.parametrize("name", ["rules-buy.kps", "rules-mortgages.kps"])
+@pytest.mark.parametrize("name", ["rules-buy.kps", "rules-mortgages.kps", "two-cards.kps"])
 def test_rules_scripts_over_the_serial_test_port(name):
-    """Deed steps and expectations travel over the port too."""
+    """Deed steps, ``stack`` and expectations travel over the port too."""
     import time
 
     from drivers.serial_port import SerialTestPort
@@ -173,3 +173,46 @@ def test_rules_scripts_over_the_serial_test_port(name):
             time.sleep(0.0005)
         worker.join(1)
     assert result["r"].exit_code == 0, result["r"].output
+
+
+def test_two_cards_laid_through_the_chips_show_and_pay_nothing_until_taken_away():
+    """``stack`` lays both tags in the chip model's field: the real driver meets the collision itself."""
+    with SqliteLedger(":memory:") as ledger:
+        hw = HwSimBackend(ledger)
+        try:
+            hw.enrol("Alice", "DEADBEEF")
+            hw.enrol("Bob", "04A1B2C3D4E5F6")
+            hw.insert("left", "Alice")
+            hw.stack("left", "Bob")
+            assert len(hw.hw.chips["left"].cards) == 2
+            assert "Two cards on +" in " ".join(hw.screen_lines())
+            for key in "5M":
+                hw.press(key)
+            assert ledger.balances() == {"Alice": 15_000_000, "Bob": 15_000_000}
+            hw.remove("left")
+            assert hw.hw.chips["left"].cards == [] and hw.shell.panel.faults == ()   # the reader reads again
+            hw.insert("left", "Alice")
+            for key in "C5M":
+                hw.press(key)
+            assert ledger.balances()["Alice"] == 20_000_000
+        finally:
+            hw.close()
+
+
+def test_a_reader_chip_that_stops_answering_is_shown_and_reads_again_when_it_is_back():
+    with SqliteLedger(":memory:") as ledger:
+        hw = HwSimBackend(ledger)
+        try:
+            hw.enrol("Alice", "DEADBEEF")
+            hw.insert("left", "Alice")
+            hw.hw.chips["left"].set_reset_line(0)         # its RST wire comes loose
+            hw.wait(0.2)
+            assert "Reader + not answering" in " ".join(hw.screen_lines())
+            hw.hw.chips["left"].set_reset_line(1)         # and back: the driver sets the chip up again
+            hw.wait(0.5)
+            assert "Alice" in " ".join(hw.screen_lines())
+            for key in "2M":
+                hw.press(key)
+            assert ledger.balances()["Alice"] == 17_000_000
+        finally:
+            hw.close()

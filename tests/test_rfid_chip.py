@@ -7,12 +7,12 @@ from hypothesis import given, strategies as st
 
 from firmware_sim.fake_rpi import FakeRfidBoard, installed, two_reader_board
 from firmware_sim.mfrc522_chip import (
-    CHIP_VERSION, Mfrc522Chip, Picc, PiccState, SimClock, crc_a,
+    CHIP_VERSION, CRYSTAL_STARTUP_S, T_DELAY_S, Mfrc522Chip, Picc, PiccState, SimClock, crc_a,
 )
 
 READ, COMMAND, COM_IRQ, DIV_IRQ, ERROR, FIFO_DATA, FIFO_LEVEL = 0x80, 0x01, 0x04, 0x05, 0x06, 0x09, 0x0A
-BIT_FRAMING, TX_CONTROL, CRC_L, CRC_H, T_MODE, T_PRESCALER, T_RELOAD_L, VERSION = (
-    0x0D, 0x14, 0x22, 0x21, 0x2A, 0x2B, 0x2D, 0x37)
+BIT_FRAMING, TX_CONTROL, TX_ASK, CRC_L, CRC_H, T_MODE, T_PRESCALER, T_RELOAD_L, VERSION = (
+    0x0D, 0x14, 0x15, 0x22, 0x21, 0x2A, 0x2B, 0x2D, 0x37)
 
 
 def write(chip: Mfrc522Chip, register: int, *values: int) -> None:
@@ -28,6 +28,7 @@ def powered_chip() -> Mfrc522Chip:
     write(chip, T_MODE, 0x80)                    # TAuto, prescaler 0x0A9: 25 us per tick
     write(chip, T_PRESCALER, 0xA9)
     write(chip, T_RELOAD_L, 39)                  # 40 ticks: 1 ms
+    write(chip, TX_ASK, 0x40)                    # Force100ASK, as ISO 14443-A wants
     write(chip, TX_CONTROL, 0x83)                # antenna on
     return chip
 
@@ -190,11 +191,14 @@ def test_switching_the_antenna_off_resets_the_cards():
     assert not irq & 0x20
 
 
-def test_a_chip_held_in_reset_answers_nothing_and_comes_back_reset():
+def test_a_chip_held_in_reset_answers_nothing_and_comes_back_reset_after_its_start_up():
     chip = powered_chip()
     chip.set_reset_line(0)
     assert chip.transfer([VERSION << 1 | READ, 0]) == [0, 0]
-    chip.set_reset_line(1)
+    chip.set_reset_line(1)                       # the oscillator starts, then 1024 / 27 MHz (8.8.3)
+    assert read(chip, VERSION) == 0 and not chip.ready
+    write(chip, T_PRESCALER, 0x3E)               # lost: nobody is listening yet
+    chip.clock.sleep(CRYSTAL_STARTUP_S + T_DELAY_S)
     assert read(chip, VERSION) == 0x92 and read(chip, T_PRESCALER) == 0
 
 
@@ -294,3 +298,225 @@ def test_installed_modules_are_removed_afterwards():
         assert hasattr(spidev, "SpiDev")
         assert sys.modules["spidev"] is not before["spidev"]
     assert {name: sys.modules.get(name) for name in before} == before
+
+
+# --- the datasheet's timer (8.5, TModeReg/ControlReg/TCounterValReg) -------------------
+T_COUNTER_H, T_COUNTER_L, DEMOD, STATUS1, STATUS2, CONTROL, COLL = 0x2E, 0x2F, 0x19, 0x07, 0x08, 0x0C, 0x0E
+RX_MODE, TX_MODE, TX_SEL, WATER_LEVEL = 0x13, 0x12, 0x16, 0x0B
+TICK = 339 / 13_560_000                          # prescaler 0xA9: 25 us
+
+
+def counter(chip: Mfrc522Chip) -> int:
+    return read(chip, T_COUNTER_H) << 8 | read(chip, T_COUNTER_L)
+
+
+def start_send(chip: Mfrc522Chip, frame: bytes, last_bits: int = 0) -> None:
+    write(chip, COMMAND, 0x00)
+    write(chip, COM_IRQ, 0x7F)
+    write(chip, FIFO_LEVEL, 0x80)
+    write(chip, FIFO_DATA, *frame)
+    write(chip, COMMAND, 0x0C)
+    write(chip, BIT_FRAMING, 0x80 | last_bits)
+
+
+def test_tauto_starts_the_timer_at_the_end_of_sending_not_at_startsend():
+    chip = powered_chip()
+    start_send(chip, b"\x93\x20")                # 20 bits on air: about 189 us
+    assert not read(chip, STATUS1) & 0x08        # still sending: not running yet
+    chip.clock.sleep(0.0002)
+    assert read(chip, STATUS1) & 0x08 and counter(chip) < 39       # running since the frame ended
+    chip.clock.sleep(0.0011)
+    assert read(chip, COM_IRQ) & 0x01 and counter(chip) == 0 and not read(chip, STATUS1) & 0x08
+
+
+def test_the_fifth_received_bit_stops_the_timer_and_tcounterval_keeps_the_rest():
+    chip = powered_chip()
+    chip.place(Picc.from_hex("DEADBEEF"))
+    start_send(chip, b"\x52", last_bits=7)
+    chip.clock.sleep(0.002)
+    irq = read(chip, COM_IRQ)
+    assert irq & 0x20 and not irq & 0x01         # answered; the timer never ran out
+    left = counter(chip)
+    assert 30 <= left < 39                       # stopped about 138 us (5-6 ticks) after sending
+    chip.clock.sleep(0.01)
+    assert counter(chip) == left
+
+
+def test_a_timeout_shorter_than_the_cards_answer_runs_out_before_the_answer():
+    """ISO 14443-3: a card answers WUPA ~91 us after the reader's frame; 5 bits later the timer would stop."""
+    chip = powered_chip()
+    write(chip, T_RELOAD_L, 3)                   # 4 ticks: 100 us
+    chip.place(Picc.from_hex("DEADBEEF"))
+    start_send(chip, b"\x52", last_bits=7)
+    chip.clock.sleep(9 * 128 / 13_560_000 + 0.000105)
+    irq = read(chip, COM_IRQ)
+    assert irq & 0x01 and not irq & 0x20         # a driver looking now sees "no card"
+    chip.clock.sleep(0.001)
+    assert read(chip, COM_IRQ) & 0x20            # the answer still arrives afterwards
+
+
+def test_without_tauto_the_timer_does_not_run_and_tstartnow_starts_it():
+    chip = powered_chip()
+    write(chip, T_MODE, 0x00)
+    start_send(chip, b"\x26", last_bits=7)
+    chip.clock.sleep(0.01)
+    assert not read(chip, COM_IRQ) & 0x01
+    write(chip, CONTROL, 0x40)                   # TStartNow
+    chip.clock.sleep(40 * TICK + 1e-6)
+    assert read(chip, COM_IRQ) & 0x01
+
+
+def test_tautorestart_reloads_and_tprescaleven_lengthens_the_tick():
+    chip = powered_chip()
+    write(chip, T_MODE, 0x10)                    # TAutoRestart, prescaler 0x0A9
+    write(chip, CONTROL, 0x40)
+    chip.clock.sleep(40 * TICK + 1e-6)
+    write(chip, COM_IRQ, 0x01)
+    chip.clock.sleep(40 * TICK)
+    assert read(chip, COM_IRQ) & 0x01 and read(chip, STATUS1) & 0x08    # fired again, still running
+    write(chip, CONTROL, 0x80)                   # TStopNow
+    assert not read(chip, STATUS1) & 0x08
+    write(chip, DEMOD, 0x4D | 0x10)              # TPrescalEven: 13.56 MHz / (2 * 169 + 2)
+    write(chip, T_MODE, 0x00)
+    write(chip, 0x2C, 0x03)
+    write(chip, T_RELOAD_L, 0xE8)                # 1001 ticks: 25.03 ms odd, 25.10 ms even
+    write(chip, COM_IRQ, 0x01)
+    write(chip, CONTROL, 0x40)
+    chip.clock.sleep(0.02505)
+    assert not read(chip, COM_IRQ) & 0x01
+    chip.clock.sleep(0.0001)
+    assert read(chip, COM_IRQ) & 0x01
+
+
+# --- RF settings that a card needs -------------------------------------------------------
+@pytest.mark.parametrize("register, value, why", [
+    (TX_ASK, 0x00, "no Force100ASK: type A cards need 100 % ASK"),
+    (TX_CONTROL, 0x80, "antenna off"),
+    (TX_SEL, 0x00, "drivers 3-state"),
+    (TX_MODE, 0x10, "sending at 212 kBd"),
+    (RX_MODE, 0x20, "receiving at 424 kBd"),
+])
+def test_a_card_hears_nothing_without_the_rf_settings_iso_14443_a_needs(register, value, why):
+    chip = powered_chip()
+    chip.place(Picc.from_hex("DEADBEEF"))
+    write(chip, register, value)
+    irq, data = transceive(chip, b"\x52", last_bits=7)
+    assert not irq & 0x20 and data == b"", why
+
+
+def test_txcrcen_appends_crc_a_and_rxcrcen_checks_it():
+    chip = powered_chip()
+    card = chip.place(Picc.from_hex("04112233445566"))
+    transceive(chip, b"\x52", last_bits=7)
+    _, cl1 = transceive(chip, b"\x93\x20")
+    write(chip, TX_MODE, 0x80)                   # the chip adds CRC_A to what it sends
+    write(chip, RX_MODE, 0x80)                   # and checks the answer's
+    irq, sak = transceive(chip, b"\x93\x70" + cl1)
+    assert card.frames_heard[-1] == b"\x93\x70" + cl1 + crc_a(b"\x93\x70" + cl1)
+    assert irq & 0x20 and not read(chip, ERROR) & 0x04 and sak[0] == 0x04
+    write(chip, TX_MODE, 0x00)                   # anticollision frames carry no CRC ...
+    irq, _ = transceive(chip, b"\x95\x20")       # ... nor do their answers: CRCErr
+    assert irq & 0x02 and read(chip, ERROR) & 0x04
+
+
+# --- start-up, power-down --------------------------------------------------------------
+def test_soft_power_down_stops_the_field_and_waking_takes_the_oscillator_start_up():
+    chip = powered_chip()
+    card = chip.place(Picc.from_hex("DEADBEEF"))
+    transceive(chip, b"\x52", last_bits=7)
+    write(chip, COMMAND, 0x10)                   # PowerDown
+    assert not chip.field_on and card.state == PiccState.IDLE
+    assert read(chip, COMMAND) & 0x10
+    write(chip, COMMAND, 0x00)                   # wake up: reads 1 until the oscillator is stable
+    assert read(chip, COMMAND) & 0x10
+    chip.clock.sleep(CRYSTAL_STARTUP_S + T_DELAY_S)
+    assert not read(chip, COMMAND) & 0x10 and chip.field_on
+
+
+# --- interrupt and status bits -------------------------------------------------------
+def test_lo_and_hi_alert_irqs_store_the_fifo_crossing_its_water_level():
+    chip = powered_chip()
+    write(chip, COM_IRQ, 0x7F)
+    write(chip, WATER_LEVEL, 4)
+    write(chip, FIFO_DATA, *range(60))           # 4 bytes left: HiAlert
+    assert read(chip, COM_IRQ) & 0x08 and read(chip, STATUS1) & 0x02
+    write(chip, COM_IRQ, 0x08)
+    assert not read(chip, COM_IRQ) & 0x08 and read(chip, STATUS1) & 0x02   # the IRQ stored, the level stays
+    chip.transfer([FIFO_DATA << 1 | READ] * 56 + [0])                   # down to 4: LoAlert
+    assert read(chip, COM_IRQ) & 0x04 and read(chip, STATUS1) & 0x01
+
+
+def test_transmit_ends_with_tx_and_idle_irqs_and_transceive_stays_active():
+    chip = powered_chip()
+    write(chip, COM_IRQ, 0x7F)
+    write(chip, FIFO_DATA, 0x50, 0x00, *crc_a(b"\x50\x00"))
+    write(chip, COMMAND, 0x04)
+    assert read(chip, STATUS2) & 0x07 == 3       # ModemState: transmitting
+    chip.clock.sleep(0.001)
+    assert read(chip, COM_IRQ) & 0x50 == 0x50 and read(chip, COMMAND) & 0x0F == 0
+    irq, _ = transceive(chip, b"\x26", last_bits=7)
+    assert not irq & 0x10 and read(chip, COMMAND) & 0x0F == 0x0C
+
+
+def test_writing_the_fifo_while_an_answer_arrives_is_a_wrerr():
+    chip = powered_chip()
+    chip.place(Picc.from_hex("DEADBEEF"))
+    start_send(chip, b"\x52", last_bits=7)
+    chip.clock.sleep(0.00025)                    # the ATQA is on air
+    write(chip, FIFO_DATA, 0x00)
+    assert read(chip, ERROR) & 0x80 and read(chip, COM_IRQ) & 0x02
+
+
+# --- collisions and errors ---------------------------------------------------------------
+def test_collreg_gives_the_first_collided_bit_and_clears_collposnotvalid():
+    chip = powered_chip()
+    chip.place(Picc.from_hex("DEADBEEF"))
+    chip.place(Picc.from_hex("04A1B2C3D4E5F6"))  # ATQA 0x0004 against 0x0044: bit 7 collides
+    irq, data = transceive(chip, b"\x52", last_bits=7)
+    assert irq & 0x22 == 0x22 and read(chip, ERROR) & 0x08
+    assert read(chip, COLL) == 0x80 | 7          # ValuesAfterColl, CollPosNotValid clear, bit 7
+    irq, _ = transceive(chip, b"\x52", last_bits=7)
+    transceive(chip, b"\x50\x00" + crc_a(b"\x50\x00"))
+    chip.cards.pop()
+    transceive(chip, b"\x52", last_bits=7)
+    assert read(chip, COLL) & 0x20 and not read(chip, ERROR) & 0x08   # no collision: not valid again
+
+
+def test_values_after_coll_zero_clears_the_bits_after_the_collision():
+    chip = powered_chip()
+    chip.place(Picc.from_hex("DEADBEEF"))
+    chip.place(Picc.from_hex("DEADBE0F"))
+    transceive(chip, b"\x52", last_bits=7)
+    write(chip, COLL, 0x00)                      # ValuesAfterColl = 0
+    chip.regs[COLL] = 0x00                       # (the model keeps CollReg read-only otherwise)
+    irq, data = transceive(chip, b"\x93\x20")
+    assert read(chip, COLL) & 0x1F == 30
+    assert data[:3] == bytes.fromhex("DEADBE") and data[3] == 0xEF & 0x1F and data[4] == 0
+
+
+@pytest.mark.parametrize("kind, bit", [("parity", 0x02), ("sof", 0x01)])
+def test_a_spoilt_answer_sets_parity_or_protocol_error_and_errirq(kind, bit):
+    chip = powered_chip()
+    chip.place(Picc.from_hex("DEADBEEF"))
+    chip.disturb(kind)
+    irq, _ = transceive(chip, b"\x52", last_bits=7)
+    assert irq & 0x22 == 0x22 and read(chip, ERROR) & bit
+    irq, _ = transceive(chip, b"\x52", last_bits=7)          # the next answer is clean again
+    assert not read(chip, ERROR) & 0x1F
+
+
+def test_rxnoerr_ignores_a_frame_without_a_valid_start():
+    chip = powered_chip()
+    chip.place(Picc.from_hex("DEADBEEF"))
+    write(chip, RX_MODE, 0x08)
+    chip.disturb("sof")
+    irq, _ = transceive(chip, b"\x52", last_bits=7)
+    assert not irq & 0x20 and irq & 0x01         # nothing received: the timer runs out
+
+
+def test_a_card_answers_after_iso_14443_3s_frame_delay_which_depends_on_the_last_bit():
+    from firmware_sim.picc import frame_delay_s
+
+    assert frame_delay_s(b"\x26", 7) == pytest.approx(1172 / 13_560_000)   # REQA ends in a 0
+    assert frame_delay_s(b"\x52", 7) == pytest.approx(1236 / 13_560_000)   # WUPA ends in a 1
+    assert frame_delay_s(b"\x93\x20") == pytest.approx(1172 / 13_560_000)  # 0x20's (odd) parity bit is 0
