@@ -109,7 +109,7 @@ def _outcome(panel: Panel, game: Game, reply: Reply) -> Outcome:
     entry = panel.entry if reply.entry is KEEP else reply.entry
     panel = replace(panel, mode=mode, entry=entry, message=reply.message, **reply.panel)
     volume = (reply.after or game).volume
-    effects = (PlayTone(reply.tone, volume),) if reply.tone else ()
+    effects = ((PlayTone(reply.tone, volume),) if reply.tone else ()) + tuple(reply.effects)
     return Outcome(panel, effects, reply.record)
 
 

@@ -16,8 +16,10 @@ from banker import script as scripts
 from banker.errors import BankerError, ScriptError
 from banker_cli.common import db_option, fail, open_ledger
 
-#: Exit code when no window can be opened (no display).
+#: Exit code when no window can be opened (no display, or pygame not installed).
 NO_DISPLAY = 2
+#: The scales offered: the smallest text stays legible at each (firmware_sim.desktop.layout.SCALES says the same).
+SMALLEST_SCALE, LARGEST_SCALE = 2, 8
 
 
 @click.command("sim")
@@ -26,18 +28,25 @@ NO_DISPLAY = 2
               help="Play this keypad script in the window (clicks, drags, simulated time).")
 @click.option("--screenshot", type=click.Path(dir_okay=False, path_type=Path),
               help="Save the window as PNG at the end and quit (headless where there is no display).")
-@click.option("--scale", type=click.IntRange(1, 8), default=3, show_default=True,
-              help="Desktop pixels per OLED pixel (the whole window scales with it).")
+@click.option("--scale", type=click.IntRange(SMALLEST_SCALE, LARGEST_SCALE), default=None,
+              help="Desktop pixels per OLED pixel, 2-8 (the whole window scales with it). "
+                   "[default: 3, or 2 if that does not fit the screen]")
+@click.option("--speed", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Play the --script at a pace you can watch: 1 is a person's pace, 2 twice as fast. "
+                   "[default: at once]")
 @click.option("--mute", is_flag=True, help="No sound.")
-def sim_command(db: Path | None, script_file, screenshot: Path | None, scale: int, mute: bool) -> None:
+def sim_command(db: Path | None, script_file, screenshot: Path | None, scale: int | None, speed: float | None,
+                mute: bool) -> None:
     """Open the banker unit in a window and play: click or type the keys, drag the cards.
 
     It plays the game in the ledger (--db), so a game played here goes on
     next time; a ledger that was never used gets a demo game with four
     players. With --script it plays a keypad script in the window (with no
     demo players and, without --db, a fresh in-memory game, like 'banker
-    script'): exit 1 at the first failing expect. With --screenshot it saves
-    the window at the end and quits; with no display it then runs headless.
+    script'): exit 1 at the first failing expect; --speed plays it at a pace
+    you can follow. With --screenshot it saves the window at the end and
+    quits (at once, whatever --speed says); with no display it then runs
+    headless.
     """
     lines = None
     if script_file is not None:
@@ -46,7 +55,10 @@ def sim_command(db: Path | None, script_file, screenshot: Path | None, scale: in
         except ScriptError as exc:
             fail(f"{script_file.name}: {exc}", 2)
     headless = screenshot is not None
-    from firmware_sim.desktop import DesktopSim, NoDisplay, display_problem, seed_demo
+    try:
+        from firmware_sim.desktop import DesktopSim, NoDisplay, display_problem, seed_demo
+    except ImportError as exc:  # SimulatorMissing: pygame is the sim extra
+        fail(str(exc), NO_DISPLAY)
 
     if display_problem() is not None:
         if not headless:
@@ -60,22 +72,24 @@ def sim_command(db: Path | None, script_file, screenshot: Path | None, scale: in
     else:
         ledger = open_ledger(db)
     with ledger:
+        watched = speed is not None and not headless
         try:
-            sim = DesktopSim(ledger, scale=scale, sound=not (mute or headless or lines is not None))
+            sim = DesktopSim(ledger, scale=3 if headless and scale is None else scale,
+                             sound=not (mute or headless or (lines is not None and not watched)))
         except NoDisplay as exc:
             fail(str(exc), NO_DISPLAY)
         with sim:
+            if sim.buzzer.problem and not (mute or headless or (lines is not None and not watched)):
+                click.echo(f"banker: {sim.buzzer.problem}", err=True)
             if lines is None and seed_demo(ledger):
                 click.echo("banker: a new ledger: a demo game with Alice, Bob, Cleo and Dan at 15M each", err=True)
-            failure = _play(sim, lines, script_file)
+            failure = _play(sim, lines, script_file, speed if watched else None)
             if failure is not None and not headless:
                 click.echo(f"banker: {script_file.name}: {failure}", err=True)
             if headless:
                 sim.screenshot(screenshot)
-            else:
+            elif sim.running:
                 sim.clock.thaw()
-                if sim.buzzer.problem and not mute and lines is None:
-                    click.echo(f"banker: {sim.buzzer.problem}", err=True)
                 sim.run()
     if failure is not None:
         if headless:
@@ -83,15 +97,20 @@ def sim_command(db: Path | None, script_file, screenshot: Path | None, scale: in
         sys.exit(1)  # already said when it failed; the window stayed open to look at
 
 
-def _play(sim, lines, script_file):
-    """Run the script's steps in ``sim``; the first failed expectation (or None)."""
+def _play(sim, lines, script_file, speed: float | None):
+    """Run the script's steps in ``sim`` (at ``speed``, watched); the first failed expectation (or None).
+
+    A window closed while the script plays ends it quietly.
+    """
     if lines is None:
         sim.frame()
         return None
-    from firmware_sim.window_backend import WindowBackend
+    from firmware_sim.window_backend import WindowBackend, WindowClosed
 
     try:
-        failure = scripts.run(lines, WindowBackend(sim))
+        failure = scripts.run(lines, WindowBackend(sim, speed=speed))
+    except WindowClosed:
+        return None
     except BankerError as exc:
         fail(f"{script_file.name}: {exc}", 2)
     sim.frame()

@@ -1,13 +1,16 @@
-"""Make the pictures of docs/guide.md: keypad scripts played in the desktop simulator, headless.
+"""Make every picture of docs/: the guide's screenshots from the desktop simulator, and the build's diagrams.
 
-Run it from the repository's root after a change of the unit's look or flows:
+Run it from the repository's root after a change of the unit's look, its
+flows or its wiring (it needs the ``sim`` extra):
 
     .venv/bin/python docs/make_screenshots.py
 
-Each picture is a keypad script (the format of docs/cli.md) played in the
+Each screenshot is a keypad script (the format of docs/cli.md) played in the
 simulator's window over a fresh demo game (Alice, Bob, Cleo and Dan at 15M),
 exactly as ``banker sim --script FILE --screenshot PNG`` plays it; the
-window is then cut to the unit (or kept whole for the overview).
+window is then cut to the unit (or kept whole for the overview). A shot may
+then hold a key down, to show the unit while the key is held. Then
+``docs/make_diagrams.py`` draws the wiring diagrams from runtime/pins.py.
 """
 
 from __future__ import annotations
@@ -24,25 +27,56 @@ sys.path.insert(0, str(ROOT))
 from banker import script as scripts  # noqa: E402
 from runtime.ledger import SqliteLedger  # noqa: E402
 from firmware_sim.desktop import DesktopSim, seed_demo  # noqa: E402
+from firmware_sim.desktop.layout import centre  # noqa: E402
 from firmware_sim.window_backend import WindowBackend  # noqa: E402
 
 OUT = ROOT / "docs" / "img"
 SCALE = 3
 
-#: name: (what to cut out: "window" or "unit", the keypad script)
-SHOTS: dict[str, tuple[str, str]] = {
-    "window": ("window", """
+#: Alice buys the three light blues (Oriental, Vermont and Connecticut Avenue) at their printed prices.
+LIGHT_BLUES = """
+    press FN 0 6
+    insert right Alice
+    press M
+    remove right
+    press FN 0 8
+    insert right Alice
+    press M
+    remove right
+    press FN 0 9
+    insert right Alice
+    press M
+    remove right
+"""
+
+#: name: (what to cut out: "window" or "unit", the keypad script[, a key held down at the end, seconds])
+SHOTS: dict[str, tuple] = {
+    "window": ("window", LIGHT_BLUES + """
+        press FN 0 6
+        insert right Alice
+        press 1
+        remove right
+        press FN 0 6
+        insert right Bob
+        press GO
+        remove right
+        press FN 0 5
+        insert right Cleo
+        press M
+        remove right
+        press FN 0 5
+        insert right Cleo
+        press .
+        remove right
         insert left Alice
         insert right Bob
         press 6 0 K
         expect screen Paid 60K
         remove left
         remove right
-        insert left Cleo
-        press GO
-        remove left
         insert left Dan
-        expect screen + Dan
+        press GO
+        expect screen Dan
     """),
     "idle": ("unit", "expect screen Insert a card"),
     "card-on-plus": ("unit", "insert left Alice\nexpect screen 15M"),
@@ -54,19 +88,34 @@ SHOTS: dict[str, tuple[str, str]] = {
     "refused": ("unit", "insert right Bob\npress 2 0 M\nexpect screen Bob short 5M"),
     "card-pulled": ("unit", "insert right Bob\npress 2 5\nremove right\nexpect screen Cancelled"),
     "new-game": ("unit", "hold C 2.5\nexpect screen New game"),
+    "hold-c": ("unit", "", "C", 1.2),
+    "asleep": ("unit", "wait 61"),
+    "deed-chosen": ("unit", "press FN 0 6\nexpect screen Oriental Av"),
+    "deed-bought": ("unit", "press FN 0 6\ninsert right Alice\npress M\nexpect screen Bought Oriental Av"),
+    "deed-rent-due": ("unit", LIGHT_BLUES + "press FN 0 6\ninsert right Bob\nexpect screen Rent"),
+    "deed-rent-paid": ("unit", LIGHT_BLUES + "press FN 0 6\ninsert right Bob\npress GO\nexpect screen Bob paid"),
+    "deed-house": ("unit", LIGHT_BLUES + "press FN 0 6\ninsert right Alice\npress 1\nexpect screen House on"),
+    "deed-mortgaged": ("unit", LIGHT_BLUES + "press FN 0 8\ninsert right Alice\npress .\nexpect screen Mortgaged"),
+    "deed-traded": ("unit", LIGHT_BLUES + "press FN 0 9\ninsert left Alice\ninsert right Bob\npress 1 . 5 M\n"
+                            "expect screen Traded"),
+    "undo-prompt": ("unit", "insert right Bob\npress 5 0 0 K\nremove right\npress FN C\nexpect screen Bob"),
     "volume": ("unit", "press .\nexpect screen Volume"),
     "unknown-card": ("unit", "insert left new-card\nexpect screen Unknown card"),
     "enrolled": ("unit", "insert left new-card\npress FN\nexpect screen Enrolled"),
 }
 
 
-def shoot(name: str, cut: str, text: str) -> Path:
-    """Play ``text`` over a fresh demo game and save the picture as docs/img/NAME.png."""
+def shoot(name: str, cut: str, text: str, held: str | None = None, seconds: float = 0.0) -> Path:
+    """Play ``text`` over a fresh demo game (then hold key ``held`` down ``seconds``) and save docs/img/NAME.png."""
     with SqliteLedger(":memory:") as ledger, DesktopSim(ledger, scale=SCALE, sound=False) as sim:
         seed_demo(ledger)
-        failure = scripts.run(scripts.parse(text), WindowBackend(sim))
+        hand = WindowBackend(sim)
+        failure = scripts.run(scripts.parse(text), hand)
         if failure is not None:
             raise SystemExit(f"{name}: {failure}")
+        if held is not None:
+            hand.click_down(centre(sim.layout.key(held)))
+            hand.wait(seconds)
         image = sim.screenshot()
         if cut == "unit":
             x, y, w, h = sim.layout.case
@@ -79,8 +128,11 @@ def shoot(name: str, cut: str, text: str) -> Path:
 
 def main() -> None:
     OUT.mkdir(parents=True, exist_ok=True)
-    for name, (cut, text) in SHOTS.items():
-        print(shoot(name, cut, text).relative_to(ROOT))
+    for name, (cut, text, *held) in SHOTS.items():
+        print(shoot(name, cut, text, *held).relative_to(ROOT))
+    import make_diagrams  # docs/ is on the path: this script's own folder
+
+    make_diagrams.main()
 
 
 if __name__ == "__main__":

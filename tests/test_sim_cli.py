@@ -51,7 +51,7 @@ def test_the_scale_option_scales_the_window(tmp_path):
     assert oled_frame(Image.open(shot), Layout(2)).size == (128, 64)
 
 
-@pytest.mark.parametrize("kps", sorted((ROOT / "tests" / "scripts").glob("*.kps")) + [ROOT / "examples" / "first-game.kps"],
+@pytest.mark.parametrize("kps", sorted((ROOT / "tests" / "scripts").glob("*.kps")) + sorted((ROOT / "examples").glob("*.kps")),
                          ids=lambda p: p.stem)
 def test_every_keypad_script_passes_in_the_window_too(kps, tmp_path):
     result = sim("--script", kps, "--screenshot", tmp_path / "end.png")
@@ -137,3 +137,82 @@ def test_display_problem_knows_where_a_window_can_open():
     assert display_problem({"WAYLAND_DISPLAY": "wayland-0"}, "linux") is None
     assert display_problem({"SDL_VIDEODRIVER": "dummy"}, "linux") is None
     assert display_problem({}, "darwin") is None and display_problem({}, "win32") is None
+
+
+# -- watching a script, scales, and a machine without the simulator's library ---------------------
+
+
+def test_speed_plays_a_script_at_a_watchable_pace_with_the_same_outcome(tmp_path):
+    from firmware_sim.desktop import DesktopSim
+    from firmware_sim.window_backend import CARD_PAUSE, KEY_PAUSE, WindowBackend
+    from banker import script as scripts
+
+    text = (ROOT / "examples" / "first-game.kps").read_text()
+    outcomes = []
+    for speed in (None, 2.0):
+        slept = []
+        with SqliteLedger(":memory:") as ledger, DesktopSim(ledger, sound=False) as window:
+            backend = WindowBackend(window, speed=speed, sleep=slept.append)
+            assert scripts.run(scripts.parse(text), backend) is None
+            outcomes.append((ledger.balances(), [tx.kind for tx in ledger.transactions()]))
+            draws = window.draws
+        if speed is None:
+            assert slept == [] and draws == 0  # at once, nothing shown
+        else:
+            keys = sum(len(line.split()) - 1 for line in text.splitlines() if line.startswith("press "))
+            cards = sum(1 for line in text.splitlines() if line.startswith(("insert ", "remove ")))
+            assert sum(slept) >= (keys * KEY_PAUSE + cards * CARD_PAUSE) / speed
+            assert draws > keys + cards  # every step was shown
+    assert outcomes[0] == outcomes[1]
+
+
+def test_a_long_wait_is_shortened_when_watched():
+    from firmware_sim.desktop import DesktopSim
+    from firmware_sim.window_backend import LONGEST_PAUSE, WindowBackend
+
+    slept = []
+    with SqliteLedger(":memory:") as ledger, DesktopSim(ledger, sound=False) as window:
+        backend = WindowBackend(window, speed=1, sleep=slept.append)
+        backend.wait(61)
+        assert window.shell.panel.asleep  # the unit's time passed in full
+    assert sum(slept) == pytest.approx(LONGEST_PAUSE)
+
+
+def test_closing_the_window_stops_a_watched_script_quietly(tmp_path, monkeypatch):
+    import pygame
+
+    from firmware_sim import window_backend
+
+    def close_it(self, seconds):
+        pygame.event.post(pygame.event.Event(pygame.QUIT))
+        self._show()
+
+    monkeypatch.setattr(window_backend.WindowBackend, "pause", close_it)
+    play = script(tmp_path, "enrol Alice\ninsert left Alice\npress 1 M\nexpect balance Alice 99M\n")
+    result = sim("--script", play, "--speed", 1)
+    assert result.exit_code == 0, result.output  # closed before the failing expect: no failure, no traceback
+    assert "Traceback" not in result.output
+
+
+def test_scales_below_the_legible_are_refused():
+    from firmware_sim.desktop.layout import SCALES
+    from banker_cli.sim import LARGEST_SCALE, SMALLEST_SCALE
+
+    assert (SMALLEST_SCALE, LARGEST_SCALE) == (SCALES[0], SCALES[-1])
+    result = sim("--scale", 1, "--screenshot", "/nonexistent/never.png")
+    assert result.exit_code == 2 and "--scale" in result.output
+
+
+WITHOUT_PYGAME = "import sys; sys.modules['pygame'] = None; sys.argv[0] = 'banker'; from banker_cli.main import cli; cli()"
+
+
+@pytest.mark.parametrize("args", [["sim", "--screenshot", "shot.png"], ["script", "--backend", "window", "play.kps"]],
+                         ids=["sim", "script-window"])
+def test_without_pygame_the_simulator_says_how_to_install_it(args, tmp_path):
+    (tmp_path / "play.kps").write_text("enrol Alice\n")
+    run = subprocess.run([sys.executable, "-c", WITHOUT_PYGAME, *args], cwd=tmp_path, capture_output=True, text=True,
+                         timeout=60, env={**os.environ, "SDL_VIDEODRIVER": "dummy"})
+    assert run.returncode in (2, 3), run.stderr
+    assert "Traceback" not in run.stderr and run.stderr.count("\n") == 1
+    assert "pygame" in run.stderr and "pip install" in run.stderr and "[sim]" in run.stderr
+    assert not (tmp_path / "shot.png").exists()

@@ -63,3 +63,19 @@ def test_a_stereo_mixer_gets_both_channels(tone, monkeypatch):
         assert sound.get_raw().__len__() == 2 * channels * len(tone_samples(tone, rate))
     finally:
         pygame.mixer.quit()
+
+
+def test_without_a_sound_device_only_one_clear_line_is_said(tmp_path):
+    """ALSA's own complaints (``ALSA lib confmisc.c ... cannot find card '0'``) never reach the terminal."""
+    import subprocess
+    import sys
+
+    code = ("from firmware_sim.desktop.sound import ToneBuzzer\n"
+            "buzzer = ToneBuzzer()\n"
+            "print(buzzer.problem or 'sound')\n")
+    env = {**__import__("os").environ, "SDL_AUDIODRIVER": "alsa", "ALSA_CONFIG_PATH": str(tmp_path / "no-such.conf")}
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env=env)
+    assert run.returncode == 0, run.stderr
+    assert "ALSA lib" not in run.stderr and run.stderr == ""
+    said = run.stdout.strip()
+    assert said == "sound" or (said.startswith("no sound") and "\n" not in said)

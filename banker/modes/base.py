@@ -47,7 +47,7 @@ class Reply:
     """What a mode decided. ``mode``: the next mode (None ends the flow, KEEP stays, MENU opens the FN menu);
     ``message``: a transient screen; ``entry``: the unit's amount entry (cleared unless KEEP); ``tone``;
     ``record``: at most one record to write, with ``after`` the game it leads to; ``panel``: other panel
-    fields to set (the PIN's tries)."""
+    fields to set; ``effects``: more effects for the shell to carry out (a new token for the table page)."""
 
     mode: Any = KEEP
     message: Screen | None = None
@@ -56,6 +56,7 @@ class Reply:
     record: Record | None = None
     after: Game | None = None
     panel: Mapping[str, object] = field(default_factory=dict)
+    effects: tuple = ()
 
 
 Shown = Callable[[Game], Screen]

@@ -4,7 +4,8 @@ It looks like the device: the OLED frame exactly as the Pi renders it
 (:func:`drivers.render.render_image`, scaled by whole pixels), the 4x4
 keypad (click it or type), the ``+`` and ``-`` card slots with the player
 cards as tiles to drag (or F1-F12, Shift for ``-``), the buzzer's tones, and
-a side panel with the ledger's balances and last transactions.
+side panels with the ledger's balances and last transactions and the estate
+(who owns which deed, its buildings and mortgage).
 
 Why pygame directly and not luma.emulator: luma.emulator's pygame device
 shows a luma frame in a window of its own and owns the event loop's
@@ -17,12 +18,34 @@ not needed at all.
 
 Modules: :mod:`.layout` (geometry, colours, reading the OLED back from a
 screenshot), :mod:`.cards` (which card lies where), :mod:`.panel` (the
-ledger's text), :mod:`.sound` (the buzzer), :mod:`.draw`, :mod:`.window`
+panels' text), :mod:`.sound` (the buzzer), :mod:`.draw`, :mod:`.window`
 (:class:`DesktopSim`), :mod:`.demo` (the demo game of a fresh ledger).
+
+pygame is the ``sim`` extra (the device needs no desktop library): without
+it, importing this package raises :class:`SimulatorMissing`, which says how
+to install it.
 """
+
+import os
+
+from banker.errors import BankerError
+
+#: How to get the simulator's one dependency.
+INSTALL_HINT = "pip install 'monopoly-banker[sim]' (in a checkout: .venv/bin/pip install -e '.[sim]')"
+
+
+class SimulatorMissing(BankerError, ImportError):
+    """pygame, which draws the simulator's window and plays its buzzer, is not installed."""
+
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+try:
+    import pygame  # noqa: F401
+except ImportError:
+    raise SimulatorMissing(f"the simulator needs pygame, which is not installed: {INSTALL_HINT}") from None
 
 from .demo import DEMO_PLAYERS, seed_demo
 from .layout import Layout, oled_frame
 from .window import DesktopSim, NoDisplay, SimClock, display_problem
 
-__all__ = ["DEMO_PLAYERS", "DesktopSim", "Layout", "NoDisplay", "SimClock", "display_problem", "oled_frame", "seed_demo"]
+__all__ = ["DEMO_PLAYERS", "INSTALL_HINT", "SimulatorMissing", "DesktopSim", "Layout", "NoDisplay", "SimClock", "display_problem", "oled_frame", "seed_demo"]

@@ -4,14 +4,16 @@ Pure bookkeeping, no pygame: placing and taking cards returns the unit's
 card events. A card is one tile; a tile dragged from one slot to the other
 moves. The hotkeys toggle a card on each reader independently, so one card
 can lie across both readers (the unit then says "Same card on both
-readers").
+readers"). A card can also be laid on top of the one on a reader
+(:meth:`CardTable.stack`): both are then in its field, their answers
+collide, and the reader reports a fault until one is taken away.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from banker.events import READERS, CardPlaced, CardRemoved, Event
+from banker.events import READERS, CardPlaced, CardRemoved, Event, ReaderFault, ReaderRecovered
 from banker.records import Card
 from banker.script import made_up_uid
 
@@ -37,6 +39,7 @@ class CardTable:
 
     def __init__(self) -> None:
         self.on: dict[str, str | None] = {reader: None for reader in READERS}
+        self.stacked: dict[str, list[str]] = {reader: [] for reader in READERS}  # laid on top of ``on``
         self.loose: list[tuple[str, str]] = []  # (label, uid) of cards the ledger does not know
 
     def add_loose(self, label: str, uid: str) -> None:
@@ -54,7 +57,8 @@ class CardTable:
         blank = self.blank_uid(enrolled | {uid for _, uid in self.loose})
         tiles.append(Tile(blank, "New card", False, blank=True))
         shown, rest = tiles[:MAX_TILES], tiles[MAX_TILES:]
-        for uid in dict.fromkeys(u for u in self.on.values() if u is not None):  # a card on a reader is always shown
+        lying = [u for r in READERS for u in (self.on[r], *self.stacked[r]) if u is not None]
+        for uid in dict.fromkeys(lying):  # a card on a reader is always shown
             if uid not in {t.uid for t in shown}:
                 shown.append(next((t for t in rest if t.uid == uid), Tile(uid, "Card " + uid, False)))
         return shown
@@ -65,35 +69,57 @@ class CardTable:
         return next(uid for n in range(1, 1000) if (uid := made_up_uid(f"new card {n}")) not in taken)
 
     def reader_of(self, uid: str) -> list[str]:
-        return [reader for reader, there in self.on.items() if there == uid]
+        return [reader for reader in READERS if uid == self.on[reader] or uid in self.stacked[reader]]
 
     def place(self, uid: str, reader: str, t: float) -> list[Event]:
-        """Lay card ``uid`` on ``reader`` (a card already there goes back to the tray)."""
-        if self.on[reader] == uid:
+        """Lay card ``uid`` alone on ``reader`` (the cards already there go back to the tray)."""
+        if self.on[reader] == uid and not self.stacked[reader]:
             return []
         events: list[Event] = []
-        if self.on[reader] is not None:
+        if self.stacked[reader]:
+            self.stacked[reader] = []
+            events.append(ReaderRecovered(reader, t))  # type: ignore[arg-type]
+        elif self.on[reader] is not None:
             events.append(CardRemoved(reader, t))  # type: ignore[arg-type]
         self.on[reader] = uid
         events.append(CardPlaced(reader, uid, t))  # type: ignore[arg-type]
         return events
 
-    def take(self, reader: str, t: float) -> list[Event]:
-        """Take the card off ``reader`` (back to the tray)."""
+    def stack(self, uid: str, reader: str, t: float) -> list[Event]:
+        """Lay card ``uid`` on top of the one on ``reader``: both in its field, the reader's answers collide."""
+        if self.on[reader] is None:
+            return self.place(uid, reader, t)
+        if reader in self.reader_of(uid):
+            return []
+        self.stacked[reader].append(uid)
+        return [ReaderFault(reader, "two-cards", t)] if len(self.stacked[reader]) == 1 else []  # type: ignore[arg-type]
+
+    def take(self, reader: str, t: float, uid: str | None = None) -> list[Event]:
+        """Take card ``uid`` (default: every card) off ``reader``, back to the tray."""
         if self.on[reader] is None:
             return []
-        self.on[reader] = None
-        return [CardRemoved(reader, t)]  # type: ignore[arg-type]
+        lying = [self.on[reader], *self.stacked[reader]]
+        if uid is None or len(lying) == 1:
+            self.on[reader], self.stacked[reader] = None, []
+            return [ReaderRecovered(reader, t)] if len(lying) > 1 else [CardRemoved(reader, t)]  # type: ignore[arg-type]
+        lying.remove(uid)
+        self.on[reader], self.stacked[reader] = lying[0], lying[1:]
+        if len(lying) > 1:
+            return []  # still two cards in the field
+        return [ReaderRecovered(reader, t), CardPlaced(reader, lying[0], t)]  # type: ignore[arg-type]
 
-    def drop(self, uid: str, origin: str | None, target: str | None, t: float) -> list[Event]:
-        """A tile dragged from ``origin`` (a reader, or None for the tray) and let go over ``target``."""
+    def drop(self, uid: str, origin: str | None, target: str | None, t: float, *, on_top: bool = False) -> list[Event]:
+        """A tile dragged from ``origin`` (a reader, or None for the tray) and let go over ``target``
+        (``on_top``: laid on the card there rather than instead of it)."""
         if origin == target:
             return []
-        events = self.take(origin, t) if origin is not None else []
+        events = self.take(origin, t, uid) if origin is not None else []
         if target is not None:
-            events += self.place(uid, target, t)
+            events += self.stack(uid, target, t) if on_top else self.place(uid, target, t)
         return events
 
-    def toggle(self, uid: str, reader: str, t: float) -> list[Event]:
-        """A hotkey: put ``uid`` on ``reader``, or take it off if it lies there."""
-        return self.take(reader, t) if self.on[reader] == uid else self.place(uid, reader, t)
+    def toggle(self, uid: str, reader: str, t: float, *, on_top: bool = False) -> list[Event]:
+        """A hotkey: put ``uid`` on ``reader`` (``on_top``: on the card there), or take it off if it lies there."""
+        if reader in self.reader_of(uid):
+            return self.take(reader, t, uid)
+        return self.stack(uid, reader, t) if on_top else self.place(uid, reader, t)

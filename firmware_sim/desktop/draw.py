@@ -1,4 +1,4 @@
-"""Drawing the simulator's window with pygame: the unit's case, slots, OLED, keypad, card tiles and panel.
+"""Drawing the simulator's window with pygame: the unit's case, slots, OLED, keypad, card tiles and panels.
 
 Text uses pygame's bundled default font, rendered onto an opaque background,
 so a screenshot is the same on every machine. The OLED is the
@@ -17,9 +17,11 @@ from render import render_image
 from . import layout as L
 from .cards import Tile
 from .layout import Layout, Rect
-from .panel import PanelText
+from .panel import OwnedDeed, PanelText
 
 SLOT_LABELS = {"left": "+  receives", "right": "-  pays"}
+#: Under a dark screen: the unit is asleep, not broken.
+SLEEP_HINT = "Asleep: a key or a card wakes it"
 
 
 def oled_surface(screen: Screen | None, scale: int) -> pygame.Surface:
@@ -44,6 +46,8 @@ class Painter:
         self.layout = layout
         self.fonts = {kind: pygame.font.Font(None, layout.font_px(kind)) for kind in ("key", "text", "small", "title")}
         self.texts: list[tuple[str, pygame.Rect]] = []  # panel text drawn in the last frame, with where
+        self.hint: str | None = None  # the hint under the bezel in the last frame, if any
+        self._panels: tuple | None = None  # the PanelText last drawn, the drawings of its panels, their texts
 
     def text(self, text: str, pos: tuple[int, int], *, kind: str = "text", colour=L.PANEL_TEXT,
              background=L.PANEL, anchor: str = "topleft", width: int | None = None, record: bool = False) -> pygame.Rect:
@@ -63,14 +67,18 @@ class Painter:
 
     # -- the unit ----------------------------------------------------------------------------
 
-    def case(self) -> None:
+    def case(self, *, asleep: bool = False) -> None:
+        """The unit's body and the OLED's bezel; under it the maker's name, or (``asleep``) how to wake the unit."""
         self.surface.fill(L.BACKGROUND)
         pygame.draw.rect(self.surface, L.CASE, self.layout.case, border_radius=self._u(8))
         pygame.draw.rect(self.surface, L.CASE_EDGE, self.layout.case, width=max(1, self._u(1)), border_radius=self._u(8))
         pygame.draw.rect(self.surface, L.BEZEL, self.layout.bezel, border_radius=self._u(2))
-        x, y, w, h = self.layout.bezel
-        self.text("MONOPOLY  BANK", (x + w // 2, y + h + self._u(2)), kind="small", colour=(200, 200, 205),
-                  background=L.CASE, anchor="midtop")
+        self.hint = SLEEP_HINT if asleep else None
+        if asleep:
+            self.text(SLEEP_HINT, self.layout.hint, kind="small", colour=L.HINT, background=L.CASE, anchor="midtop")
+        else:
+            self.text("MONOPOLY  BANK", self.layout.hint, kind="small", colour=(200, 200, 205), background=L.CASE,
+                      anchor="midtop")
 
     def slots(self) -> None:
         for reader in READERS:
@@ -132,30 +140,95 @@ class Painter:
         self.text(note, (card.x + self._u(4), card.bottom - self._u(3)), kind="small", colour=ink,
                   background=colour, anchor="bottomleft", width=card.width - self._u(6))
 
-    # -- the ledger panel --------------------------------------------------------------------
+    # -- the ledger and estate panels ----------------------------------------------------------
+
+    def panels(self, text: PanelText) -> None:
+        """The ledger and the estate, drawn again only when ``text`` changed (else the last drawing is reused)."""
+        if self._panels is not None and self._panels[0] is text:
+            _, images, texts = self._panels
+            for rect, image in images:
+                self.surface.blit(image, rect)
+            self.texts = list(texts)
+            return
+        self.texts = []
+        self.panel(text)
+        self.estate(text)
+        images = [(rect, self.surface.subsurface(rect).copy()) for rect in (self.layout.panel, self.layout.estate)]
+        self._panels = (text, images, list(self.texts))
+
+    def _box(self, rect: Rect, title: str) -> tuple[int, int, int]:
+        """Draw a panel's card and title; (left, right, y below the title)."""
+        box = pygame.Rect(rect)
+        pygame.draw.rect(self.surface, L.PANEL, box, border_radius=self._u(4))
+        left, right = box.x + self._u(4), box.right - self._u(4)
+        y = self.text(title, (left, box.y + self._u(3)), kind="title", record=True).bottom
+        return left, right, y
 
     def panel(self, text: PanelText) -> None:
-        self.texts = []
+        """The ledger: the game, every balance, the last transactions (the amount of each always whole)."""
         rect = pygame.Rect(self.layout.panel)
-        pygame.draw.rect(self.surface, L.PANEL, rect, border_radius=self._u(4))
-        left, right = rect.x + self._u(4), rect.right - self._u(4)
+        left, right, y = self._box(rect, "Ledger")
         width = right - left
-        y = rect.y + self._u(3)
-        y = self.text("Ledger", (left, y), kind="title", record=True).bottom
         y = self.text(text.game, (left, y), kind="small", colour=L.PANEL_DIM, width=width, record=True).bottom + self._u(3)
         y = self.text("Balances", (left, y), kind="title", record=True).bottom + self._u(1)
         for mark, name, amount in text.balances:
             self.text(mark, (left, y), record=True)
-            self.text(name, (left + self._u(8), y), width=width - self._u(40), record=True)
-            y = self.text(amount, (right, y), anchor="topright", record=True).bottom + self._u(1)
+            amount_rect = self.text(amount, (right, y), anchor="topright", record=True)
+            self.text(name, (left + self._u(8), y), width=amount_rect.x - left - self._u(12), record=True)
+            y = amount_rect.bottom + self._u(1)
         y += self._u(3)
         y = self.text("Last transactions", (left, y), kind="title", record=True).bottom + self._u(1)
         bottom = rect.bottom - self._u(20)
+        small = self.fonts["small"]
         for line in text.history:
-            if y + self.fonts["small"].get_linesize() > bottom:
+            if y + small.get_linesize() > bottom:
                 break
-            y = self.text(line, (left, y), kind="small", width=width, record=True).bottom + self._u(1)
-        help_lines = ("Keys: 0-9 . M K C, G = GO, F = FN", "F1-F12: card on +, Shift: on -", "Ctrl+Q quits")
+            amount_rect = self.text(line.amount, (right, y), kind="small", anchor="topright", record=True)
+            self.text(f"{line.number} {line.text}", (left, y), kind="small", record=True,
+                      width=amount_rect.x - left - self._u(3))
+            y = amount_rect.bottom + self._u(1)
+        help_lines = ("Keys: 0-9 . M K C, G = GO, F = FN", "F1-F12: card on +, Shift: on -, Alt: on top",
+                      "Ctrl+Q quits")
         y = rect.bottom - self._u(18)
         for line in help_lines:
             y = self.text(line, (left, y), kind="small", colour=L.PANEL_DIM, width=width).bottom
+
+    def estate(self, text: PanelText) -> None:
+        """Who owns what: each owner's deeds in board order, a swatch of the colour group, houses, mortgages."""
+        rect = pygame.Rect(self.layout.estate)
+        left, right, y = self._box(rect, "Estate")
+        small = self.fonts["small"]
+        line = small.get_linesize()
+        bottom = rect.bottom - self._u(12)
+        if not text.estate:
+            self.text("No deed sold yet", (left, y + self._u(2)), kind="small", colour=L.PANEL_DIM, record=True)
+        y += self._u(2)
+        left_out = sum(len(deeds) for _, deeds in text.estate)
+        for owner, deeds in text.estate:
+            if y + self.fonts["text"].get_linesize() > bottom:
+                break
+            y = self.text(owner, (left, y), record=True, width=right - left).bottom
+            x = left
+            for deed in deeds:
+                words = deed.short + (f" {deed.marks}" if deed.marks else "")
+                w = self._u(6) + small.size(words)[0]
+                if x > left and x + w > right:
+                    x, y = left, y + line
+                if y + line > bottom:
+                    break
+                self._swatch(deed, (x, y + (line - self._u(4)) // 2))
+                colour = L.PANEL_DIM if deed.mortgaged else L.PANEL_TEXT
+                self.text(words, (x + self._u(6), y), kind="small", colour=colour, record=True, width=right - x - self._u(6))
+                x += w + self._u(4)
+                left_out -= 1
+            y += line + self._u(2)
+        if left_out > 0:
+            self.text(f"... {left_out} more", (left, bottom - line), kind="small", colour=L.PANEL_DIM, record=True)
+        self.text(text.bank, (left, rect.bottom - self._u(3)), kind="small", colour=L.PANEL_DIM, anchor="bottomleft",
+                  width=right - left, record=True)
+
+    def _swatch(self, deed: OwnedDeed, pos: tuple[int, int]) -> None:
+        """The deed's colour group as a small square: filled, or only outlined when it is mortgaged."""
+        box = pygame.Rect(pos[0], pos[1], self._u(4), self._u(4))
+        colour = L.GROUP_COLOURS.get(deed.group, L.PANEL_DIM)
+        pygame.draw.rect(self.surface, colour, box, width=max(1, self.layout.scale // 2) if deed.mortgaged else 0)

@@ -1,11 +1,13 @@
 """Where everything sits in the simulator's window, in OLED pixels times ``scale``, and its colours.
 
-The window is three columns: the unit itself (two card slots, the OLED in
-its bezel, the 4x4 keypad), the tray of player cards, and a side panel
-with the ledger (balances and the last transactions). Every size is a whole
-multiple of ``scale``, the size of one OLED pixel on the desktop, so the
-OLED is drawn pixel-crisp and the frame can be read back exactly
-(:func:`oled_frame`).
+The window is four columns: the unit itself (two card slots, the OLED in
+its bezel, the 4x4 keypad), the tray of player cards, the ledger (balances
+and the last transactions) and the estate (who owns which deed, its
+buildings and mortgage). Every size is a whole multiple of ``scale``, the
+size of one OLED pixel on the desktop, so the OLED is drawn pixel-crisp and
+the frame can be read back exactly (:func:`oled_frame`). The scales offered
+(:data:`SCALES`) are those at which the smallest text is still at least
+:data:`MIN_TEXT_PX` desktop pixels high.
 """
 
 from __future__ import annotations
@@ -35,6 +37,14 @@ SLOT_COLOURS = {"left": (40, 170, 80), "right": (210, 50, 50)}
 PANEL = (245, 245, 240)
 PANEL_TEXT = (25, 25, 30)
 PANEL_DIM = (110, 110, 120)
+PANEL_RULE = (215, 215, 208)
+HINT = (255, 214, 102)  # the sleeping screen's hint under the bezel
+#: The board's colour groups (the estate panel's swatches).
+GROUP_COLOURS = {
+    "brown": (149, 84, 54), "light-blue": (120, 200, 240), "pink": (217, 58, 150), "orange": (247, 148, 29),
+    "red": (237, 27, 36), "yellow": (240, 220, 0), "green": (31, 178, 90), "dark-blue": (0, 114, 187),
+    "railroad": (40, 40, 40), "utility": (160, 160, 150),
+}
 TRAY = (48, 54, 64)
 #: Card colours by tile number: the board's colour groups, then greys.
 CARD_COLOURS = (
@@ -47,16 +57,25 @@ UNKNOWN_CARD = (150, 150, 150)
 TRAY_COLUMNS, TRAY_ROWS = 2, 6
 MAX_TILES = TRAY_COLUMNS * TRAY_ROWS
 
+#: Font heights in OLED pixels (times ``scale`` on the desktop).
+FONT_UNITS = {"key": 10, "text": 9, "small": 7, "title": 10}
+#: The smallest text height, in desktop pixels, that stays legible.
+MIN_TEXT_PX = 14
+#: The scales the window is offered at (``banker sim --scale``): the smallest text is legible at each.
+SCALES = tuple(s for s in range(1, 9) if min(FONT_UNITS.values()) * s >= MIN_TEXT_PX)
+#: The scale of screenshots and of a window when the desktop is large enough.
+DEFAULT_SCALE = 3
+
 
 @dataclass(frozen=True)
 class Layout:
     """The window's geometry for OLED pixels drawn ``scale`` desktop pixels wide (1-8)."""
 
-    scale: int = 3
+    scale: int = DEFAULT_SCALE
 
     def __post_init__(self) -> None:
-        if not 1 <= self.scale <= 8:
-            raise ValueError(f"scale must be 1 to 8, not {self.scale}")
+        if self.scale not in SCALES:
+            raise ValueError(f"scale must be {SCALES[0]} to {SCALES[-1]}, not {self.scale}")
 
     def _u(self, *values: int) -> tuple[int, ...]:
         return tuple(v * self.scale for v in values)
@@ -115,15 +134,40 @@ class Layout:
 
     @property
     def panel(self) -> Rect:
-        return self._u(274, 6, 110, 206)
+        """The ledger: balances and the last transactions."""
+        return self._u(274, 6, 128, 206)
+
+    @property
+    def estate(self) -> Rect:
+        """Who owns which deed, with its buildings and mortgage."""
+        return self._u(408, 6, 116, 206)
+
+    @property
+    def hint(self) -> tuple[int, int]:
+        """Where the line under the bezel is centred (the maker's name, or the sleeping screen's hint)."""
+        x, y, w, h = self.bezel
+        return (x + w // 2, y + h + 2 * self.scale)
 
     @property
     def size(self) -> tuple[int, int]:
-        return self._u(390, 218)[:2]  # type: ignore[return-value]
+        return self._u(530, 218)[:2]  # type: ignore[return-value]
 
     def font_px(self, kind: str) -> int:
-        """Font heights in desktop pixels: ``key`` legends, ``text`` in the panel and on tiles, ``small``."""
-        return {"key": 10, "text": 9, "small": 7, "title": 10}[kind] * self.scale
+        """Font heights in desktop pixels: ``key`` legends, ``text`` in the panels and on tiles, ``small``, ``title``."""
+        return FONT_UNITS[kind] * self.scale
+
+
+#: Room on the desktop that the window can't use (its title bar, a task bar), in desktop pixels.
+DESKTOP_MARGIN = (40, 100)
+
+
+def fit_scale(desktop: tuple[int, int] | None, wanted: int = DEFAULT_SCALE) -> int:
+    """The largest offered scale up to ``wanted`` whose window fits ``desktop`` (width, height); the smallest if none."""
+    if not desktop or not all(desktop):
+        return wanted
+    room = (desktop[0] - DESKTOP_MARGIN[0], desktop[1] - DESKTOP_MARGIN[1])
+    fitting = [s for s in SCALES if s <= wanted and all(a <= b for a, b in zip(Layout(s).size, room))]
+    return fitting[-1] if fitting else SCALES[0]
 
 
 def inside(rect: Rect, pos: tuple[int, int]) -> bool:

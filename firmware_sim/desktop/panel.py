@@ -1,56 +1,196 @@
-"""The side panel's text: the game, every player's balance and the last transactions, read from the ledger."""
+"""The side panels' text: balances, the last transactions and the estate, read from the ledger's game.
+
+What the panels say is a pure function of the game value the ledger holds
+(plus which card lies on which reader), so :class:`PanelSource` works it out
+only when the game changes, and never reads the whole journal: a new
+transaction comes with the game (:attr:`banker.game.Game.last`), and a game
+that changed otherwise (a new game, a restored one) is read back by the ids
+of its last few transactions. A frame costs the same at the first
+transaction and at the hundred-thousandth.
+"""
 
 from __future__ import annotations
 
+from collections import deque
 from dataclasses import dataclass
 
-from banker.records import Card, Transaction
+from banker.errors import BankerError
 from banker.money import format_amount
+from banker.records import Transaction
+from banker.rules.estate import HOTEL
 
+#: Transactions the ledger panel lists, newest first.
 HISTORY = 12
+#: The kinds of the plain payments typed on the unit: their memo says no more than who paid whom.
+PLAIN_KINDS = ("collect", "transfer", "pay")
+#: Transaction ids looked up at most to find the last HISTORY of a game (a restored game's ids have gaps).
+LOOKBACK = 4 * HISTORY
+
+
+@dataclass(frozen=True)
+class HistoryLine:
+    """One journal entry: ``number`` (``#12``), what happened, and the ``amount`` (never cut off)."""
+
+    number: str
+    text: str
+    amount: str
+
+
+@dataclass(frozen=True)
+class OwnedDeed:
+    """A sold deed as the estate panel shows it: its short name, colour group, buildings (5 a hotel), mortgage."""
+
+    short: str
+    group: str
+    houses: int
+    mortgaged: bool
+
+    @property
+    def marks(self) -> str:
+        """``2h``, ``H`` (a hotel), ``mortg`` or nothing."""
+        if self.mortgaged:
+            return "mortg"
+        if self.houses == HOTEL:
+            return "H"
+        return f"{self.houses}h" if self.houses else ""
 
 
 @dataclass(frozen=True)
 class PanelText:
-    """What the side panel says: ``balances`` as (mark, name, amount) with mark ``+``/``-`` for a card on a reader."""
+    """What the panels say: ``balances`` as (mark, name, amount) with mark ``+``/``-`` for a card on a reader;
+    ``estate`` as (owner, deeds) in the players' order; ``bank`` the unsold deeds and the bank's buildings."""
 
     game: str
     balances: tuple[tuple[str, str, str], ...]
-    history: tuple[str, ...]
+    history: tuple[HistoryLine, ...]
+    estate: tuple[tuple[str, tuple[OwnedDeed, ...]], ...] = ()
+    bank: str = ""
 
 
-def describe(tx: Transaction, names: dict[int, str]) -> str:
-    """One journal entry in a few words: ``Bob pays Alice 60K``, ``Alice passed GO +2M``."""
+def describe(tx: Transaction, names: dict[int, str]) -> tuple[str, str]:
+    """One journal entry in a few words and its amount: (``Bob pays Alice``, ``60K``), (``Alice passed GO``, ``+2M``)."""
     def who(card_id: int | None) -> str:
         return "Bank" if card_id is None else names.get(card_id, f"card {card_id}")
 
     if len(tx.postings) != 1:
         total = sum(p.amount for p in tx.postings)
-        return f"{tx.memo or tx.kind} {format_amount(total)}"
+        label = tx.memo or tx.kind
+        return (f"Reversal of #{tx.reverses}: {label}" if tx.reverses is not None else label), format_amount(total)
     p = tx.postings[0]
     amount = format_amount(p.amount)
     if tx.kind == "opening":
-        return f"{who(p.payee)} starts {amount}"
-    if tx.kind == "go":
-        return f"{who(p.payee)} passed GO +{amount}"
+        return f"{who(p.payee)} starts", amount
+    if tx.kind == "go" and tx.reverses is None:
+        return f"{who(p.payee)} passed GO", f"+{amount}"
     if tx.reverses is not None:
-        return f"Undo #{tx.reverses}: {who(p.payer)} pays {who(p.payee)} {amount}"
-    if tx.changes and tx.memo:  # a deed changed: say which
-        return f"{tx.memo}: {who(p.payer)} pays {who(p.payee)} {amount}"
-    return f"{who(p.payer)} pays {who(p.payee)} {amount}"
+        return f"Reversal of #{tx.reverses}: {who(p.payer)} pays {who(p.payee)}", amount
+    if tx.memo and tx.kind not in PLAIN_KINDS:  # a rule's transaction (a deed, rent, a tax): say which
+        return f"{tx.memo}: {who(p.payer)} pays {who(p.payee)}", amount
+    return f"{who(p.payer)} pays {who(p.payee)}", amount
+
+
+def history_line(tx: Transaction, names: dict[int, str]) -> HistoryLine:
+    text, amount = describe(tx, names)
+    return HistoryLine(f"#{tx.id}", text, amount)
+
+
+def estate_of(game) -> tuple[tuple[tuple[str, tuple[OwnedDeed, ...]], ...], str]:
+    """The sold deeds by owner (enrolled players first, in their order) and a line about the bank's part."""
+    estate = game.estate
+    if estate is None:
+        return (), ""
+    try:
+        deeds = game.edition.deeds
+    except BankerError:
+        return (), ""
+    owned: dict[int, list[OwnedDeed]] = {}
+    for deed in deeds:  # board order
+        owner = estate.owner(deed.slug)
+        if owner is not None:
+            owned.setdefault(owner, []).append(
+                OwnedDeed(deed.short, deed.group, estate.houses(deed.slug), estate.is_mortgaged(deed.slug)))
+    order = [c.id for c in game.cards if c.id in owned] + sorted(set(owned) - {c.id for c in game.cards})
+    unsold = len(deeds) - sum(len(v) for v in owned.values())
+    houses = estate.house_stock - sum(h for h in estate.buildings.values() if h != HOTEL)
+    hotels = estate.hotel_stock - sum(1 for h in estate.buildings.values() if h == HOTEL)
+    bank = f"Bank: {unsold} unsold, {houses} houses, {hotels} hotels"
+    return tuple((game.name_of(card), tuple(owned[card])) for card in order), bank
+
+
+class PanelSource:
+    """The panels of ``ledger``'s game, worked out again only when the game (or a card on a reader) changes.
+
+    >>> source = PanelSource(ledger)                      # doctest: +SKIP
+    >>> source.text({"left": None, "right": None}).game   # doctest: +SKIP
+    'Game 1: start 15M, GO 2M'
+    """
+
+    def __init__(self, ledger) -> None:
+        self.ledger = ledger
+        self._game = None
+        self._readers: tuple = ()
+        self._text: PanelText | None = None
+        self._history: deque[Transaction] = deque(maxlen=HISTORY)
+        self._seen: tuple = ()  # (game id, last transaction id, transactions) the history stands at
+        self.reloads = 0  # how many times the history was read back from the journal (tests watch it)
+
+    def text(self, on_readers: dict[str, str | None]) -> PanelText:
+        game = self.ledger.game()
+        readers = (on_readers.get("left"), on_readers.get("right"))
+        if self._text is None or game is not self._game or readers != self._readers:
+            self._follow(game)
+            self._game, self._readers = game, readers
+            self._text = self._compose(game, on_readers)
+        return self._text
+
+    def _follow(self, game) -> None:
+        """Bring the last transactions up to ``game``: one new one from the game itself, else read them back."""
+        last = game.last
+        seen = (game.id, None if last is None else last.id, game.transactions)
+        if seen == self._seen:
+            return
+        old_id, _, old_count = self._seen or (None, None, None)
+        if last is not None and game.id == old_id and game.transactions == old_count + 1:
+            self._history.appendleft(last)
+        else:
+            self._history = deque(self._read_back(game), maxlen=HISTORY)
+            self.reloads += 1
+        self._seen = seen
+
+    def _read_back(self, game) -> list[Transaction]:
+        """The game's last transactions, newest first, by id: a few lookups, never the whole journal."""
+        last = game.last
+        if last is None:
+            return []
+        lookup = getattr(self.ledger, "transaction", None)
+        if lookup is None:  # a ledger without lookups by id
+            return list(reversed(self.ledger.transactions()[-HISTORY:]))
+        found, wanted = [last], min(HISTORY, game.transactions)
+        for tx_id in range(last.id - 1, max(0, last.id - LOOKBACK), -1):
+            if len(found) >= wanted:
+                break
+            try:
+                tx = lookup(tx_id)
+            except BankerError:
+                continue
+            if tx.game == game.id:
+                found.append(tx)
+        return found
+
+    def _compose(self, game, on_readers: dict[str, str | None]) -> PanelText:
+        s = game.settings
+        title = f"Game {game.id}: start {format_amount(s.start_balance)}, GO {format_amount(s.go_salary)}"
+        left, right = on_readers.get("left"), on_readers.get("right")
+        marks = {left: "+", right: "-"}
+        if left is not None and left == right:
+            marks[left] = "+-"
+        balances = tuple((marks.get(c.uid, ""), c.name, format_amount(game.balance(c.id))) for c in game.cards)
+        names = dict(game.names)
+        history = tuple(history_line(tx, names) for tx in self._history)
+        estate, bank = estate_of(game)
+        return PanelText(title, balances, history, estate, bank)
 
 
 def panel_text(ledger, on_readers: dict[str, str | None]) -> PanelText:
-    """The panel for ``ledger``'s current game; ``on_readers`` maps reader to the UID lying there."""
-    game = ledger.game()
-    s = game.settings
-    title = f"Game {game.id}: start {format_amount(s.start_balance)}, GO {format_amount(s.go_salary)}"
-    cards: list[Card] = ledger.cards()
-    marks = {on_readers.get("left"): "+", on_readers.get("right"): "-"}
-    if on_readers.get("left") is not None and on_readers.get("left") == on_readers.get("right"):
-        marks[on_readers["left"]] = "+-"
-    balances = tuple((marks.get(c.uid, ""), c.name, format_amount(ledger.balance(c.id))) for c in cards)
-    names = ledger.card_names() if hasattr(ledger, "card_names") else {c.id: c.name for c in cards}
-    recent = ledger.transactions()[-HISTORY:] if hasattr(ledger, "transactions") else []
-    history = tuple(f"#{tx.id} {describe(tx, names)}" for tx in reversed(recent))
-    return PanelText(title, balances, history)
+    """The panels for ``ledger``'s current game, worked out afresh (the window keeps a :class:`PanelSource`)."""
+    return PanelSource(ledger).text(on_readers)

@@ -3,12 +3,19 @@
 A piezo buzzer can only beep, so each tone is a short melody of square-wave
 notes (:data:`MELODIES`). With no audio device (no sound card, a headless CI,
 ``SDL_AUDIODRIVER=dummy`` or a mixer that fails to start) the buzzer stays
-silent and still records what it was asked to play.
+silent and still records what it was asked to play; :attr:`ToneBuzzer.problem`
+is then one line saying so. What the sound libraries themselves print while
+the mixer starts (ALSA's ``cannot find card '0'`` and its like) is kept off
+the terminal.
 """
 
 from __future__ import annotations
 
+import os
+import sys
 from array import array
+from contextlib import contextmanager
+from typing import Iterator
 
 from banker.events import TONES, Tone
 
@@ -23,6 +30,24 @@ MELODIES: dict[str, tuple[tuple[int, int], ...]] = {
 #: Loudness of volume 1 (low), 2 (medium) and 3 (high), as a fraction of full scale.
 LEVELS = {0: 0.0, 1: 0.12, 2: 0.35, 3: 0.9}
 PEAK = 12_000  # of 32,767: a square wave at full scale is harsh
+
+
+@contextmanager
+def quiet_stderr() -> Iterator[None]:
+    """Send what C libraries write to file descriptor 2 (ALSA, PulseAudio) to /dev/null for a while."""
+    try:
+        sys.stderr.flush()
+        saved = os.dup(2)
+    except OSError:  # no file descriptor 2 at all
+        yield
+        return
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 2)
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
 
 
 def tone_samples(tone: Tone, rate: int) -> array:
@@ -63,7 +88,8 @@ class ToneBuzzer:
         try:
             import pygame
 
-            pygame.mixer.init(frequency=22050, size=-16, channels=1, buffer=512)
+            with quiet_stderr():
+                pygame.mixer.init(frequency=22050, size=-16, channels=1, buffer=512)
             rate, size, channels = pygame.mixer.get_init()
             if size != -16:
                 raise RuntimeError(f"the mixer gave {size}-bit samples")
@@ -73,7 +99,7 @@ class ToneBuzzer:
                 self._sounds[tone] = pygame.mixer.Sound(buffer=data.tobytes())
             self._channel = pygame.mixer.Channel(0)
         except Exception as exc:  # no audio device: carry on silently (pygame.error, OSError, ...)
-            self.problem = f"no sound: {exc}"
+            self.problem = f"no sound: no audio device could be opened ({exc}); the tones are silent"
             self._sounds = {}
             self._channel = None
 

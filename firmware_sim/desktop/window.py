@@ -23,8 +23,8 @@ from runtime.shell import Shell  # noqa: E402
 
 from . import draw  # noqa: E402
 from .cards import CardTable, Tile  # noqa: E402
-from .layout import MAX_TILES, Layout, Rect, inside  # noqa: E402
-from .panel import panel_text  # noqa: E402
+from .layout import DEFAULT_SCALE, MAX_TILES, Layout, Rect, fit_scale, inside  # noqa: E402
+from .panel import PanelSource  # noqa: E402
 from .sound import ToneBuzzer  # noqa: E402
 
 TICK_SECONDS = 0.1
@@ -54,6 +54,15 @@ def display_problem(environ=os.environ, platform: str = sys.platform) -> str | N
         return None
     return ("no display for the simulator's window (DISPLAY and WAYLAND_DISPLAY are not set): "
             "run it on a desktop, or headless with --screenshot PNG (and --script FILE)")
+
+
+def _desktop_size() -> tuple[int, int] | None:
+    """The size of the first desktop, where SDL tells it."""
+    try:
+        sizes = pygame.display.get_desktop_sizes()
+    except (pygame.error, AttributeError):
+        return None
+    return tuple(sizes[0]) if sizes else None  # type: ignore[return-value]
 
 
 class SimClock:
@@ -89,7 +98,8 @@ class OledView:
         self.scale = scale
         self.screen: Screen | None = None
         self.on = True
-        self.frame = draw.oled_surface(None, scale)
+        self.dark = draw.oled_surface(None, scale)
+        self.frame = self.dark
 
     def show(self, screen: Screen) -> None:
         self.screen = screen
@@ -99,31 +109,36 @@ class OledView:
         self.on = on
 
     def surface(self) -> pygame.Surface:
-        return self.frame if self.on else draw.oled_surface(None, self.scale)
+        return self.frame if self.on else self.dark
 
 
 class DesktopSim:
     """The unit in a window over ``ledger``: click or type the keys, drag the cards, hear the tones.
 
     ``clock`` gives event times (a :class:`SimClock`; a script freezes it);
-    ``sound=False`` keeps the buzzer silent. Raises :class:`NoDisplay` where
-    no window can be opened. Use it as a context manager, or call :meth:`close`.
+    ``sound=False`` keeps the buzzer silent; ``scale=None`` picks the largest
+    scale up to the default whose window fits the desktop. Raises
+    :class:`NoDisplay` where no window can be opened. Use it as a context
+    manager, or call :meth:`close`.
 
     >>> sim = DesktopSim(ledger)            # doctest: +SKIP
     >>> sim.run()                           # until the window is closed
     """
 
-    def __init__(self, ledger, *, scale: int = 3, clock: SimClock | None = None, sound: bool = True) -> None:
+    def __init__(self, ledger, *, scale: int | None = DEFAULT_SCALE, clock: SimClock | None = None,
+                 sound: bool = True) -> None:
         problem = display_problem()
         if problem:
             raise NoDisplay(problem)
-        self.layout = Layout(scale)
         try:
             pygame.display.init()
             pygame.font.init()
             driver = pygame.display.get_driver()
             if driver in HEADLESS_DRIVERS and os.environ.get("SDL_VIDEODRIVER", "") not in HEADLESS_DRIVERS:
                 raise NoDisplay(f"no display for the simulator's window (SDL found only its {driver!r} driver)")
+            if scale is None:
+                scale = DEFAULT_SCALE if driver in HEADLESS_DRIVERS else fit_scale(_desktop_size())
+            self.layout = Layout(scale)
             self.surface = pygame.display.set_mode(self.layout.size)
         except pygame.error as exc:
             pygame.display.quit()
@@ -131,14 +146,18 @@ class DesktopSim:
         pygame.display.set_caption("Monopoly Banker: simulator")
         self.ledger = ledger
         self.clock = clock or SimClock()
-        self.oled = OledView(scale)
+        self.oled = OledView(self.layout.scale)
         self.buzzer = ToneBuzzer(audible=sound)
         self.shell = Shell(ledger, display=self.oled, buzzer=self.buzzer, clock=self.clock, now=self.clock())
         self.table = CardTable()
+        self.panel_source = PanelSource(ledger)
         self.painter = draw.Painter(self.surface, self.layout)
         self.pressed: dict[str, str] = {}  # unit key -> what holds it down ("mouse" or a keyboard key)
         self.drag: dict | None = None  # the tile being dragged: uid, origin, grab offset, position
         self.running = True
+        self.draws = 0  # frames actually drawn (an idle frame draws nothing)
+        self._drawn: tuple | None = None  # the scene last drawn
+        self._last_state: tuple = (None, object())
         self._next_tick = self.clock() + TICK_SECONDS
 
     # -- the loop ----------------------------------------------------------------------------
@@ -151,8 +170,13 @@ class DesktopSim:
             timer.tick(FPS)
 
     def frame(self, *, show: bool = True) -> None:
-        """One turn of the loop: window events in, a tick when due, the unit stepped, and (``show``) a redraw."""
-        for event in pygame.event.get():
+        """One turn of the loop: window events in, a tick when due, the unit stepped, and (``show``) a redraw.
+
+        The window is drawn again only when something it shows changed (or a window event came): an idle
+        frame costs next to nothing.
+        """
+        events = pygame.event.get()
+        for event in events:
             self.handle(event)
         now = self.clock()
         if now >= self._next_tick - 1e-9:
@@ -160,8 +184,25 @@ class DesktopSim:
             self._next_tick = max(self._next_tick + TICK_SECONDS, now)
         self.shell.pump()
         if show:
-            self.draw()
-            pygame.display.flip()
+            scene = self._scene()
+            if events or self._drawn is None or any(a is not b for a, b in zip(scene, self._drawn)):
+                self.draw()
+                pygame.display.flip()
+                self.draws += 1
+                self._drawn = scene
+
+    def _scene(self) -> tuple:
+        """What the window shows, as objects compared by identity: a new one of any means a redraw."""
+        return (self.oled.surface(), self.ledger.game(), self.panel_source.text(self.table.on), self._state_key())
+
+    def _state_key(self) -> object:
+        """The window's own state (keys held, cards laid, a drag), one object per distinct state."""
+        drag = None if self.drag is None else (self.drag["uid"], self.drag["origin"], tuple(self.drag["pos"]))
+        stacked = tuple(tuple(cards) for cards in self.table.stacked.values())
+        key = (tuple(sorted(self.pressed)), tuple(self.table.on.values()), stacked, len(self.table.loose), drag)
+        if key != self._last_state[0]:
+            self._last_state = (key, object())
+        return self._last_state[1]
 
     def post(self, events: list[Event]) -> None:
         for event in events:
@@ -210,7 +251,8 @@ class DesktopSim:
             self._release(key, "mouse", t)
         if self.drag is not None:
             target = next((r for r in READERS if inside(self.layout.slot(r), pos)), None)
-            self.post(self.table.drop(self.drag["uid"], self.drag["origin"], target, t))
+            on_top = bool(pygame.key.get_mods() & pygame.KMOD_CTRL)  # Ctrl: onto the card lying there
+            self.post(self.table.drop(self.drag["uid"], self.drag["origin"], target, t, on_top=on_top))
             self.drag = None
 
     def _keyboard_down(self, event: pygame.event.Event, t: float) -> None:
@@ -223,7 +265,8 @@ class DesktopSim:
             number = HOTKEYS[event.key]
             if number <= len(tiles):
                 reader = "right" if event.mod & pygame.KMOD_SHIFT else "left"
-                self.post(self.table.toggle(tiles[number - 1].uid, reader, t))
+                on_top = bool(event.mod & pygame.KMOD_ALT)  # Alt: onto the card lying there
+                self.post(self.table.toggle(tiles[number - 1].uid, reader, t, on_top=on_top))
         elif event.key == pygame.K_ESCAPE:
             self.drag = None
 
@@ -247,6 +290,9 @@ class DesktopSim:
             uid = self.table.on[reader]
             if uid is not None:
                 placed.append((uid, reader, self.layout.slot_tile(reader)))
+            for n, on_top in enumerate(self.table.stacked[reader], start=1):  # askew on the card below
+                x, y, w, h = self.layout.slot_tile(reader)
+                placed.append((on_top, reader, (x + 5 * n * self.layout.scale, y - 2 * n * self.layout.scale, w, h)))
         return placed
 
     def tile_rect(self, uid: str, where: str | None = None) -> Rect:
@@ -257,7 +303,7 @@ class DesktopSim:
 
     def draw(self) -> None:
         p = self.painter
-        p.case()
+        p.case(asleep=not self.oled.on)
         p.slots()
         p.oled(self.oled.surface())
         p.keys(set(self.pressed))
@@ -275,7 +321,7 @@ class DesktopSim:
             uid, rect = dragged
             x, y = self.drag["pos"][0] - self.drag["grab"][0], self.drag["pos"][1] - self.drag["grab"][1]
             p.tile(by_uid[uid], numbers[uid], (x, y, rect[2], rect[3]), lifted=True)
-        p.panel(panel_text(self.ledger, self.table.on))
+        p.panels(self.panel_source.text(self.table.on))
 
     def screenshot(self, path=None):
         """The window as a PIL image (drawn fresh); saved as PNG to ``path`` when given."""

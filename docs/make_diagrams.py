@@ -1,0 +1,368 @@
+"""Draw the build's diagrams (docs/img/*.svg) and write the wiring tables of docs/wiring.md, from runtime/pins.py.
+
+Run it from the repository's root after a change of the wiring table
+(``docs/make_screenshots.py`` runs it too, so one command redraws every
+picture of docs/):
+
+    .venv/bin/python docs/make_diagrams.py
+
+Everything is drawn from :data:`runtime.pins.WIRES`, the one table of the
+default wiring, so the pictures and the tables can't drift from the code;
+``tests/test_docs_diagrams.py`` fails when a committed file differs from what
+this script makes. The SVGs are plain text, the same on every machine.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "docs"))
+
+from runtime.pins import DEVICES, HEADER, TITLES, WIRES, Wire, wires_of  # noqa: E402
+from diagram_svg import CHAR, COLOURS, DIM, INK, POWER, Svg, resistor, terminal  # noqa: E402  (docs/diagram_svg.py)
+
+IMG = ROOT / "docs" / "img"
+WIRING_MD = ROOT / "docs" / "wiring.md"
+
+def _pin_colour(pin: int) -> str:
+    users = [w.device for w in WIRES if w.pin == pin and w.device != "rdm6300"]
+    if users and HEADER[pin].startswith("GPIO"):
+        return COLOURS[users[0]]
+    return POWER.get(HEADER[pin], "#d0d0d6")
+
+
+def _uses(pin: int) -> list[Wire]:
+    return [w for w in WIRES if w.pin == pin]
+
+
+# -- the header --------------------------------------------------------------------------------
+
+
+def header_diagram() -> str:
+    """The 40-pin header, pin 1 at the top left, each pin named with what the unit wires to it."""
+    pitch, top, cx = 26, 86, 460
+    svg = Svg(920, top + 20 * pitch + 44, "The Raspberry Pi's 40-pin header as the unit uses it")
+    svg.text(460, 30, "The 40-pin header, seen from above (pin 1: the square pad, at the end away from the USB ports)",
+             size=15, anchor="middle", bold=True)
+    svg.text(460, 52, "the rdm6300 lines are for a 125 kHz RDM6300 fitted instead of the + RC522", anchor="middle",
+             colour=DIM)
+    svg.rect(cx - 34, top - 18, 68, 20 * pitch + 10, fill="#22262e", stroke="#22262e", radius=4)
+    for pin in range(1, 41):
+        row, right = (pin - 1) // 2, pin % 2 == 0
+        x, y = cx + (16 if right else -16), top + row * pitch
+        if pin == 1:
+            svg.rect(x - 8, y - 8, 16, 16, fill=_pin_colour(pin), stroke="#ffffff", width=1.5)
+        else:
+            svg.circle(x, y, 8, fill=_pin_colour(pin), stroke="#ffffff")
+        number_x = x + (22 if right else -22)
+        svg.text(number_x, y + 4, str(pin), size=11, anchor="start" if right else "end", colour=DIM)
+        uses = _uses(pin)
+        label_x = cx + (70 if right else -70)
+        anchor = "start" if right else "end"
+        name = HEADER[pin]
+        if not uses:
+            svg.text(label_x, y + 4, name, size=12, anchor=anchor, colour="#a0a0aa")
+            continue
+        words = "; ".join(f"{w.device} {w.terminal}" for w in uses)
+        colour = COLOURS[uses[0].device] if name.startswith("GPIO") else INK
+        svg.text(label_x, y + 4, f"{name}: {words}" if right else f"{words}: {name}", size=12, anchor=anchor,
+                 colour=colour)
+    y = top + 20 * pitch + 24
+    x = 40
+    for device in DEVICES:
+        svg.rect(x, y - 10, 12, 12, fill=COLOURS[device], stroke=COLOURS[device])
+        svg.text(x + 18, y, device, size=12)
+        x += 28 + len(device) * CHAR
+    for name, colour in POWER.items():
+        svg.circle(x + 6, y - 4, 6, fill=colour)
+        svg.text(x + 18, y, name, size=12)
+        x += 30 + len(name) * CHAR
+    return svg.svg()
+
+
+# -- one device --------------------------------------------------------------------------------
+
+
+def device_diagram(device: str) -> str:
+    """``device``'s terminals on the left, a wire each to its header pin on the right, parts on the way named."""
+    wires = wires_of(device)
+    pitch, top = 34, 84
+    svg = Svg(900, top + len(wires) * pitch + 30, TITLES[device])
+    colour = COLOURS[device]
+    svg.text(30, 34, TITLES[device], size=16, bold=True)
+    svg.text(30, 56, "device side on the left, the Pi's header on the right", colour=DIM)
+    box_h = len(wires) * pitch
+    svg.rect(30, top - 20, 190, box_h, fill="#f7f7f9", stroke=colour, width=2, radius=8)
+    for n, wire in enumerate(wires):
+        y = top + n * pitch
+        svg.text(44, y + 4, wire.terminal, size=13)
+        svg.circle(220, y, 4, fill=colour)
+        stroke = POWER.get(HEADER[wire.pin], colour)
+        svg.line(224, y, 560, y, stroke=stroke, width=2.5)
+        if wire.via:
+            svg.text(392, y - 7, wire.via, size=11, anchor="middle", colour=DIM)
+        svg.rect(560, y - 11, 44, 22, fill="#22262e", stroke="#22262e", radius=3)
+        svg.text(582, y + 5, str(wire.pin), size=12, anchor="middle", colour="#ffffff", bold=True)
+        svg.text(616, y + 5, wire.line, size=13)
+    return svg.svg()
+
+
+# -- circuits ----------------------------------------------------------------------------------
+
+
+def buzzer_diagram() -> str:
+    """The buzzer's transistor switch: GPIO -> 1 kOhm -> NPN base; buzzer from 5 V to the collector; a flyback diode."""
+    signal, supply, ground = (next(w for w in wires_of("buzzer") if w.terminal == t) for t in ("signal", "+ terminal", "emitter"))
+    svg = Svg(840, 470, "The buzzer's transistor circuit")
+    svg.text(30, 34, "Buzzer: the GPIO switches an NPN transistor (2N2222A, PN2222A or BC547)", size=16, bold=True)
+    svg.text(30, 56, "the transistor carries the buzzer's current; the GPIO gives only about 2.6 mA through 1 kOhm",
+             colour=DIM)
+    bx = 540  # the buzzer's and the collector's column
+    terminal(svg, bx, 96, supply, anchor="start")
+    svg.line(bx, 107, bx, 150)
+    # the buzzer: a circle between 150 and 210, the diode beside it
+    svg.circle(bx, 180, 26, fill="#fff4e5", stroke=COLOURS["buzzer"])
+    svg.text(bx, 185, "buzzer", size=11, anchor="middle")
+    svg.text(bx - 34, 160, "+", size=14, anchor="middle", bold=True)
+    svg.line(bx, 120, bx + 90, 120)
+    svg.line(bx + 90, 120, bx + 90, 162)
+    svg.path(f"M {bx + 78} 162 l 24 0 l -12 -18 z", fill=INK)  # the diode's cathode bar up: towards 5 V
+    svg.line(bx + 78, 144, bx + 102, 144)
+    svg.path(f"M {bx + 90} 162 L {bx + 90} 240 L {bx} 240")
+    svg.text(bx + 104, 150, "1N4148", size=12)
+    svg.text(bx + 104, 166, "(magnetic buzzer)", size=11, colour=DIM)
+    svg.line(bx, 206, bx, 270)
+    # the transistor: base bar at x = bx - 30, collector up, emitter down
+    svg.circle(bx - 14, 300, 30, stroke=INK, fill="none")
+    svg.line(bx - 30, 280, bx - 30, 320, width=3)
+    svg.path(f"M {bx - 30} 292 L {bx} 270")
+    svg.path(f"M {bx - 30} 308 L {bx} 330")
+    svg.path(f"M {bx - 8} 318 l 8 12 l -13 -1 z", fill=INK)  # the emitter's arrow, pointing out
+    svg.text(bx + 12, 274, "C", size=12)
+    svg.text(bx + 12, 334, "E", size=12)
+    svg.text(bx - 44, 292, "B", size=12)
+    svg.text(bx - 80, 350, "NPN", size=12, anchor="middle", colour=DIM)
+    svg.line(bx, 330, bx, 390)
+    terminal(svg, bx, 402, ground, anchor="start")
+    # the base resistor from the GPIO
+    svg.line(bx - 30, 300, bx - 60, 300)
+    resistor(svg, bx - 200, 300, 140, vertical=False, label="1 kOhm")
+    svg.line(bx - 200, 300, bx - 230, 300)
+    terminal(svg, bx - 252, 300, signal, anchor="end")
+    svg.text(30, 450, f"GPIO{signal.gpio} drives the tones as PWM; a piezo disc needs no diode, a magnetic buzzer does.",
+             size=12, colour=DIM)
+    return svg.svg()
+
+
+def rdm6300_diagram() -> str:
+    """The RDM6300's 5 V TX brought down to 3.3 V by a 1 kOhm / 2 kOhm divider before GPIO15."""
+    tx, five, ground = (next(w for w in wires_of("rdm6300") if w.terminal == t) for t in ("TX", "5V", "GND"))
+    svg = Svg(820, 360, "The RDM6300's level shift")
+    svg.text(30, 34, "RDM6300 (125 kHz, 5 V): its TX must not reach the Pi at 5 V", size=16, bold=True)
+    svg.text(30, 56, "a divider makes 5 V x 2k / (1k + 2k) = 3.3 V; or use a BSS138 level-shifter board",
+             colour=DIM)
+    svg.rect(30, 80, 150, 220, fill="#f7f7f9", stroke=COLOURS["rdm6300"], width=2, radius=8)
+    svg.text(105, 104, "RDM6300", size=13, anchor="middle", bold=True)
+    for y, label in ((130, "5V"), (190, "TX"), (270, "GND")):
+        svg.text(170, y + 4, label, size=13, anchor="end")
+        svg.circle(180, y, 4, fill=COLOURS["rdm6300"])
+    svg.line(184, 130, 560, 130, stroke=POWER["5V"], width=2)
+    terminal(svg, 582, 130, five)
+    svg.line(184, 190, 240, 190)
+    resistor(svg, 240, 190, 120, vertical=False, label="1 kOhm")
+    svg.line(360, 190, 560, 190)
+    svg.circle(420, 190, 4)
+    resistor(svg, 420, 190, 80, vertical=True, label="2 kOhm")
+    svg.circle(420, 270, 4)
+    svg.line(184, 270, 560, 270, stroke=POWER["GND"])
+    terminal(svg, 582, 190, tx)
+    terminal(svg, 582, 270, ground)
+    svg.text(30, 336, "Enable the UART (raspi-config: serial login shell no, serial hardware yes); "
+             "the Pi's TX (pin 8) stays unconnected.", size=12, colour=DIM)
+    return svg.svg()
+
+
+# -- power ---------------------------------------------------------------------------------------
+
+#: (what, its device in the wiring table, the rail it takes, typical mA, peak mA).
+LOADS = (
+    ("+ reader (RC522)", "+ reader", "3V3", 30, 100),
+    ("- reader (RC522)", "- reader", "3V3", 30, 100),
+    ("OLED", "display", "3V3", 15, 30),
+    ("buzzer (through the NPN)", "buzzer", "5V", 0, 40),
+)
+
+
+def power_diagram() -> str:
+    """Where the power comes from and where it goes: supply -> Pi -> 3V3 and 5V pins -> devices, with currents."""
+    svg = Svg(900, 420, "Power and 3.3 V distribution")
+    svg.text(30, 34, "Power: one USB supply feeds the Pi; the devices take 3.3 V and 5 V from its header", size=16,
+             bold=True)
+    svg.text(30, 56, "Pi 4: 5.1 V 3 A USB-C; Pi 5: 5.1 V 5 A USB-C; Zero 2 W: 5.1 V 2.5 A micro-USB", colour=DIM)
+    svg.rect(30, 150, 130, 70, fill="#f7f7f9", radius=8)
+    svg.text(95, 182, "USB power", anchor="middle", bold=True)
+    svg.text(95, 202, "supply", anchor="middle")
+    svg.line(160, 185, 230, 185, width=3, stroke=POWER["5V"])
+    svg.rect(230, 110, 170, 150, fill="#e9f5ec", stroke="#1f9d55", radius=8)
+    svg.text(315, 140, "Raspberry Pi", anchor="middle", bold=True)
+    svg.text(315, 162, "5V pins 2, 4", anchor="middle", colour=POWER["5V"])
+    svg.text(315, 182, "3V3 pins 1, 17", anchor="middle", colour=POWER["3V3"])
+    svg.text(315, 202, "(one 3.3 V rail)", anchor="middle", colour=DIM)
+    svg.text(315, 222, "GND pins 6, 9, 14,", anchor="middle")
+    svg.text(315, 240, "20, 25, 30, 34, 39", anchor="middle")
+    y = 100
+    for what, device, rail, typical, peak in LOADS:
+        pin = ", ".join(str(w.pin) for w in wires_of(device) if HEADER[w.pin] == rail)
+        svg.line(400, 185, 470, y + 12, width=2, stroke=POWER[rail])
+        svg.rect(470, y - 6, 400, 36, fill="#fafafa", stroke=POWER[rail], radius=6)
+        svg.text(482, y + 17, f"{what}: {rail} pin {pin}, about {typical}-{peak} mA" if typical else
+                 f"{what}: {rail} pin {pin}, up to {peak} mA sounding", size=12)
+        y += 56
+    total = sum(peak for _, _, rail, _, peak in LOADS if rail == "3V3")
+    svg.text(30, 330, f"At most about {total} mA on 3.3 V with both readers' fields on: within what the Pi's regulator "
+             "spares, but hang nothing more on it.", size=12)
+    svg.text(30, 352, "Each reader gets its own wire from the header and a 10 uF + 100 nF capacitor at its 3.3V pin; "
+             "all grounds meet at the Pi.", size=12)
+    svg.text(30, 374, "If a reader drops out when the other one or the buzzer runs, feed the readers from a separate "
+             "3.3 V regulator on 5 V (grounds joined).", size=12, colour=DIM)
+    return svg.svg()
+
+
+# -- the enclosure ------------------------------------------------------------------------------
+
+#: The lid's size and where the parts sit on it, in millimetres (top view).
+LID = (240, 200)
+READER = (60, 40)  # an RC522 board's antenna
+CARD = (90, 58)  # a bank card (85.6 x 54) with room to lay it down: a shallow recess marks where
+READER_CENTRES = ((60, 40), (180, 40))  # 120 mm apart: a card on one is never seen by the other
+OLED = ((120, 92), (36, 20))  # a 1.3" module's window, centred
+KEYPAD = ((120, 152), (70, 77))  # a 4x4 membrane keypad (its ribbon goes through a slot)
+#: The shortest distance between the readers' antenna centres, in millimetres.
+READER_SPACING_MM = 100
+
+
+def enclosure_diagram() -> str:
+    """A top view of the lid with the two readers, the screen and the keypad, and a side view of one reader."""
+    mm = 3.0
+    ox, oy = 40, 90
+    svg = Svg(int(LID[0] * mm + 80), int(LID[1] * mm + 300), "An enclosure sketch")
+    svg.text(40, 34, "Enclosure sketch: the lid from above (millimetres)", size=16, bold=True)
+    svg.text(40, 56, f"the readers' antennas at least {READER_SPACING_MM} mm apart, centre to centre; "
+             "no metal over or near them", colour=DIM)
+    svg.rect(ox, oy, LID[0] * mm, LID[1] * mm, fill="#f4efe6", stroke=INK, width=2, radius=12)
+    for (cx, cy), sign, colour in zip(READER_CENTRES, ("+", "-"), (COLOURS["+ reader"], COLOURS["- reader"])):
+        w, h = CARD
+        svg.rect(ox + (cx - w / 2) * mm, oy + (cy - h / 2) * mm, w * mm, h * mm, fill="#ffffff", stroke=colour,
+                 width=2.5, radius=10)
+        w, h = READER
+        svg.rect(ox + (cx - w / 2) * mm, oy + (cy - h / 2) * mm, w * mm, h * mm, stroke=colour, width=1.5, radius=4,
+                 dash=True)
+        svg.text(ox + cx * mm, oy + cy * mm + 10, sign, size=30, anchor="middle", colour=colour, bold=True)
+        svg.text(ox + cx * mm, oy + (cy + CARD[1] / 2) * mm - 10, "card recess; antenna dashed", size=11,
+                 anchor="middle", colour=DIM)
+    (ax, ay), (bx, by) = READER_CENTRES
+    above = oy + (ay - CARD[1] / 2 - 4) * mm
+    svg.line(ox + ax * mm, above, ox + bx * mm, above, stroke=DIM)
+    for x in (ax, bx):
+        svg.line(ox + x * mm, above - 6, ox + x * mm, above + 6, stroke=DIM)
+    svg.text(ox + (ax + bx) / 2 * mm, above - 5, f"{bx - ax} mm, centre to centre", size=12, anchor="middle",
+             colour=DIM)
+    (cx, cy), (w, h) = OLED
+    svg.rect(ox + (cx - w / 2) * mm, oy + (cy - h / 2) * mm, w * mm, h * mm, fill="#0b1220", stroke=INK, radius=2)
+    svg.text(ox + cx * mm, oy + cy * mm + 5, "OLED window", size=12, anchor="middle", colour="#96d7ff")
+    (cx, cy), (w, h) = KEYPAD
+    svg.rect(ox + (cx - w / 2) * mm, oy + (cy - h / 2) * mm, w * mm, h * mm, fill="#e8e8ec", stroke=INK, radius=4)
+    svg.text(ox + cx * mm, oy + cy * mm + 5, "4x4 keypad", size=12, anchor="middle")
+    for dx in (-6, 0, 6):
+        svg.circle(ox + (212 + dx) * mm, oy + 152 * mm, 5, fill="#555555")
+    svg.text(ox + 212 * mm, oy + 164 * mm, "buzzer holes", size=11, anchor="middle", colour=DIM)
+    svg.text(ox + LID[0] * mm / 2, oy + LID[1] * mm + 22, f"{LID[0]} x {LID[1]} mm lid; the Pi underneath the keypad, "
+             "away from the antennas; USB power at the back", size=12, anchor="middle")
+    # side view of one reader under the lid
+    sy = oy + LID[1] * mm + 70
+    svg.text(40, sy, "Side view: a reader under the lid", size=14, bold=True)
+    svg.rect(40, sy + 20, 300, 10, fill="#d9cdb8", stroke=INK)
+    svg.text(360, sy + 29, "lid: wood or plastic, at most 3 mm thick over the antenna", size=12)
+    svg.rect(70, sy + 34, 240, 8, fill="#2f7d4f", stroke=INK)
+    svg.text(360, sy + 52, "RC522 board, antenna side up, 0-2 mm under the lid", size=12)
+    for x in (80, 300):
+        svg.rect(x - 4, sy + 42, 8, 40, fill="#bbbbbb", stroke=INK, width=1)
+    svg.text(360, sy + 75, "nylon spacers (no metal screws through the antenna)", size=12)
+    svg.rect(60, sy + 100, 260, 14, fill="#cccccc", stroke=INK)
+    svg.text(360, sy + 112, "the Pi and the wiring: at least 2 cm below the antennas", size=12)
+    return svg.svg()
+
+
+# -- the tables of docs/wiring.md ------------------------------------------------------------------
+
+
+def device_table(device: str) -> str:
+    rows = ["| terminal | header pin | what the pin is | on the way |", "|---|---|---|---|"]
+    for wire in wires_of(device):
+        rows.append(f"| {wire.terminal} | {wire.pin} | {wire.line} | {wire.via or ''} |")
+    return "\n".join(rows)
+
+
+def summary_table() -> str:
+    rows = ["| pin | what | the unit's use | pin | what | the unit's use |", "|---|---|---|---|---|---|"]
+    def cell(pin: int) -> str:
+        uses = "; ".join(f"{w.device} {w.terminal}" for w in WIRES if w.pin == pin)
+        return f"{pin} | {HEADER[pin]} | {uses or '-'}"
+    for odd in range(1, 41, 2):
+        rows.append(f"| {cell(odd)} | {cell(odd + 1)} |")
+    return "\n".join(rows)
+
+
+def tables() -> dict[str, str]:
+    """The generated sections of docs/wiring.md by marker name."""
+    return {**{device: device_table(device) for device in DEVICES}, "summary": summary_table()}
+
+
+MARKER = re.compile(r"(<!-- wiring:(?P<name>[^ ]+) -->\n)(?P<body>.*?)(<!-- /wiring -->)", re.S)
+
+
+def wiring_md(text: str) -> str:
+    """``text`` (docs/wiring.md) with every ``<!-- wiring:NAME -->`` section written afresh."""
+    sections = tables()
+
+    def fill(match: re.Match) -> str:
+        name = match["name"]
+        if name not in sections:
+            raise SystemExit(f"docs/wiring.md: no table named {name!r} (known: {', '.join(sections)})")
+        return f"{match[1]}{sections[name]}\n{match[4]}"
+
+    return MARKER.sub(fill, text)
+
+
+# -- all of it -----------------------------------------------------------------------------------
+
+SLUGS = {"+ reader": "plus-reader", "- reader": "minus-reader", "display": "display", "keypad": "keypad"}
+
+
+def diagrams() -> dict[str, str]:
+    """Every generated picture: file name in docs/img -> SVG text."""
+    out = {"wiring-header.svg": header_diagram()}
+    out.update({f"wiring-{slug}.svg": device_diagram(device) for device, slug in SLUGS.items()})
+    out["wiring-buzzer.svg"] = buzzer_diagram()
+    out["wiring-rdm6300.svg"] = rdm6300_diagram()
+    out["power.svg"] = power_diagram()
+    out["enclosure.svg"] = enclosure_diagram()
+    return out
+
+
+def main() -> None:
+    IMG.mkdir(parents=True, exist_ok=True)
+    for name, text in diagrams().items():
+        path = IMG / name
+        path.write_text(text, encoding="utf-8")
+        print(path.relative_to(ROOT))
+    WIRING_MD.write_text(wiring_md(WIRING_MD.read_text(encoding="utf-8")), encoding="utf-8")
+    print(WIRING_MD.relative_to(ROOT))
+
+
+if __name__ == "__main__":
+    main()

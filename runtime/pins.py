@@ -1,0 +1,153 @@
+"""The unit's wiring in one table: which header pin each line of each device takes by default.
+
+:data:`WIRES` is the one place the default wiring is written down. The
+defaults of :mod:`runtime.config` (the GPIO numbers below) are read from it,
+and ``docs/make_diagrams.py`` draws the pictures of docs/wiring.md and writes
+its tables from it, so the docs, the diagrams and the code can't drift apart
+(``tests/test_docs_diagrams.py`` fails when a committed picture is stale).
+
+Pins are the physical pins of the 40-pin header (1-40); a GPIO is its BCM
+number, found through :data:`HEADER`.
+
+>>> gpio_of("keypad", "row 1"), header_pin(5)
+(5, 29)
+>>> [w.pin for w in wires_of("buzzer") if w.terminal == "signal"]
+[12]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+#: The 40-pin header of every Raspberry Pi since the B+ (Zero 2 W, 3, 4, 5): physical pin -> what it is.
+HEADER: dict[int, str] = {
+    1: "3V3", 2: "5V", 3: "GPIO2", 4: "5V", 5: "GPIO3", 6: "GND", 7: "GPIO4", 8: "GPIO14", 9: "GND", 10: "GPIO15",
+    11: "GPIO17", 12: "GPIO18", 13: "GPIO27", 14: "GND", 15: "GPIO22", 16: "GPIO23", 17: "3V3", 18: "GPIO24",
+    19: "GPIO10", 20: "GND", 21: "GPIO9", 22: "GPIO25", 23: "GPIO11", 24: "GPIO8", 25: "GND", 26: "GPIO7",
+    27: "GPIO0", 28: "GPIO1", 29: "GPIO5", 30: "GND", 31: "GPIO6", 32: "GPIO12", 33: "GPIO13", 34: "GND",
+    35: "GPIO19", 36: "GPIO16", 37: "GPIO26", 38: "GPIO20", 39: "GND", 40: "GPIO21",
+}
+#: What some GPIOs also are (the buses the unit uses).
+ALTERNATE: dict[int, str] = {
+    2: "I2C1 SDA", 3: "I2C1 SCL", 7: "SPI0 CE1", 8: "SPI0 CE0", 9: "SPI0 MISO", 10: "SPI0 MOSI", 11: "SPI0 SCLK",
+    14: "UART TXD", 15: "UART RXD", 18: "PWM0", 0: "ID EEPROM", 1: "ID EEPROM",
+}
+
+
+@dataclass(frozen=True)
+class Wire:
+    """One wire: the ``device``'s ``terminal`` goes to header ``pin``; ``via`` is a part on the way."""
+
+    device: str
+    terminal: str
+    pin: int
+    via: str = ""
+
+    @property
+    def gpio(self) -> int | None:
+        """The BCM GPIO number of the pin, or None for a power or ground pin."""
+        name = HEADER[self.pin]
+        return int(name[4:]) if name.startswith("GPIO") else None
+
+    @property
+    def line(self) -> str:
+        """What the pin is: ``GPIO8 (SPI0 CE0)``, ``3V3``, ``GND``."""
+        gpio = self.gpio
+        if gpio is None:
+            return HEADER[self.pin]
+        return f"GPIO{gpio} ({ALTERNATE[gpio]})" if gpio in ALTERNATE else f"GPIO{gpio}"
+
+
+#: The devices in the order the docs show them; "rdm6300" is the 125 kHz reader fitted instead of the "+" RC522.
+DEVICES = ("+ reader", "- reader", "display", "keypad", "buzzer", "rdm6300")
+#: A device's long name for headings and diagrams.
+TITLES = {
+    "+ reader": "+ card reader (left, receives): RC522",
+    "- reader": "- card reader (right, pays): RC522",
+    "display": "Display: SSD1306 / SH1106 OLED, I2C",
+    "keypad": "Keypad: 4x4 matrix",
+    "buzzer": "Buzzer: passive, through an NPN transistor",
+    "rdm6300": "125 kHz reader instead: RDM6300 (5 V)",
+}
+
+WIRES: tuple[Wire, ...] = (
+    # the two RC522 readers share SPI0; each has its own chip select and reset
+    Wire("+ reader", "SDA (SS)", 24),
+    Wire("+ reader", "SCK", 23),
+    Wire("+ reader", "MOSI", 19),
+    Wire("+ reader", "MISO", 21),
+    Wire("+ reader", "RST", 22),
+    Wire("+ reader", "3.3V", 17, "10 uF + 100 nF to GND at the reader"),
+    Wire("+ reader", "GND", 20),
+    Wire("- reader", "SDA (SS)", 26),
+    Wire("- reader", "SCK", 23, "shared with the + reader"),
+    Wire("- reader", "MOSI", 19, "shared with the + reader"),
+    Wire("- reader", "MISO", 21, "shared with the + reader"),
+    Wire("- reader", "RST", 18),
+    Wire("- reader", "3.3V", 1, "10 uF + 100 nF to GND at the reader"),
+    Wire("- reader", "GND", 25),
+    # the OLED on I2C1
+    Wire("display", "SDA", 3),
+    Wire("display", "SCL", 5),
+    Wire("display", "VCC", 1, "spliced with the - reader's 3.3V"),
+    Wire("display", "GND", 9),
+    # the keypad's 8-pin ribbon, rows 1-4 then columns 1-4 (looking at its face)
+    Wire("keypad", "row 1 (1 2 3 M)", 29),
+    Wire("keypad", "row 2 (4 5 6 K)", 31),
+    Wire("keypad", "row 3 (7 8 9 C)", 33),
+    Wire("keypad", "row 4 (. 0 GO FN)", 35),
+    Wire("keypad", "column 1", 32),
+    Wire("keypad", "column 2", 36),
+    Wire("keypad", "column 3", 38),
+    Wire("keypad", "column 4", 40),
+    # the buzzer: the GPIO switches an NPN transistor, which sinks the buzzer's current
+    Wire("buzzer", "signal", 12, "1 kOhm to the transistor's base"),
+    Wire("buzzer", "+ terminal", 4, "5 V; 1N4148 across the buzzer for a magnetic one"),
+    Wire("buzzer", "emitter", 14),
+    # instead of the + RC522: a 5 V RDM6300, its TX through a divider (the Pi's pins take 3.3 V at most)
+    Wire("rdm6300", "TX", 10, "1 kOhm from TX; 2 kOhm from GPIO15 to GND (5 V -> 3.3 V)"),
+    Wire("rdm6300", "5V", 2),
+    Wire("rdm6300", "GND", 6),
+)
+
+
+def wires_of(device: str) -> tuple[Wire, ...]:
+    """The wires of ``device`` in the table's order."""
+    found = tuple(w for w in WIRES if w.device == device)
+    if not found:
+        raise KeyError(f"no device {device!r} in the wiring table (known: {', '.join(DEVICES)})")
+    return found
+
+
+def gpio_of(device: str, terminal: str) -> int:
+    """The GPIO that ``device``'s ``terminal`` goes to (a terminal is matched by its first word(s))."""
+    for wire in wires_of(device):
+        if wire.terminal == terminal or wire.terminal.startswith(terminal + " "):
+            if wire.gpio is None:
+                raise ValueError(f"{device} {terminal} goes to {HEADER[wire.pin]}, not a GPIO")
+            return wire.gpio
+    raise KeyError(f"{device} has no terminal {terminal!r}")
+
+
+def header_pin(gpio: int) -> int:
+    """The physical pin of BCM ``gpio``."""
+    return next(pin for pin, name in HEADER.items() if name == f"GPIO{gpio}")
+
+
+# -- the defaults runtime.config takes ---------------------------------------------------------
+
+#: The readers' RST lines by slot (the + reader is "left").
+READER_RESET = {"left": gpio_of("+ reader", "RST"), "right": gpio_of("- reader", "RST")}
+#: The readers' SPI chip selects by slot: CE0 is device 0, CE1 device 1.
+READER_DEVICE = {
+    slot: {8: 0, 7: 1}[gpio_of(device, "SDA")] for slot, device in (("left", "+ reader"), ("right", "- reader"))
+}
+KEYPAD_ROWS = tuple(gpio_of("keypad", f"row {n}") for n in range(1, 5))
+KEYPAD_COLUMNS = tuple(gpio_of("keypad", f"column {n}") for n in range(1, 5))
+BUZZER = gpio_of("buzzer", "signal")
+#: The OLED's I2C bus and address (0x3D when the module's address jumper is moved).
+DISPLAY_I2C_PORT, DISPLAY_ADDRESS = 1, 0x3C
+#: An SPI display's D/C and RST lines: only for a build with one reader (the readers hold both chip selects).
+DISPLAY_SPI_DC, DISPLAY_SPI_RESET = 23, 27
+#: The serial port an RDM6300 reads from.
+RDM6300_PORT = "/dev/serial0"
