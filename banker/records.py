@@ -276,7 +276,7 @@ def kind_of(record: Record) -> str:
 
 def game_of(record: Record) -> int | None:
     """The game a record belongs to (its money's game), or None for records of the whole ledger."""
-    if isinstance(record, Transaction):
+    if type(record) is Transaction or isinstance(record, Transaction):
         return record.game
     if isinstance(record, Enrolment):
         return record.opening.game
@@ -289,7 +289,7 @@ def game_of(record: Record) -> int | None:
 
 def transactions_in(record: Record) -> tuple[Transaction, ...]:
     """The transactions (money) a record carries: itself, an enrolment's opening, a new game's openings."""
-    if isinstance(record, Transaction):
+    if type(record) is Transaction or isinstance(record, Transaction):
         return (record,)
     if isinstance(record, Enrolment):
         return (record.opening,)
