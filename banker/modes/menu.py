@@ -6,6 +6,7 @@
     FN GO              the player menu: taxes, jail, bankruptcy, worth (rules flows)
     FN C               undo the last transaction (confirm with M)
     FN .               the banker's PIN: set or change it
+    FN K               the table page's QR code (M: a new token, with the PIN)
     FN (unknown card alone on a reader)   enrol that card (banker.step)
 """
 
@@ -14,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .. import flows, views
+from ..flows.join import join_code
 from ..screen import Screen
 from .base import Ctx, Mode, Reply
 from .pin import change_pin
@@ -29,7 +31,7 @@ class FnMenu(Mode):
     def screen(self, ctx: Ctx) -> Screen:
         if self.digits:
             return views.screen("FN: deed at", f"{self.digits}_", "board square 01-39", big=1)
-        return views.message("FN: 01-39 deed", "GO player  C undo", ". banker PIN")
+        return views.message("FN: 01-39 deed", "GO player  C undo", ". banker PIN", "K table page")
 
     def key(self, ctx: Ctx, key: str) -> Reply:
         if key.isdigit():
@@ -45,6 +47,8 @@ class FnMenu(Mode):
             return change_pin(ctx)
         if key == "GO":
             return flows.player_menu(ctx)
+        if key == "K":
+            return join_code(ctx)
         return ctx.refuse(views.refused(f"FN {key}: no function"))
 
     def cancel(self, ctx: Ctx) -> Reply:

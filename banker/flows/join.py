@@ -1,0 +1,55 @@
+"""``FN K``: the table page's address as a QR code on the OLED, to be scanned by a phone; ``M`` renews its token.
+
+The address (with the page's access token) comes from the runtime as
+:class:`banker.events.WebAddress` (``Panel.web_url``). Renewing the token
+needs the banker's PIN: the flow then asks the runtime for it with the
+:class:`banker.events.RenewWebToken` effect; every page opened with the old
+address is closed and refused, and the runtime brings the new address,
+which this screen shows at once. docs/keypad.md, "The table page".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from .. import views
+from ..events import RenewWebToken
+from ..modes.base import Ctx, Reply
+from ..modes.pin import with_authority
+from ..screen import Screen
+from .common import Flow
+
+
+@dataclass(frozen=True)
+class JoinCode(Flow):
+    """The QR code of the page's URL, with a few words beside it; ``renewed``: a new token was just asked for."""
+
+    renewed: bool = False
+
+    def screen(self, ctx: Ctx) -> Screen:
+        url = ctx.panel.web_url
+        if url is None:
+            return views.screen("Table page is off", "Turn it on: [web]", "enabled = true", "C: back")
+        if self.renewed:
+            return views.join_code(url, "New code", "old pages", "closed", "C: done")
+        return views.join_code(url, "Scan for", "the table", "M new code", "C: done")
+
+    def press(self, ctx: Ctx, key: str) -> Reply:
+        if ctx.panel.web_url is None:
+            return ctx.refuse(views.refused("Table page is off"))
+        if key == "M":
+            return with_authority(ctx, RenewToken())
+        return ctx.refuse(views.refused("M: new code", "C: done"), keep_mode=True)
+
+
+@dataclass(frozen=True)
+class RenewToken:
+    """The act of giving the page a new access token (the banker's PIN guards it): old sessions close."""
+
+    def run(self, ctx: Ctx) -> Reply:
+        return replace(ctx.enter(JoinCode(renewed=True)), tone="success", effects=(RenewWebToken(),))
+
+
+def join_code(ctx: Ctx) -> Reply:
+    """``FN K``: show the table page's QR code."""
+    return ctx.enter(JoinCode())

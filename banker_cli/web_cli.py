@@ -1,0 +1,63 @@
+"""The ``banker web`` command: serve the table page for a ledger until stopped (docs/web.md).
+
+Registered lazily as ``banker web`` from ``banker_cli.web_cli:web_command``;
+``python -m banker_cli.web_cli`` runs it on its own.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from pathlib import Path
+
+import click
+
+from banker.errors import BankerError
+from banker_cli.common import db_option, fail, read_config, resolve_db
+
+
+@click.command("web")
+@db_option
+@click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="The device config: its [web] host and port, its unit.db (docs/config.md).")
+@click.option("--host", help="Address to listen on. [default: the config's web.host, else 127.0.0.1: "
+                             "this computer only; 0.0.0.0 for every network]")
+@click.option("--port", type=click.IntRange(0, 65535), help="TCP port (0: any free one). [default: web.port, else 8080]")
+def web_command(db: Path | None, config_path: Path | None, host: str | None, port: int | None) -> None:
+    """Serve the table page for the ledger: every phone and the TV see the game, live.
+
+    The first line printed is the page's address with its access token;
+    open it (or scan the unit's FN K code). The page only reads the ledger,
+    so it runs beside a unit that is playing on it. Ctrl-C stops it.
+    """
+    from web import serve_in_background
+
+    config = read_config(config_path)
+    path = resolve_db(db if db is not None else (Path(config.db) if config.db else None))
+    if not Path(path).expanduser().exists():
+        fail(f"there is no ledger at {path}: play a game first (banker run, banker sim)", 3)
+    try:
+        server = serve_in_background(path, config, host=host, port=port)
+    except BankerError as exc:
+        fail(str(exc), 3)
+    except OSError as exc:
+        fail(f"cannot listen on {host or config.web.host}:{port if port is not None else config.web.port}: "
+             f"{exc.strerror or exc}", 2)
+    click.echo(server.url)
+    click.echo(f"banker: serving the table page for {path}; Ctrl-C stops it", err=True)
+    stop = threading.Event()
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGTERM, lambda *_: stop.set()) if main else None
+    try:
+        while not stop.wait(0.5):
+            pass
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if main:
+            signal.signal(signal.SIGTERM, previous)
+        server.close()
+
+
+if __name__ == "__main__":  # pragma: no cover
+    web_command(prog_name="banker web")

@@ -1,0 +1,163 @@
+"""The table page in a real browser (headless Chromium): balances read, a keypad payment shows live, the token needed.
+
+Debian's ``chromium`` and ``chromium-driver`` (``.ci/run`` installs them);
+never skipped: a missing browser is a failure.
+"""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from banker import script
+from firmware_sim.core_backend import CoreBackend
+from runtime.ledger import SqliteLedger
+from web import serve_in_background
+from web.chromium import chromium
+from web.screenshots import wait_for_state
+
+PAYMENT = """\
+insert left Alice
+insert right Bob
+press 2 . 5 M
+expect balance Alice 17.5M
+remove left
+remove right
+"""
+
+
+def until(check, timeout: float, what: str):
+    end = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > end:
+            raise AssertionError(f"{what}: not within {timeout} s")
+        time.sleep(0.02)
+
+
+def balance(driver, name: str) -> str:
+    return driver.execute_script(
+        "const n = document.querySelector(`.balances li[data-player='${arguments[0]}'] .amount`);"
+        "return n ? n.textContent : null;", name)
+
+
+def as_device(driver, width: int, height: int) -> None:
+    """The viewport of a phone or a TV (a window can't be made narrower than 500 px)."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 800})
+
+
+@pytest.fixture(scope="module")
+def browser():
+    with chromium(390, 844) as driver:
+        as_device(driver, 390, 844)
+        yield driver
+
+
+@pytest.fixture
+def unit(tmp_path):
+    with SqliteLedger(tmp_path / "ledger.db") as ledger:
+        ledger.enrol("Alice", "A1")
+        ledger.enrol("Bob", "B2")
+        yield ledger
+
+
+def test_the_page_shows_a_keypad_payment_without_a_reload(browser, unit):
+    with serve_in_background(unit, host="127.0.0.1", port=0) as page:
+        browser.get(page.url)
+        wait_for_state(browser)
+        assert balance(browser, "Alice") == "15M" and balance(browser, "Bob") == "15M"
+        label = browser.execute_script("return document.querySelector(\".balances li[data-player='Bob'] .amount\")"
+                                       ".getAttribute('aria-label')")
+        assert label == "Bob: 15M, 15,000,000 dollars"
+        browser.execute_script("window.notReloaded = true")
+        started = time.monotonic()
+        assert script.run(script.parse(PAYMENT), CoreBackend(unit)) is None  # the unit commits it
+        until(lambda: balance(browser, "Alice") == "17.5M", 1.0, "the payment on the page")
+        assert time.monotonic() - started < 1.0
+        assert balance(browser, "Bob") == "12.5M"
+        assert browser.execute_script("return window.notReloaded === true")
+        journal = browser.execute_script("return document.querySelector('#journal-list li .memo').textContent")
+        assert journal == "Bob paid Alice"
+        assert browser.execute_script("return document.getElementById('lost').hidden")
+
+
+def test_without_the_token_the_browser_is_refused(browser, unit):
+    with serve_in_background(unit, host="127.0.0.1", port=0) as page:
+        base = page.url.split("?")[0]
+        for url in (base, base + "?t=not-the-token1", base + "api/state"):
+            browser.get(url)
+            text = browser.find_element("tag name", "body").text
+            assert "needs its access code" in text and "Alice" not in text
+
+
+def test_a_page_that_loses_the_unit_says_so_and_comes_back_by_itself(browser, unit):
+    page = serve_in_background(unit, host="127.0.0.1", port=0)
+    port = page.port
+    try:
+        browser.get(page.url)
+        wait_for_state(browser)
+        browser.execute_script("window.notReloaded = true")
+    finally:
+        page.close()
+    until(lambda: browser.execute_script("return !document.getElementById('lost').hidden"), 3.0, "the lost banner")
+    assert "Lost the unit" in browser.find_element("id", "lost").text
+    unit.enrol("Cleo", "C3")
+    with serve_in_background(unit, host="127.0.0.1", port=port):
+        until(lambda: balance(browser, "Cleo") == "15M", 15.0, "reconnected")
+        assert browser.execute_script("return document.getElementById('lost').hidden && window.notReloaded")
+
+
+def test_a_renewed_token_ends_the_old_pages(browser, unit):
+    with serve_in_background(unit, host="127.0.0.1", port=0) as page:
+        browser.get(page.url)
+        wait_for_state(browser)
+        page.renew_token()
+        until(lambda: "no longer valid" in browser.find_element("id", "lost").text, 3.0, "the refusal")
+        browser.get(page.url)  # the new address works
+        wait_for_state(browser)
+        assert balance(browser, "Alice") == "15M"
+
+
+def test_the_demo_game_reads_out_and_fits_a_phone_and_a_tv(browser, tmp_path):
+    from web.demo import play_demo
+
+    path = tmp_path / "demo.db"
+    with SqliteLedger(path) as ledger:
+        play_demo(ledger)
+    with serve_in_background(path, host="127.0.0.1", port=0) as page:
+        browser.get(page.url)
+        wait_for_state(browser)
+        spoken = browser.execute_script(
+            "return [...document.querySelectorAll('#deed-list .deed .sr')].map(n => n.textContent)")
+        assert "Boardwalk, 1 house" in spoken and "Electric Company, mortgaged" in spoken
+        assert browser.execute_script("return [innerWidth, document.documentElement.scrollWidth]") == [390, 390]
+        assert browser.execute_script("return document.querySelector('#chart svg').getAttribute('role')") == "img"
+        undone = browser.execute_script("return document.querySelector('#journal-list li.undone .memo').textContent")
+        assert undone.startswith("Dan paid bank")
+        as_device(browser, 1920, 1080)
+        try:
+            browser.get(page.url)
+            wait_for_state(browser)
+            boxes = browser.execute_script(
+                "return ['balances', 'deeds', 'chart', 'journal'].map(id => document.getElementById(id)"
+                ".getBoundingClientRect()).map(r => [r.left, r.top, r.width])")
+            (_, bal_top, bal_width), (deeds_left, deeds_top, _), (chart_left, _, _), (journal_left, _, _) = boxes
+            assert bal_width > 1500 and bal_top < deeds_top  # the balances across the top
+            assert deeds_left < chart_left < journal_left  # then three columns
+        finally:
+            as_device(browser, 390, 844)
+
+
+def test_one_command_makes_the_screenshots(tmp_path):
+    from PIL import Image
+
+    from web.screenshots import main
+
+    main(["--out", str(tmp_path)])
+    with Image.open(tmp_path / "web-phone.png") as phone, Image.open(tmp_path / "web-tv.png") as tv:
+        assert phone.width == 390 and phone.height > 844
+        assert tv.size == (1920, 1080)

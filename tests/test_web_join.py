@@ -1,0 +1,116 @@
+"""``FN K``: the table page's QR code on the OLED, and a new token behind the banker's PIN."""
+
+from __future__ import annotations
+
+import segno
+
+from banker.authority import PIN_SETTING, hash_pin
+from banker.events import RenewWebToken, WebAddress
+from render import render_image
+
+URL = "http://192.168.1.23:8080/?t=Ab3dEf6hIj9kLm0n"
+
+
+def serve(table, url: str | None = URL) -> None:
+    table.t += 0.01
+    table._send(WebAddress(url, table.t))
+
+
+def renewals(table) -> int:
+    return sum(isinstance(e, RenewWebToken) for e in table.effects)
+
+
+def test_fn_k_shows_the_page_as_a_qr_code(table):
+    serve(table)
+    table.keys("FN", "K")
+    screen = table.shell.screen
+    assert screen.qr == URL
+    assert screen.lines[:2] == ("Scan for", "the table")
+    assert all(len(line) <= 10 for line in screen.lines)
+    table.keys("C")
+    assert table.shell.screen.qr is None
+
+
+def test_the_code_fills_the_left_of_the_oled_at_two_pixels_a_module(table):
+    serve(table)
+    table.keys("FN", "K")
+    image = render_image(table.shell.screen).convert("1")
+    matrix = segno.make(URL, error="l", micro=False, boost_error=True).matrix
+    assert len(matrix) == 29  # version 3: 2 px a module is 58 px, within the 64 px height with its quiet zone
+    quiet = (64 - 2 * 29) // 2
+    assert all(image.getpixel((x, y)) for x in range(64) for y in range(64)
+               if min(x, y) < quiet or max(x, y) >= 64 - quiet)  # a lit quiet zone all round
+    drawn = [[not image.getpixel((quiet + 2 * x + dx, quiet + 2 * y + dy)) for x in range(29)]
+             for y in range(29) for dx, dy in ((0, 0), (1, 1))]
+    assert drawn[::2] == drawn[1::2] == [[bool(m) for m in row] for row in matrix]  # every module, 2 x 2 px
+
+
+def test_with_no_page_it_says_how_to_turn_it_on(table):
+    table.keys("FN", "K")
+    assert "Table page is off" in table.shown and table.shell.screen.qr is None
+    table.keys("M")
+    assert renewals(table) == 0 and "Refused" in table.shown
+
+
+def test_the_address_follows_the_runtime(table):
+    serve(table)
+    table.keys("FN", "K")
+    serve(table, URL.replace("Ab3d", "ZZZZ"))
+    assert table.shell.screen.qr.endswith("ZZZZEf6hIj9kLm0n")
+    serve(table, None)
+    assert "Table page is off" in table.shown
+
+
+def test_m_renews_the_token_after_the_bankers_pin(table, ledger):
+    ledger.set_setting(PIN_SETTING, hash_pin("2468", b"0123456789abcdef"))
+    serve(table)
+    table.keys("FN", "K", "M")
+    assert "Banker PIN?" in table.shown and renewals(table) == 0
+    table.keys("1", "1", "1", "1", "M")
+    assert "Wrong PIN" in table.shown and renewals(table) == 0
+    table.keys("FN", "K", "M", "2", "4", "6", "8", "M")
+    assert renewals(table) == 1
+    assert "New code" in table.shown and table.shell.screen.qr == URL  # until the runtime brings the new one
+
+
+def test_without_a_pin_m_renews_at_once(table):
+    serve(table)
+    table.keys("FN", "K", "M")
+    assert renewals(table) == 1 and "old pages" in table.shown
+
+
+def test_the_shell_hands_the_renewal_to_the_page_server(table):
+    seen = []
+    table.shell.on_effect = seen.append
+    serve(table)
+    table.keys("FN", "K", "M")
+    assert seen == [RenewWebToken()]
+
+
+def test_other_keys_keep_the_code(table):
+    serve(table)
+    table.keys("FN", "K", "5")
+    assert "M: new code" in table.shown
+    table.keys("FN")
+    assert "FN: 01-39 deed" in table.shown and "K table page" in table.shown
+
+
+def test_the_unit_and_its_page_server_together(tmp_path):
+    """The runtime's wiring: the server tells the shell its address; FN K M renews it through on_effect."""
+    from runtime.ledger import SqliteLedger
+    from tests.conftest import Table
+    from web import serve_in_background
+
+    with SqliteLedger(tmp_path / "ledger.db") as ledger:
+        table = Table(ledger)
+        with serve_in_background(ledger, host="127.0.0.1", port=0, post=table.shell.post) as page:
+            table.shell.on_effect = page.on_effect
+            table.shell.pump()
+            first = page.url
+            table.keys("FN", "K")
+            assert table.shell.screen.qr == first
+            table.keys("M")
+            table.shell.pump()  # the new address, posted by the server
+            assert table.shell.screen.qr == page.url != first
+        table.shell.pump()
+        assert "Table page is off" in table.shown

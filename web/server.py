@@ -1,0 +1,319 @@
+"""The table page's HTTP server (aiohttp): the page, ``GET /api/state``, ``GET /api/events``, all behind the token.
+
+Read-only by construction: the routes are three GETs (HEAD too), and no
+handler can reach the unit's write path (it has only a read-only source).
+Every other method is 405, every other path 404, and any request without
+the token 401 (the token in ``?t=`` or ``Authorization: Bearer``, compared in
+constant time). There is no file serving, so no path can climb out: the
+page is one document with its style and script inlined, built once at start.
+
+Limits (docs/web.md): :data:`MAX_CONNECTIONS` TCP connections (more get a
+503 and are closed), :data:`MAX_STREAMS` event streams, requests of at most
+:data:`MAX_LINE` bytes a line, :data:`MAX_HEADERS` headers and no body, idle
+connections closed after :data:`IDLE_SECONDS`. The access log is our own:
+method, path and status, never the query (the token) or a header; aiohttp's
+error lines (a malformed request quotes its request line) pass :class:`Redact`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import json
+import logging
+import re
+import time
+import weakref
+from importlib import resources
+
+from aiohttp import web
+
+from .tokens import TokenStore
+
+log = logging.getLogger("banker.web")
+#: aiohttp's own error lines (a malformed request, with its request line) go here, the token cut out.
+http_log = logging.getLogger("banker.web.http")
+
+MAX_CONNECTIONS = 48
+MAX_STREAMS = 24
+MAX_LINE = 4096
+MAX_HEADERS = 32
+IDLE_SECONDS = 20.0
+#: Seconds between the source's polls (a commit shows on the pages within this, plus the network).
+POLL_SECONDS = 0.2
+#: Seconds between keep-alive comments on an event stream (the page counts a silent stream as lost).
+HEARTBEAT_SECONDS = 10.0
+#: Seconds a page may take to accept one event before its stream is closed (a phone gone to sleep).
+WRITE_SECONDS = 10.0
+#: States a slow page may fall behind before older ones are dropped (each state is whole).
+STREAM_BACKLOG = 4
+
+_CLOSE = object()
+_UNAUTHORISED = ("The table page needs its access code: scan the QR code on the unit (FN K), "
+                 "or use the address 'banker web' printed.\n")
+
+
+def page_bytes() -> tuple[bytes, str]:
+    """The page (HTML with its CSS and script inlined) and the Content-Security-Policy that allows exactly them."""
+    static = resources.files("web") / "static"
+    html = (static / "page.html").read_text(encoding="utf-8")
+    css = (static / "page.css").read_text(encoding="utf-8")
+    js = (static / "page.js").read_text(encoding="utf-8")
+
+    def sha(text: str) -> str:
+        return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+
+    page = html.replace("/*STYLE*/", css).replace("/*SCRIPT*/", js)
+    csp = (f"default-src 'none'; style-src {sha(css)}; script-src {sha(js)}; connect-src 'self'; img-src data:; "
+           "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+    return page.encode("utf-8"), csp
+
+
+class Redact(logging.Filter):
+    """Cuts tokens (``t=...``, ``Bearer ...`` and the current one) out of a log line and its traceback."""
+
+    PATTERN = re.compile(r"(t=|bearer\s+)[A-Za-z0-9_\-]+", re.IGNORECASE)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.stores: weakref.WeakSet[TokenStore] = weakref.WeakSet()
+
+    def _cut(self, text: str) -> str:
+        text = self.PATTERN.sub(r"\1[token]", text)
+        for tokens in list(self.stores):
+            token = tokens._token  # the one in use, without touching its file
+            if token:
+                text = text.replace(token, "[token]")
+        return text
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg, record.args = self._cut(record.getMessage()), ()
+        if record.exc_info:
+            record.exc_text = self._cut(logging.Formatter().formatException(record.exc_info))
+            record.exc_info = None
+        return True
+
+
+_REDACT = Redact()
+http_log.addFilter(_REDACT)
+
+
+def token_of(request: web.BaseRequest) -> str | None:
+    """The token a request gives: ``?t=`` (the printed URL's form) or ``Authorization: Bearer``."""
+    header = request.headers.get("Authorization", "")
+    if header[:7].lower() == "bearer ":
+        return header[7:].strip()
+    return request.query.get("t")
+
+
+class Hub:
+    """The open event streams: each a small queue of whole states, newest last."""
+
+    def __init__(self) -> None:
+        self.streams: set[asyncio.Queue] = set()
+
+    def publish(self, message: bytes) -> None:
+        for queue in self.streams:
+            if queue.full():
+                queue.get_nowait()  # a slow page skips a state: the next one is whole
+            queue.put_nowait(message)
+
+    def close_all(self) -> None:
+        for queue in self.streams:
+            if queue.full():
+                queue.get_nowait()
+            queue.put_nowait(_CLOSE)
+
+
+class _Busy(asyncio.Protocol):
+    """A connection over the limit: a 503 and goodbye."""
+
+    def connection_made(self, transport) -> None:
+        transport.write(b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nRetry-After: 5\r\n"
+                        b"Connection: close\r\n\r\n")
+        transport.close()
+
+
+class _CappedSite(web.BaseSite):
+    """A TCP site that answers connections beyond ``limit`` with a 503 instead of serving them."""
+
+    def __init__(self, runner: web.BaseRunner, host: str, port: int, *, limit: int) -> None:
+        super().__init__(runner, backlog=64)
+        self._host, self._port, self._limit = host, port, limit
+        self.bound: tuple[str, int] | None = None
+
+    @property
+    def name(self) -> str:
+        return f"http://{self._host}:{self._port}"
+
+    async def start(self) -> None:
+        await super().start()
+        server = self._runner.server
+        assert server is not None
+
+        def factory() -> asyncio.Protocol:
+            return server() if len(server.connections) < self._limit else _Busy()
+
+        self._server = await asyncio.get_running_loop().create_server(
+            factory, self._host, self._port, backlog=self._backlog, reuse_address=True)
+        self.bound = self._server.sockets[0].getsockname()[:2]
+
+
+class WebServer:
+    """The page server over ``source`` (a :mod:`web.source` source) with ``tokens``; run it in one event loop.
+
+    ``await start(host, port)`` binds (port 0: any free one) and returns the
+    bound port; ``await stop()`` closes every connection.
+    """
+
+    def __init__(self, source, tokens: TokenStore, *, poll_seconds: float = POLL_SECONDS,
+                 heartbeat: float = HEARTBEAT_SECONDS, max_streams: int = MAX_STREAMS,
+                 max_connections: int = MAX_CONNECTIONS) -> None:
+        self.source, self.tokens = source, tokens
+        self.poll_seconds, self.heartbeat = poll_seconds, heartbeat
+        self.max_streams, self.max_connections = max_streams, max_connections
+        self.hub = Hub()
+        self.page, self.csp = page_bytes()
+        self._state = b"{}"
+        self._event = b""
+        self._generation = tokens.generation
+        self._runner: web.AppRunner | None = None
+        self._poller: asyncio.Task | None = None
+        self.problem: str | None = None
+
+    # -- lifetime ------------------------------------------------------------------------
+
+    async def start(self, host: str, port: int) -> int:
+        self._publish(self.source.open(), send=False)
+        self.tokens.current()
+        self._generation = self.tokens.generation
+        app = web.Application(middlewares=[self._guard], client_max_size=1024)
+        app.router.add_get("/", self._page)
+        app.router.add_get("/api/state", self._api_state)
+        app.router.add_get("/api/events", self._api_events)
+        _REDACT.stores.add(self.tokens)
+        self._runner = web.AppRunner(app, access_log=None, logger=http_log, handle_signals=False, shutdown_timeout=1.0,
+                                     keepalive_timeout=IDLE_SECONDS,
+                                     max_line_size=MAX_LINE, max_field_size=MAX_LINE, max_headers=MAX_HEADERS)
+        await self._runner.setup()
+        site = _CappedSite(self._runner, host, port, limit=self.max_connections)
+        try:
+            await site.start()
+        except BaseException:
+            await self._runner.cleanup()
+            self.source.close()
+            raise
+        self._poller = asyncio.get_running_loop().create_task(self._poll_forever())
+        return site.bound[1]
+
+    async def stop(self) -> None:
+        if self._poller is not None:
+            self._poller.cancel()
+            try:
+                await self._poller
+            except asyncio.CancelledError:
+                pass
+            self._poller = None
+        self.hub.close_all()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+        self.source.close()
+
+    # -- what is published ---------------------------------------------------------------
+
+    def _publish(self, state: dict, *, send: bool = True) -> None:
+        body = json.dumps(state, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+        self._state = body
+        self._event = b"event: state\nid: %d\ndata: %s\n\n" % (state.get("seq", 0), body)
+        if send:
+            self.hub.publish(self._event)
+
+    def check_token(self) -> None:
+        """Close every event stream if the token was renewed (here or by another process)."""
+        self.tokens.current()
+        if self.tokens.generation != self._generation:
+            self._generation = self.tokens.generation
+            self.hub.close_all()
+
+    async def _poll_forever(self) -> None:
+        while True:
+            await asyncio.sleep(self.poll_seconds)
+            try:
+                for state in self.source.poll():
+                    self._publish(state)
+                self.check_token()
+                self.problem = None
+            except Exception as exc:  # the file went away, a read failed: say so, keep trying
+                if self.problem is None:
+                    log.warning("the table page cannot read the ledger: %s", exc)
+                self.problem = str(exc)
+
+    # -- requests ------------------------------------------------------------------------
+
+    @web.middleware
+    async def _guard(self, request: web.Request, handler) -> web.StreamResponse:
+        started = time.monotonic()
+        try:
+            response = await self._checked(request, handler)
+        except web.HTTPException as exc:  # the router's 404
+            response = web.Response(status=exc.status, text=f"{exc.status}: {exc.reason}\n")
+        self._secure(response)
+        log.debug("%s %s %s %.1f ms", request.method, request.path, response.status,
+                  (time.monotonic() - started) * 1000)
+        return response
+
+    async def _checked(self, request: web.Request, handler) -> web.StreamResponse:
+        if request.method not in ("GET", "HEAD"):
+            return web.Response(status=405, text="The table page is read-only.\n", headers={"Allow": "GET, HEAD"})
+        if request.content_length or request.headers.get("Transfer-Encoding"):
+            return web.Response(status=413, text="No request body is accepted.\n")
+        if not self.tokens.matches(token_of(request)):
+            return web.Response(status=401, text=_UNAUTHORISED, headers={"WWW-Authenticate": 'Bearer realm="banker"'})
+        return await handler(request)
+
+    def _secure(self, response: web.StreamResponse) -> None:
+        if response.prepared:
+            return
+        h = response.headers
+        h["Server"] = "banker"
+        h["Cache-Control"] = "no-store"
+        h["Referrer-Policy"] = "no-referrer"
+        h["X-Content-Type-Options"] = "nosniff"
+        h["X-Frame-Options"] = "DENY"
+        h.setdefault("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'")
+
+    async def _page(self, request: web.Request) -> web.Response:
+        return web.Response(body=self.page, content_type="text/html", charset="utf-8",
+                            headers={"Content-Security-Policy": self.csp})
+
+    async def _api_state(self, request: web.Request) -> web.Response:
+        return web.Response(body=self._state, content_type="application/json", charset="utf-8")
+
+    async def _api_events(self, request: web.Request) -> web.StreamResponse:
+        if request.method == "HEAD":
+            return web.Response(content_type="text/event-stream")
+        if len(self.hub.streams) >= self.max_streams:
+            return web.Response(status=503, text="Too many pages are open.\n", headers={"Retry-After": "10"})
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "X-Accel-Buffering": "no"})
+        self._secure(response)
+        queue: asyncio.Queue = asyncio.Queue(maxsize=STREAM_BACKLOG)
+        self.hub.streams.add(queue)
+        try:
+            await response.prepare(request)
+            await response.write(b"retry: 2000\n\n" + self._event)
+            while True:
+                try:
+                    message = await asyncio.wait_for(queue.get(), self.heartbeat)
+                except asyncio.TimeoutError:
+                    message = b"event: ping\ndata: 1\n\n"
+                if message is _CLOSE:
+                    response.force_close()  # the connection goes too: the page notices at once
+                    break
+                await asyncio.wait_for(response.write(message), WRITE_SECONDS)
+        except (ConnectionResetError, asyncio.TimeoutError):  # the page went away, or stopped reading
+            response.force_close()
+        finally:
+            self.hub.streams.discard(queue)
+        return response

@@ -1,0 +1,236 @@
+// The table page: follows /api/events (one whole state per commit), draws it, and says so when the unit is lost.
+"use strict";
+(function () {
+  const token = new URLSearchParams(location.search).get("t") || "";
+  const GROUPS = { "brown": "Brown", "light-blue": "Light blue", "pink": "Pink", "orange": "Orange", "red": "Red",
+    "yellow": "Yellow", "green": "Green", "dark-blue": "Dark blue", "railroad": "Railroads", "utility": "Utilities" };
+  const SILENT_MS = 25000;   // the server says something every 10 s; silence this long means the unit is gone
+  let source = null, lastHeard = 0, retryMs = 1000, retryTimer = null, previous = {}, refused = false;
+
+  const $ = (id) => document.getElementById(id);
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "class") node.className = v; else node.setAttribute(k, v);
+    }
+    for (const child of children) {
+      if (child !== null && child !== undefined) node.append(child instanceof Node ? child : String(child));
+    }
+    return node;
+  }
+  const sr = (text) => el("span", { class: "sr" }, text);
+  const clear = (node) => { while (node.firstChild) node.removeChild(node.firstChild); return node; };
+  const clock = (epoch) => epoch ? new Date(epoch * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) : "";
+  const dollars = (n) => n.toLocaleString("en-US") + " dollars";
+
+  // -- drawing one state -----------------------------------------------------------------------
+
+  function draw(s) {
+    document.body.dataset.seq = s.seq;
+    if (!s.game) {
+      $("game-line").textContent = "No game has started yet";
+      return;
+    }
+    const g = s.game;
+    $("game-line").textContent = `Game ${g.id}` + (g.short_game ? " · short game (hotels after 3 houses)" : "") +
+      ` · ${g.transactions} transactions` + (g.bankruptcies ? ` · ${g.bankruptcies} bankrupt` : "");
+    const over = $("over");
+    over.hidden = !g.over;
+    over.textContent = g.over || "";
+    const colour = {};
+    s.players.forEach((p, i) => { colour[p.name] = "c" + (i % 8); });
+    drawBalances(s, colour);
+    drawDeeds(s, colour);
+    drawBank(s.bank);
+    drawStandings(s.standings);
+    drawChart(s.worth, colour);
+    drawJournal(s.journal);
+    const last = s.journal[s.journal.length - 1];
+    if (last && last.id !== previous.lastId) {
+      $("latest").textContent = `#${last.id} ${last.memo} ${last.amount_text}` + (last.undone ? " (undone)" : "");
+    }
+    previous.lastId = last && last.id;
+  }
+
+  function drawBalances(s, colour) {
+    const list = clear($("balance-list"));
+    const before = previous.balances || {};
+    for (const p of s.players) {
+      const item = el("li", { class: colour[p.name] + (p.in_game ? "" : " out") + (p.name in before && before[p.name] !== p.balance ? " flash" : "") },
+        el("span", { class: "name" }, p.name),
+        el("span", { class: "amount", "aria-label": `${p.name}: ${p.balance_text}, ${dollars(p.balance)}` }, p.balance_text),
+        el("span", { class: "extra" }, `worth ${p.worth_text}` + (p.deeds ? ` · ${p.deeds} deed${p.deeds > 1 ? "s" : ""}` : "") +
+          (p.jail_cards ? ` · ${p.jail_cards} jail card${p.jail_cards > 1 ? "s" : ""}` : "") + (p.in_game ? "" : " · out")));
+      item.dataset.player = p.name;
+      item.dataset.balance = p.balance;
+      list.append(item);
+    }
+    if (!s.players.length) list.append(el("li", {}, el("span", { class: "name" }, "No players enrolled yet")));
+    previous.balances = Object.fromEntries(s.players.map((p) => [p.name, p.balance]));
+    setTimeout(() => document.querySelectorAll(".balances li.flash").forEach((n) => n.classList.remove("flash")), 1500);
+  }
+
+  function deedChip(d) {
+    const label = [d.name];
+    const chip = el("span", { class: `deed g-${d.group}` + (d.mortgaged ? " mortgaged" : ""), title: d.name },
+      el("span", { "aria-hidden": "true" }, d.short));
+    if (d.hotel) {
+      chip.append(el("span", { class: "hotel", "aria-hidden": "true" }, "HOTEL"));
+      label.push("a hotel");
+    } else if (d.houses) {
+      const row = el("span", { class: "houses", "aria-hidden": "true" });
+      for (let i = 0; i < d.houses; i++) row.append(el("i", { class: "house" }));
+      chip.append(row);
+      label.push(d.houses === 1 ? "1 house" : `${d.houses} houses`);
+    }
+    if (d.mortgaged) {
+      chip.append(el("span", { class: "tag", "aria-hidden": "true" }, "MORTGAGED"));
+      label.push("mortgaged");
+    }
+    chip.append(sr(label.join(", ")));
+    return chip;
+  }
+
+  function drawDeeds(s, colour) {
+    const box = clear($("deed-list"));
+    const sizes = {};
+    for (const d of s.deeds) sizes[d.group] = (sizes[d.group] || 0) + 1;
+    for (const p of s.players) {
+      const mine = s.deeds.filter((d) => d.owner === p.name);
+      if (!mine.length) continue;
+      const groups = el("ul", { class: "groups" });
+      const byGroup = new Map();
+      for (const d of mine) { if (!byGroup.has(d.group)) byGroup.set(d.group, []); byGroup.get(d.group).push(d); }
+      for (const [group, deeds] of byGroup) {
+        const whole = deeds.length === sizes[group];
+        groups.append(el("li", { class: `group g-${group}`, "aria-label": `${GROUPS[group] || group}: ${deeds.length} of ${sizes[group]}` },
+          el("span", { class: "gname" }, el("b", {}, GROUPS[group] || group), ` ${deeds.length}/${sizes[group]}` + (whole ? " · whole group" : "")),
+          ...deeds.map(deedChip)));
+      }
+      box.append(el("article", { class: "owner " + colour[p.name] }, el("h3", {}, p.name), groups));
+    }
+    if (!box.firstChild) box.append(el("p", { class: "none" }, "Every deed is still with the bank."));
+  }
+
+  function drawBank(b) {
+    const list = clear($("bank-list"));
+    const row = (term, value, spoken) => el("div", {}, el("dt", {}, term), el("dd", { "aria-label": spoken }, value));
+    list.append(row("Houses", b.houses, `${b.houses} of ${b.house_stock} houses left`),
+      row("Hotels", b.hotels, `${b.hotels} of ${b.hotel_stock} hotels left`),
+      row("Unsold deeds", b.unsold, `${b.unsold} deeds unsold`),
+      row("Jail cards", b.jail_cards, `${b.jail_cards} Get Out of Jail Free cards in the decks`));
+  }
+
+  function drawStandings(rows) {
+    const list = clear($("standing-list"));
+    for (const r of rows) {
+      list.append(el("li", { class: r.place === 1 ? "first" : "" }, el("span", { class: "place" }, `${r.place}.`),
+        el("span", { class: "name" }, r.name), el("span", { class: "value", "aria-label": dollars(r.value) }, r.value_text)));
+    }
+    if (!rows.length) list.append(el("li", {}, el("span", {}), el("span", { class: "name" }, "Nobody is in the game")));
+  }
+
+  const SVG = "http://www.w3.org/2000/svg";
+  function svg(tag, attrs, text) {
+    const node = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function drawChart(w, colour) {
+    const box = clear($("chart-box"));
+    const legend = clear($("chart-legend"));
+    const W = 600, H = 250, left = 78, right = 12, top = 14, bottom = 32;
+    const ticks = w.ticks, lo = ticks[0][0], hi = Math.max(ticks[ticks.length - 1][0], lo + 1), n = w.points.length;
+    const x = (i) => left + (n > 1 ? i / (n - 1) : 0) * (W - left - right);
+    const y = (v) => top + (1 - (Math.min(hi, Math.max(lo, v)) - lo) / (hi - lo)) * (H - top - bottom);
+    const now = w.players.map((name, k) => `${name} ${n && w.points[n - 1][1][k] !== null ? w.points[n - 1][1][k].toLocaleString("en-US") : 0} dollars`);
+    const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-labelledby": "chart-title chart-desc" });
+    chart.append(svg("title", { id: "chart-title" }, "Total worth of each player over the game"),
+      svg("desc", { id: "chart-desc" }, `Cash, deeds and buildings after each of ${n} transactions. Now: ${now.join(", ")}.`));
+    for (const [value, text] of ticks) {
+      chart.append(svg("line", { class: "grid", x1: left, x2: W - right, y1: y(value), y2: y(value) }),
+        svg("text", { class: "tick", x: left - 8, y: y(value) + 7, "text-anchor": "end" }, text));
+    }
+    if (n) {
+      chart.append(svg("text", { class: "tick", x: left, y: H - 6 }, `#${w.points[0][0]}`),
+        svg("text", { class: "tick", x: W - right, y: H - 6, "text-anchor": "end" }, `#${w.points[n - 1][0]}`));
+    }
+    w.players.forEach((name, k) => {
+      const pts = [];
+      w.points.forEach((p, i) => { if (p[1][k] !== null) pts.push(`${x(i).toFixed(1)},${y(p[1][k]).toFixed(1)}`); });
+      if (pts.length === 1) pts.push(`${(W - right).toFixed(1)},${pts[0].split(",")[1]}`);
+      chart.append(svg("polyline", { class: colour[name] || "c0", points: pts.join(" ") }));
+      legend.append(el("span", { class: colour[name] || "c0" }, name));
+    });
+    box.append(chart);
+  }
+
+  function drawJournal(entries) {
+    const list = clear($("journal-list"));
+    for (const e of entries.slice().reverse()) {
+      const badges = [];
+      if (e.undone) badges.push(el("span", { class: "badge" }, "undone"));
+      if (e.reverses) badges.push(el("span", { class: "badge" }, `undoes #${e.reverses}`));
+      const detail = e.postings.length > 1 ? e.postings.map((p) => `${p.from} → ${p.to} ${p.amount_text}`).join(" · ") : null;
+      list.append(el("li", { class: e.undone ? "undone" : "" },
+        el("span", { class: "num" }, `#${e.id}`),
+        el("span", { class: "memo" }, e.memo, ...badges),
+        el("span", { class: "amt", "aria-label": e.amount ? dollars(e.amount) : "no money" }, e.amount_text),
+        el("span", { class: "when" }, clock(e.time)),
+        detail ? el("span", { class: "detail" }, detail) : null));
+    }
+    if (!entries.length) list.append(el("li", {}, el("span", {}), el("span", { class: "memo" }, "Nothing yet")));
+  }
+
+  // -- staying connected -----------------------------------------------------------------------
+
+  function status(live, text, banner) {
+    const node = $("live");
+    node.className = "live " + (live ? "on" : "off");
+    $("live-text").textContent = text;
+    const lost = $("lost");
+    lost.hidden = !banner;
+    lost.textContent = banner || "";
+    document.body.classList.toggle("stale", !live);
+  }
+
+  function connect() {
+    clearTimeout(retryTimer);
+    if (source) source.close();
+    source = new EventSource("/api/events?t=" + encodeURIComponent(token));
+    source.addEventListener("state", (ev) => {
+      lastHeard = Date.now();
+      retryMs = 1000;
+      status(true, "Live");
+      draw(JSON.parse(ev.data));
+    });
+    source.addEventListener("ping", () => { lastHeard = Date.now(); });
+    source.onerror = () => lost();
+  }
+
+  function lost() {
+    if (source) { source.close(); source = null; }
+    if (refused) return;
+    status(false, "Offline", "Lost the unit. Reconnecting…");
+    fetch("/api/state", { headers: { Authorization: "Bearer " + token }, cache: "no-store" }).then((r) => {
+      if (r.status === 401) {
+        refused = true;
+        status(false, "Refused", "This page's access code is no longer valid: scan the QR code on the unit again (FN K).");
+        return;
+      }
+      if (!r.ok) throw new Error(String(r.status));
+      retryMs = 1000;
+      connect();
+    }).catch(() => {
+      retryTimer = setTimeout(connect, retryMs);
+      retryMs = Math.min(retryMs * 2, 10000);
+    });
+  }
+
+  setInterval(() => {
+    if (source && source.readyState === EventSource.OPEN && lastHeard && Date.now() - lastHeard > SILENT_MS) lost();
+  }, 5000);
+  connect();
+})();
