@@ -18,6 +18,15 @@ class NotAuthorised(BankerError, PermissionError):
     """An action that needs the banker's PIN was tried without it (or with a wrong one)."""
 
 
+def is_pin(text: str) -> bool:
+    """True for what the keypad can type as a PIN: 4 to 8 of the ASCII digits 0-9 (not ``²``, not ``١``).
+
+    >>> is_pin("2468"), is_pin("24"), is_pin("２４６８"), is_pin("24 68")
+    (True, False, False, False)
+    """
+    return 4 <= len(text) <= 8 and all(ch in "0123456789" for ch in text)
+
+
 def hash_pin(pin: str, salt: bytes) -> str:
     """``salt$hash`` of ``pin`` (PBKDF2-SHA256) for the ledger. ``salt``: fresh random bytes from the shell.
 
@@ -25,14 +34,17 @@ def hash_pin(pin: str, salt: bytes) -> str:
     (``KeyDown.salt``) or from the CLI. An empty salt (a test's event) is
     replaced by one derived from the PIN, which still hashes but is no secret.
     """
-    if not (pin.isascii() and pin.isdigit() and 4 <= len(pin) <= 8):
-        raise AmountError("PIN: 4 to 8 digits")
+    if not is_pin(pin):
+        raise AmountError("PIN: 4 to 8 digits 0-9")
     salt = salt or hashlib.sha256(b"banker-pin:" + pin.encode()).digest()[:16]
     digest = hashlib.pbkdf2_hmac("sha256", pin.encode(), salt, ROUNDS)
     return f"{salt.hex()}${digest.hex()}"
 
 
 def pin_matches(pin: str, stored: str) -> bool:
+    """True when ``pin`` is the one hashed in ``stored``; never for a text the keypad could not type."""
+    if not is_pin(pin):
+        return False
     salt, _, digest = stored.partition("$")
     try:
         expected = hash_pin(pin, bytes.fromhex(salt)).partition("$")[2]
@@ -47,5 +59,7 @@ def require_pin(stored: str | None, pin: str | None) -> None:
         return
     if pin is None:
         raise NotAuthorised("this needs the banker's PIN (--pin)")
+    if not is_pin(pin):
+        raise NotAuthorised("wrong banker PIN (a PIN is 4 to 8 digits 0-9)")
     if not pin_matches(pin, stored):
         raise NotAuthorised("wrong banker PIN")

@@ -1,7 +1,9 @@
 """Money: parse and format exact integer dollar amounts, the unit's way (``1.5M``, ``850K``).
 
 This is the one place where amounts are read from text and written as text.
-Amounts are ``int`` dollars; a float never touches money.
+Amounts are ``int`` dollars; a float never touches money. Only the ASCII
+digits 0-9 are digits here (``²`` or ``١٢`` are refused, never read as 12),
+and no amount is larger than :data:`MAX_AMOUNT`.
 """
 
 from __future__ import annotations
@@ -11,6 +13,33 @@ from .errors import AmountError
 #: The unit's screen shows at most this many digits of an amount.
 MAX_DIGITS = 5
 SUFFIXES = {"M": 1_000_000, "K": 1_000}
+#: The largest amount anyone may write (a trillion dollars less one: a thousand times a box's money,
+#: and far below the 2**53 that a JSON reader keeps exact, however many players' balances are added).
+MAX_AMOUNT = 10**12 - 1
+_DIGITS = frozenset("0123456789")
+
+
+def is_digits(text: str) -> bool:
+    """True when ``text`` is one or more of the ASCII digits 0-9 and nothing else (``str.isdigit`` takes ``²``)."""
+    return bool(text) and all(ch in _DIGITS for ch in text)
+
+
+def _grouped(text: str) -> str | None:
+    """``1,500,000`` (or ``1_500_000``) without its separators; None unless every group after the first has 3 digits."""
+    for sep in ",_":
+        if sep in text:
+            head, *groups = text.split(sep)
+            joined = head + "".join(groups)
+            if 1 <= len(head) <= 3 and groups and all(len(g) == 3 for g in groups) and is_digits(joined):
+                return joined
+            return None
+    return text
+
+
+def _checked(amount: int, text: str) -> int:
+    if amount > MAX_AMOUNT:
+        raise AmountError(f"too large: {text} (at most {MAX_AMOUNT:,} dollars)")
+    return amount
 
 
 def parse_entry(typed: str, suffix: str) -> int:
@@ -27,7 +56,7 @@ def parse_entry(typed: str, suffix: str) -> int:
         raise AmountError(f"finish with M or K, not {suffix!r}")
     if not typed or typed == ".":
         raise AmountError("type an amount first")
-    if typed.count(".") > 1 or not typed.replace(".", "").isdigit():
+    if typed.count(".") > 1 or not is_digits(typed.replace(".", "")):
         raise AmountError(f"not an amount: {typed}{suffix}")
     if sum(ch.isdigit() for ch in typed) > MAX_DIGITS:
         raise AmountError(f"{MAX_DIGITS} digits at most")
@@ -46,31 +75,40 @@ def parse_entry(typed: str, suffix: str) -> int:
 def parse_amount(text: str, *, allow_negative: bool = False, allow_zero: bool = False) -> int:
     """Read an amount written by a person: ``15M``, ``1.5M``, ``850K``, ``500``, ``15,000,000``.
 
-    Unlike :func:`parse_entry` there is no digit limit. A leading ``-`` is
+    Unlike :func:`parse_entry` there is no digit limit, only :data:`MAX_AMOUNT`.
+    Commas (or underscores) group the digits of plain dollars in threes and
+    nowhere else (``1,5M`` is refused, not read as 15M). A leading ``-`` is
     accepted only with ``allow_negative`` (balances can be negative under a
     house rule); zero only with ``allow_zero``.
+
+    >>> parse_amount("1,500,000"), parse_amount("1.5m"), parse_amount("-500K", allow_negative=True)
+    (1500000, 1500000, -500000)
     """
-    raw = text.strip().replace(",", "").replace("_", "")
+    raw = text.strip()
     negative = raw.startswith("-")
     if negative:
         if not allow_negative:
             raise AmountError(f"not a positive amount: {text}")
         raw = raw[1:]
+    if len(raw) > 32:  # longer than any amount up to MAX_AMOUNT can be written
+        raise AmountError(f"not an amount: {text[:32]}... (at most {MAX_AMOUNT:,} dollars)")
     suffix = raw[-1:].upper()
     if suffix in SUFFIXES:
         body = raw[:-1]
-        if not body or body == "." or body.count(".") > 1 or not body.replace(".", "").isdigit():
-            raise AmountError(f"not an amount: {text}")
         whole, _, fraction = body.partition(".")
+        if not is_digits(whole + fraction):
+            raise AmountError(f"not an amount: {text}")
         unit = SUFFIXES[suffix]
         scale = 10 ** len(fraction)
         if (int(fraction or "0") * unit) % scale:
             raise AmountError(f"not whole dollars: {text}")
         amount = int(whole or "0") * unit + int(fraction or "0") * unit // scale
-    elif raw.isdigit():
-        amount = int(raw)
     else:
-        raise AmountError(f"not an amount: {text}")
+        plain = _grouped(raw)
+        if plain is None or not is_digits(plain):
+            raise AmountError(f"not an amount: {text}")
+        amount = int(plain)
+    amount = _checked(amount, text.strip())
     if amount == 0 and not allow_zero:
         raise AmountError("the amount is zero")
     return -amount if negative else amount

@@ -1,38 +1,88 @@
-"""What every banker command shares: the --db and --pin options, opening the ledger, failing clearly."""
+"""What every banker command shares: --db, --config and --pin, finding and opening the ledger, failing clearly.
+
+The ledger a command uses is, in this order: ``--db PATH``, ``$BANKER_DB``,
+the config's ``[unit] db`` (the config from ``--config FILE`` or
+``$BANKER_CONFIG``), then ``ledger.db`` in the user data folder. Errors
+print one ``banker: ...`` line on stderr and exit with the code of
+docs/cli.md (:data:`REFUSED`, :data:`USAGE`, :data:`UNUSABLE`, :data:`NEEDS_PIN`).
+This module imports only click at load time, so ``banker --help`` stays quick.
+"""
 
 from __future__ import annotations
 
+import errno
+import os
 import sys
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator, NoReturn
 
 import click
 
-from banker.errors import BankerError, CorruptLedger, LedgerError
-from banker.money import parse_amount
-
 APP_NAME = "monopoly-banker"
+
+#: Exit codes (docs/cli.md).
+REFUSED, USAGE, UNUSABLE, NEEDS_PIN = 1, 2, 3, 4
+
+_CONFIG_KEY = "banker.config_path"
+_CONFIG_VALUE = "banker.config"
 
 
 def default_db() -> Path:
-    """Where the ledger lives when neither ``--db`` nor ``$BANKER_DB`` says."""
+    """Where the ledger lives when neither ``--db``, ``$BANKER_DB`` nor the config says."""
     from platformdirs import user_data_path
 
     return user_data_path(APP_NAME) / "ledger.db"
 
 
-def resolve_db(db: Path | None) -> Path:
-    return db if db is not None else default_db()
+# -- options ------------------------------------------------------------------------------
+
+
+class FilePath(click.Path):
+    """A file's path as an option takes it; a path no file can have (a NUL in it) is bad usage, not a crash."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(dir_okay=False, path_type=Path, **kwargs)
+
+    def convert(self, value, param, ctx):
+        if "\0" in str(value):
+            self.fail(f"{str(value)!r}: a path can't hold a NUL character", param, ctx)
+        try:
+            return super().convert(value, param, ctx)
+        except ValueError as exc:  # os.stat's refusals of a path that can't be one
+            self.fail(f"{str(value)!r}: {exc}", param, ctx)
+
+
+def _remember_config(ctx: click.Context, param: click.Parameter, value: Path | None) -> Path | None:
+    """Keep the config's path for :func:`current_config` (which reads it once, exit 2 if it is bad)."""
+    ctx.meta[_CONFIG_KEY] = value
+    return value
+
+
+def _has_option(func, name: str) -> bool:
+    return any(p.name == name for p in getattr(func, "__click_params__", ()))
+
+
+def config_option(func):
+    """``--config FILE`` (or ``$BANKER_CONFIG``): the device config; :func:`current_config` reads it."""
+    if _has_option(func, "config_path"):
+        return func
+    return click.option(
+        "--config", "config_path", type=FilePath(), envvar="BANKER_CONFIG",
+        expose_value=False, callback=_remember_config,
+        help="The unit's TOML config (docs/config.md): its [unit] db is the ledger when --db is not given. "
+             "[env: BANKER_CONFIG]",
+    )(func)
 
 
 def db_option(func):
-    return click.option(
-        "--db",
-        "db",
-        type=click.Path(dir_okay=False, path_type=Path),
-        envvar="BANKER_DB",
-        default=None,
-        help="Ledger database file. [default: $BANKER_DB, else ledger.db in the user data folder]",
+    """``--db PATH`` (or ``$BANKER_DB``), and ``--config FILE`` with it."""
+    func = click.option(
+        "--db", "db", type=FilePath(), envvar="BANKER_DB", default=None,
+        help="Ledger database file. [default: $BANKER_DB, else the config's [unit] db, else ledger.db in the "
+             "user data folder]",
     )(func)
+    return config_option(func)
 
 
 def pin_option(func):
@@ -40,47 +90,241 @@ def pin_option(func):
                         help="The banker's PIN, when one is set. [env: BANKER_PIN]")(func)
 
 
-def fail(message: str, code: int = 1) -> None:
+def amount_type(text: str) -> int:
+    from banker.errors import BankerError
+    from banker.money import parse_amount
+
+    try:
+        return parse_amount(text)
+    except BankerError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
+def uid_or_none(uid: str | None) -> str | None:
+    """A card UID given on the command line, normalised; exit 2 for one that is empty or not hex."""
+    if uid is None:
+        return None
+    from banker.records import normalise_uid
+
+    try:
+        if not uid.strip():
+            raise ValueError("a card UID can't be empty")
+        return normalise_uid(uid)
+    except ValueError as exc:
+        fail(str(exc), USAGE)
+
+
+# -- failing ------------------------------------------------------------------------------
+
+
+def fail(message: str, code: int = REFUSED) -> NoReturn:
     click.echo(f"banker: {message}", err=True)
     sys.exit(code)
 
 
-def open_ledger(db: Path | None, *, writer: bool = True):
-    """The ledger at ``db`` (or the default); a clear message and exit 3 if it can't be used.
+def exit_code(exc: BaseException) -> int:
+    """The exit code of docs/cli.md for an error a command could not get past."""
+    from banker.authority import NotAuthorised
+    from banker.deeds import UnknownDeed
+    from banker.errors import AmountError, BankerError, ConfigError, ScriptError
 
-    ``writer=False`` for commands that only read: they work beside a running unit.
+    sqlite3 = sys.modules.get("sqlite3")
+    if isinstance(exc, NotAuthorised):
+        return NEEDS_PIN
+    if isinstance(exc, (ConfigError, ScriptError, AmountError, UnknownDeed)):
+        return USAGE
+    if isinstance(exc, (OSError, ImportError, TimeoutError)) or sqlite3 is not None and isinstance(exc, sqlite3.Error):
+        return UNUSABLE  # the ledger or a device: corrupt, locked, in use, no space, missing
+    if isinstance(exc, BankerError):
+        return REFUSED
+    raise exc
+
+
+def describe(exc: BaseException) -> str:
+    """One line for a person: the error's own words, or what a disk or SQLite error means for the ledger."""
+    from banker.errors import BankerError
+
+    if isinstance(exc, BankerError):
+        return str(exc)
+    where = click.get_current_context(silent=True)
+    path = where.meta.get("banker.ledger_path") if where is not None else None
+    full = isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT) or "full" in str(exc)
+    if full:
+        return f"the disk is full: nothing was written{f' to {path}' if path else ''}"
+    if isinstance(exc, OSError):
+        name = exc.filename or path
+        return f"{name}: {exc.strerror or exc}" if name else str(exc.strerror or exc)
+    return f"{path}: {exc}" if path else str(exc)
+
+
+@contextmanager
+def failing(prefix: str = "") -> Iterator[None]:
+    """Turn an error a user can't go past into its message and exit code; ``prefix`` names what it was about."""
+    from banker.errors import BankerError
+
+    sqlite3 = sys.modules.get("sqlite3")
+    kinds: tuple = (BankerError, OSError, TimeoutError) + ((sqlite3.Error,) if sqlite3 is not None else ())
+    try:
+        yield
+    except kinds as exc:
+        fail(f"{prefix}{describe(exc)}", exit_code(exc))
+
+
+# -- the config and the ledger ------------------------------------------------------------
+
+
+def config_path() -> Path | None:
+    """The config file named by ``--config`` or ``$BANKER_CONFIG`` (None: none)."""
+    ctx = click.get_current_context(silent=True)  # its meta is shared by the whole command line
+    if ctx is not None and ctx.meta.get(_CONFIG_KEY) is not None:
+        return ctx.meta[_CONFIG_KEY]
+    env = os.environ.get("BANKER_CONFIG")
+    return Path(env) if env else None
+
+
+def current_config():
+    """The device config of this command (all defaults without one); a bad one exits 2 naming its key."""
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None and _CONFIG_VALUE in ctx.meta:
+        return ctx.meta[_CONFIG_VALUE]
+    config = read_config(config_path())
+    if ctx is not None:
+        ctx.meta[_CONFIG_VALUE] = config
+    return config
+
+
+def resolve_db(db: Path | None) -> Path:
+    """The ledger's path: ``--db`` or ``$BANKER_DB`` (``db``), else the config's ``[unit] db``, else the data folder."""
+    if db is None and os.environ.get("BANKER_DB"):
+        db = Path(os.environ["BANKER_DB"])
+    if config_path() is not None:  # a config named is read (and checked) even when --db overrides its ledger
+        configured = current_config().db
+        db = Path(configured) if db is None and configured else db
+    path = Path(db).expanduser() if db is not None else default_db()
+    if "\0" in str(path):
+        fail("a ledger path can't hold a NUL character", USAGE)
+    ctx = click.get_current_context(silent=True)
+    if ctx is not None:
+        ctx.meta["banker.ledger_path"] = path
+    return path
+
+
+def open_ledger(db: Path | None, *, writer: bool = True):
+    """The ledger at ``db`` (or as :func:`resolve_db` finds it); a clear message and exit 3 if it can't be used.
+
+    ``writer=False`` for commands that only read: they work beside a running
+    unit, and they never create a ledger (a missing one is an error naming it).
     """
-    from store import list_backups
-    from runtime.ledger import SqliteLedger
+    from banker.errors import CorruptLedger, LedgerError
 
     path = resolve_db(db)
+    if not writer and not path.exists():
+        fail(f"there is no ledger at {path} (a mistyped --db?); 'banker cards enrol NAME' starts one", UNUSABLE)
+    if path.exists() and not path.is_file():
+        fail(f"{path} is not a ledger file", UNUSABLE)
+    from runtime.ledger import SqliteLedger
+    from store import list_backups
+
     try:
         return SqliteLedger(path, writer=writer)
     except CorruptLedger as exc:
         backups = list_backups(path)
         offer = (f"; the last backup is {backups[0]}: bring it back with"
                  f" 'banker game restore --backup latest --db {path}'") if backups else "; there is no backup of it"
-        fail(f"{exc}{offer}", 3)
+        fail(f"{exc}{offer}", UNUSABLE)
     except LedgerError as exc:
-        fail(str(exc), 3)
+        fail(str(exc), UNUSABLE)
+    except Exception as exc:  # sqlite3.Error or OSError while opening: the file can't be used
+        if isinstance(exc, OSError) or type(exc).__module__ == "sqlite3":
+            fail(f"{path} can't be opened: {describe(exc)}", UNUSABLE)
+        raise
+
+
+# -- reading files ------------------------------------------------------------------------
+
+
+def decode_text(data: bytes, name: str) -> str:
+    """``data`` as UTF-8 text (a byte-order mark is dropped); exit 2 naming ``name`` and the line of a bad byte."""
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        fail(f"{name}: line {line}: not UTF-8 text (byte 0x{data[exc.start]:02X}); save the file as UTF-8", USAGE)
 
 
 def read_config(path: Path | None):
     """The device config in the file at ``path`` (None: all defaults); a bad one exits 2 naming its key."""
+    from banker.errors import BankerError
     from runtime.config import Config, parse_config
 
     if path is None:
         return Config()
     try:
-        return parse_config(Path(path).read_text(encoding="utf-8"), str(path))
+        data = Path(path).read_bytes()
     except OSError as exc:
-        fail(f"cannot read the config {path}: {exc.strerror}", 2)
-    except BankerError as exc:
-        fail(str(exc), 2)
-
-
-def amount_type(text: str) -> int:
+        fail(f"cannot read the config {path}: {exc.strerror}", USAGE)
     try:
-        return parse_amount(text)
+        return parse_config(decode_text(data, str(path)), str(path))
     except BankerError as exc:
-        raise click.BadParameter(str(exc)) from None
+        fail(str(exc), USAGE)
+
+
+@contextmanager
+def private_output(path: Path | None) -> Iterator:
+    """A text file to write to, readable only by its owner (0600), or stdout for None or ``-``.
+
+    The file appears whole or not at all: it is written beside its name and
+    renamed into place once complete.
+    """
+    if path is None or str(path) == "-":
+        yield sys.stdout
+        return
+    target = Path(path)
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.part")
+    try:
+        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except OSError as exc:
+        fail(f"cannot write {target}: {exc.strerror}", UNUSABLE if exc.errno in (errno.ENOSPC, errno.EDQUOT) else USAGE)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
+            yield out
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(temporary, target)
+    except BaseException:
+        try:
+            os.unlink(temporary)
+        except OSError:
+            pass
+        raise
+
+
+# -- keypad scripts -----------------------------------------------------------------------
+
+
+def play_lines(name: str, lines, backend, *, rehearsal: bool = False):
+    """Carry out script ``lines`` on ``backend`` one by one: (the first failing expectation or None, expectations held).
+
+    A step the unit can't take exits 2 naming its line (3 for a ledger or a
+    device that can't be used, 4 for a missing PIN). A ``rehearsal`` goes on
+    past a failing expectation, so every line is tried, and its message says
+    that nothing was written.
+    """
+    from banker import script as scripts
+    from banker.errors import BankerError
+
+    sqlite3 = sys.modules.get("sqlite3")
+    kinds: tuple = (BankerError, OSError, TimeoutError) + ((sqlite3.Error,) if sqlite3 is not None else ())
+    held, first = 0, None
+    for line in lines:
+        try:
+            failure = scripts.run([line], backend)
+        except kinds as exc:
+            code = exit_code(exc)
+            note = " (found before anything ran: nothing was written)" if rehearsal else ""
+            fail(f"{name}: line {line.number}: {describe(exc)}{note}", USAGE if code == REFUSED else code)
+        if failure is not None and not rehearsal:
+            return failure, held
+        first = first or failure
+        held += failure is None and not isinstance(line.step, scripts.ACTIONS)
+    return first, held

@@ -1,33 +1,35 @@
-"""``banker run`` and ``banker doctor``: the unit on its hardware (the Pi, or simulated chips with ``--backend hw-sim``)."""
+"""``banker run``, ``banker doctor``, ``banker script --port``: the unit on its hardware, or one over its test port.
+
+``run`` and ``doctor`` use the real buses (``--backend pi``) or the same
+drivers on simulated chips (``--backend hw-sim``); both read the device
+config (``--config FILE`` or ``$BANKER_CONFIG``, docs/config.md).
+"""
 
 from __future__ import annotations
 
 import signal
 import threading
 from pathlib import Path
+from typing import Any, Callable
 
 import click
 
-from runtime.config import Config
 from banker.errors import BankerError
-from banker.records import GameSettings
+from drivers.errors import SerialProtocolError
+from firmware_sim.serial_backend import SerialBackend
 
-from .common import db_option, fail, open_ledger, read_config
+from .common import UNUSABLE, config_option, current_config, db_option, describe, fail, failing, open_ledger, play_lines
 
 BACKENDS = ("pi", "hw-sim")
 
 
-def config_option(func):
-    return click.option("--config", "config_path", type=click.Path(dir_okay=False, path_type=Path), envvar="BANKER_CONFIG",
-                        help="The device's TOML config (docs/config.md). [default: built-in defaults; env: BANKER_CONFIG]")(func)
-
-
 def backend_option(func):
     return click.option("--backend", type=click.Choice(BACKENDS), default="pi", show_default=True,
-                        help="pi: the real buses and pins; hw-sim: the same drivers on simulated chips.")(func)
+                        help="pi: the real buses and pins; hw-sim: the same drivers on simulated chips "
+                             "(checks the config without the hardware).")(func)
 
 
-def hardware(backend: str, config: Config, *, realtime: bool = True):
+def hardware(backend: str, config, *, realtime: bool = True):
     if backend == "hw-sim":
         from firmware_sim.hw_sim import SimulatedHardware
 
@@ -37,51 +39,117 @@ def hardware(backend: str, config: Config, *, realtime: bool = True):
     return PiHardware()
 
 
+# -- doctor -------------------------------------------------------------------------------
+
+
 @click.command("doctor")
 @config_option
 @backend_option
-def doctor_command(config_path: Path | None, backend: str) -> None:
+def doctor_command(backend: str) -> None:
     """Check each configured device and say what was found; exit 1 if any is missing."""
-    from runtime.device import doctor
+    config = current_config()
+    with hardware(backend, config) as hw:
+        report = list(checks(config, hw))
+    for name, ok, sentence in report:
+        click.echo(f"{'ok  ' if ok else 'FAIL'}  {name:<17} {sentence}")
+    missing = [name for name, ok, _ in report if not ok]
+    if missing:
+        hint = (" To check the config and the drivers without the hardware, run 'banker doctor --backend hw-sim'."
+                if backend == "pi" else "")
+        fail(f"{len(missing)} of {len(report)} devices {'is' if len(missing) == 1 else 'are'} missing or misconfigured:"
+             f" {', '.join(missing)} (see docs/wiring.md).{hint}", 1)
+    where = ("on simulated chips: the config and the drivers work; run it without --backend hw-sim on the Pi"
+             if backend == "hw-sim" else "on this Pi")
+    click.echo(f"All {len(report)} devices answer {where}.")
 
-    config = read_config(config_path)
-    hw = hardware(backend, config)
-    with hw:
-        report = doctor(config, hw)
-    for name, ok, what in report:
-        click.echo(f"{'ok  ' if ok else 'FAIL'}  {name:<17} {what}")
-    if not all(ok for _, ok, _ in report):
-        fail("some devices are missing or misconfigured (see docs/wiring.md)", 1)
+
+def checks(config, hw):
+    """Open each configured device on its own and say in a sentence what was found: (device, ok, sentence)."""
+    from runtime.device import PARTS, wanted
+
+    for name in wanted(config):
+        try:
+            part = PARTS[name](config, hw)
+        except (BankerError, OSError, ValueError, ImportError) as exc:
+            yield name, False, _sentence_of(exc)
+            continue
+        try:
+            yield name, True, _found(name, part, config)
+        finally:
+            part.close()
+    if not config.serial_url:
+        yield "serial test port", True, "Off: no [serial_test_port] url is configured."
+        return
+    from drivers.serial_port import open_serial
+
+    try:
+        open_serial(config.serial_url, baudrate=config.serial_baudrate, serial_for_url=hw.serial_for_url()).close()
+        yield "serial test port", True, f"{config.serial_url} opens at {config.serial_baudrate} baud."
+    except (BankerError, OSError, ValueError, ImportError) as exc:
+        yield "serial test port", False, _sentence_of(exc)
+
+
+def _found(name: str, part: Any, config) -> str:
+    if name == "readers":
+        kind = "MFRC522 (13.56 MHz)" if config.reader_kind == "mfrc522" else "RDM6300 (125 kHz)"
+        cards = part.cards() if hasattr(part, "cards") else {}
+        slots = [f"{'left (+)' if r.slot == 'left' else 'right (-)'} "
+                 + (f"holds card {cards[r.slot]}" if cards.get(r.slot) else "is empty") for r in config.readers]
+        counted = _count(len(config.readers), kind + " reader")
+        return f"{counted[0].upper()}{counted[1:]} answer{'s' * (len(slots) == 1)}: {' and '.join(slots)}."
+    if name == "display":
+        return f"The {config.display.chip.upper()} display answers on {part.where}."
+    if name == "keypad":
+        k = config.keypad
+        return (f"The 4x4 keypad is set up on rows GPIO {', '.join(map(str, k.rows))} and columns GPIO "
+                f"{', '.join(map(str, k.columns))} (press a key on the running unit to try it).")
+    return f"The buzzer is set up on GPIO {config.buzzer_pin}."
+
+
+def _sentence_of(exc: BaseException) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?", ")")) else text + "."
+
+
+def _count(n: int, what: str) -> str:
+    words = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
+    return f"{words.get(n, n)} {what}{'s' * (n != 1)}"
+
+
+# -- run ----------------------------------------------------------------------------------
 
 
 @click.command("run")
 @config_option
 @backend_option
-@click.option("--seconds", type=float, default=None, help="Stop after this many seconds (for trials); default: run until stopped.")
+@click.option("--seconds", type=click.FloatRange(min=0, min_open=True, max=10**9), default=None,
+              help="Stop after this many seconds (for trials); default: run until stopped.")
 @db_option
-def run_command(config_path: Path | None, backend: str, seconds: float | None, db: Path | None) -> None:
+def run_command(backend: str, seconds: float | None, db: Path | None) -> None:
     """Run the unit on its hardware until stopped (SIGTERM or Ctrl-C).
 
     Cards, keys, the screen and the buzzer are the configured devices; every
-    transaction goes to the ledger (--db, else the config's unit.db, else the
-    user data folder). With the serial test port configured, a computer can
-    drive the unit with 'banker script FILE --port URL'.
+    transaction goes to the ledger (--db, else $BANKER_DB, else the config's
+    unit.db, else the user data folder). With the serial test port
+    configured, a computer can drive the unit with 'banker script FILE --port URL'.
     """
     from runtime.device import open_device
     from runtime.shell import Shell
-    
-    config = read_config(config_path)
-    ledger = open_ledger(db if db is not None else (Path(config.db) if config.db else None))
+
+    config = current_config()
+    ledger = open_ledger(db)
     hw = hardware(backend, config)
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
     with ledger, hw:
-        _first_game_settings(ledger, config)
+        with failing():
+            _first_game_settings(ledger, config)
         try:
             device = open_device(config, hw)
         except BankerError as exc:
-            fail(str(exc), 3)
+            fail(str(exc), UNUSABLE)
         with device:
             shell = Shell(ledger, display=device.display, buzzer=device.buzzer, clock=hw.clock, now=hw.clock(),
                           sleep_after=config.sleep_after)
@@ -104,10 +172,119 @@ def run_command(config_path: Path | None, backend: str, seconds: float | None, d
     click.echo("banker: stopped", err=True)
 
 
-def _first_game_settings(ledger, config: Config) -> None:
+def _first_game_settings(ledger, config) -> None:
     """A ledger with no transactions yet takes the config's house rules for its game."""
+    from banker.records import GameSettings
+
     wanted = GameSettings(config.start_balance, config.go_salary, config.allow_negative)
     settings = ledger.game().settings
-    if not ledger.transactions() and (settings.start_balance, settings.go_salary, settings.allow_negative) != (
-        wanted.start_balance, wanted.go_salary, wanted.allow_negative):
+    if ledger.last_transaction() is None and not ledger.transactions() and (
+            settings.start_balance, settings.go_salary, settings.allow_negative) != (
+            wanted.start_balance, wanted.go_salary, wanted.allow_negative):
         ledger.new_game(GameSettings(wanted.start_balance, wanted.go_salary, wanted.allow_negative, settings.edition))
+
+
+# -- script --port ------------------------------------------------------------------------
+
+
+class DeviceAnswerError(BankerError, OSError):
+    """The unit at the other end of the test port answered something that is not the protocol: it can't be used."""
+
+
+def _is(kind: type | tuple, *, none: bool = False) -> Callable[[Any], bool]:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return lambda v: (none and v is None) or (isinstance(v, kinds) and not (isinstance(v, bool) and bool not in kinds))
+
+
+_INT, _TEXT = _is(int), _is(str)
+
+
+class CheckedDevice(SerialBackend):
+    """The serial test port's client, with every answer checked for its shape before it is believed.
+
+    A step the device refuses stays :class:`SerialProtocolError` (exit 2, as
+    a step the unit can't take); an answer that isn't the protocol (not JSON,
+    a field missing or of the wrong kind) is :class:`DeviceAnswerError` (exit 3).
+    """
+
+    def ask(self, line: str, seconds: float = 0.0) -> dict[str, Any]:
+        try:
+            return super().ask(line, seconds)
+        except SerialProtocolError as exc:
+            if str(exc).startswith("device refused"):
+                raise
+            raise DeviceAnswerError(str(exc)) from None
+        except (RecursionError, MemoryError):  # JSON nested past reason
+            raise DeviceAnswerError(f"{self.url} answered {line!r} with something too deep to read") from None
+
+    def _field(self, line: str, key: str, good: Callable[[Any], bool], what: str) -> Any:
+        answer = self.ask(line)
+        value = answer.get(key, ...)
+        if value is ... or not good(value):
+            raise DeviceAnswerError(f"{self.url} answered {line!r} without {what} in {key!r}: {str(answer)[:80]}")
+        return value
+
+    def screen_lines(self) -> list[str]:
+        return self._field("screen?", "screen", lambda v: isinstance(v, list) and all(map(_TEXT, v)), "a list of lines")
+
+    def balance(self, name: str) -> int | None:
+        return self._field(f"balance? {name}", "balance", _is(int, none=True), "a whole number of dollars")
+
+    def balances(self) -> dict[str, int]:
+        return self._field("balances?", "balances", lambda v: isinstance(v, dict) and all(map(_INT, v.values())),
+                           "dollars by name")
+
+    def status(self) -> dict[str, Any]:
+        answer = self.ask("status?")
+        shape = {"screen": lambda v: isinstance(v, list) and all(map(_TEXT, v)), "volume": _INT, "game": _INT,
+                 "balances": lambda v: isinstance(v, dict) and all(map(_INT, v.values()))}
+        bad = next((k for k, good in shape.items() if not good(answer.get(k))), None)
+        if bad is not None:
+            raise DeviceAnswerError(f"{self.url} answered 'status?' without a good {bad!r}: {str(answer)[:80]}")
+        return answer
+
+    def owner(self, slug: str) -> str:
+        return self._field(f"owner? {slug}", "owner", _TEXT, "a name")
+
+    def houses(self, slug: str) -> int:
+        return self._field(f"houses? {slug}", "houses", lambda v: _INT(v) and 0 <= v <= 5, "a count 0-5")
+
+    def mortgaged(self, slug: str) -> bool:
+        return self._field(f"mortgaged? {slug}", "mortgaged", lambda v: isinstance(v, bool), "yes or no")
+
+    def bank_buildings(self) -> tuple[int, int]:
+        answer = self.ask("bank-buildings?")
+        if not (_INT(answer.get("houses")) and _INT(answer.get("hotels"))):
+            raise DeviceAnswerError(f"{self.url} answered 'bank-buildings?' without counts: {str(answer)[:80]}")
+        return answer["houses"], answer["hotels"]
+
+    def worth(self, name: str) -> int | None:
+        return self._field(f"worth? {name}", "worth", _is(int, none=True), "a whole number of dollars")
+
+
+def script_on_port(name: str, lines, url: str, *, as_json: bool, quiet: bool, timeout: float | None = None) -> None:
+    """``banker script FILE --port URL``: play ``lines`` on the unit at ``url``; exit codes as on a ledger.
+
+    ``timeout``: seconds to wait for each answer (beyond what a ``wait`` takes).
+    """
+    import json
+
+    from firmware_sim.serial_backend import ANSWER_MARGIN
+
+    try:
+        remote = CheckedDevice(url, timeout=ANSWER_MARGIN if timeout is None else timeout)
+    except Exception as exc:  # no such port, nobody answers, not a banker: the device can't be used
+        if not isinstance(exc, (BankerError, OSError, ValueError)):
+            raise
+        fail(f"{url}: {describe(exc)}", UNUSABLE)
+    try:
+        failure, held = play_lines(name, lines, remote)
+        if as_json:
+            with failing(f"{name}: "):
+                click.echo(json.dumps({**remote.status(), "screen": remote.screen_lines()}))
+    finally:
+        remote.port.close()
+    if failure is not None:
+        fail(f"{name}: {failure}", 1)
+    if not (quiet or as_json):
+        click.echo(f"{name}: passed on {url}: {held} expectation{'s' * (held != 1)} held")

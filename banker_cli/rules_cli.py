@@ -1,9 +1,7 @@
 """The deed and game-state commands: ``banker deeds list|enrol`` and ``banker game show``.
 
-The lead registers them in :mod:`banker_cli.main`::
-
-    cli.add_command(deeds_group, "deeds")
-    game.add_command(game_show_command, "show")
+:mod:`banker_cli.main` names them in its tables of lazily loaded commands
+(``banker deeds``, ``banker game show``).
 """
 
 from __future__ import annotations
@@ -15,10 +13,9 @@ import click
 
 from cards import load_edition
 from banker.errors import BankerError
-from banker.records import normalise_uid
 from banker.money import format_amount
 
-from .common import db_option, fail, open_ledger, pin_option
+from .common import USAGE, db_option, fail, failing, open_ledger, pin_option, resolve_db, uid_or_none
 from .safety import authorise
 
 
@@ -36,7 +33,8 @@ def deeds_group() -> None:
 
 
 @deeds_group.command("list")
-@click.option("--edition", default=None, help="Deed set (cards/editions/NAME.toml). [default: the current game's]")
+@click.option("--edition", default=None,
+              help="Deed set (cards/editions/NAME.toml). [default: the current game's; without a ledger, us]")
 @click.option("--json", "as_json", is_flag=True, help="Print every deed as JSON (amounts in whole dollars).")
 @db_option
 def deeds_list(edition: str | None, as_json: bool, db: Path | None) -> None:
@@ -45,13 +43,17 @@ def deeds_list(edition: str | None, as_json: bool, db: Path | None) -> None:
     Rents: a street's 6 (unimproved, 1-4 houses, hotel); a railroad's 4
     (1-4 owned); a utility's 2 (per dice pip, one or both owned).
     """
+    if edition is None and resolve_db(db).exists():
+        with open_ledger(db, writer=False) as ledger, failing():
+            edition = ledger.game().settings.edition
+    elif edition is None:  # no ledger yet (none is made): the deeds a new game would have
+        from banker.records import GameSettings
+
+        edition = GameSettings().edition
     try:
-        if edition is None:
-            with open_ledger(db, writer=False) as ledger:
-                edition = ledger.game().settings.edition
         board = load_edition(edition)
     except BankerError as exc:
-        fail(str(exc), 2)
+        fail(str(exc), USAGE)
     if as_json:
         click.echo(json.dumps([deed_record(d) for d in board.deeds], indent=1))
         return
@@ -69,17 +71,12 @@ def deeds_list(edition: str | None, as_json: bool, db: Path | None) -> None:
 @db_option
 def deeds_enrol(slug: str, uid: str, pin: str | None, db: Path | None) -> None:
     """Give the title deed SLUG an RFID tag: placing the tag on a reader then chooses the deed."""
-    try:
-        uid = normalise_uid(uid)
-    except ValueError as exc:
-        fail(str(exc), 2)
-    with open_ledger(db) as ledger:
+    uid = uid_or_none(uid)
+    with open_ledger(db) as ledger, failing():
+        ledger.edition().deed(slug)  # an unknown slug is a bad argument (exit 2), before the PIN is asked
         authorise(ledger, pin)
-        try:
-            ledger.enrol_deed(slug, uid)
-            name = ledger.edition().deed(slug).name
-        except BankerError as exc:
-            fail(str(exc))
+        ledger.enrol_deed(slug, uid)
+        name = ledger.edition().deed(slug).name
         click.echo(f"tag {uid} is now {name}'s")
 
 
@@ -120,7 +117,7 @@ def _buildings(houses: int) -> str:
 @db_option
 def game_show_command(as_json: bool, db: Path | None) -> None:
     """Show the current game: balances and worth, who owns which deed, buildings, mortgages, the bank's stock."""
-    with open_ledger(db, writer=False) as ledger:
+    with open_ledger(db, writer=False) as ledger, failing():
         state = game_state(ledger)
     if as_json:
         click.echo(json.dumps(state, indent=1))

@@ -1,4 +1,4 @@
-"""The commands that keep a game safe: verify and undo in the ledger, the banker's PIN, backups."""
+"""The commands that keep a game safe: verify and undo in the ledger, the banker's PIN, backups and restoring one."""
 
 from __future__ import annotations
 
@@ -13,15 +13,27 @@ from banker.authority import PIN_SETTING, hash_pin, require_pin
 from banker.errors import BankerError
 from banker.money import format_amount
 
-from .common import db_option, fail, open_ledger, pin_option, resolve_db
+from .common import NEEDS_PIN, UNUSABLE, USAGE, db_option, exit_code, fail, failing, open_ledger, pin_option, resolve_db
 
 
 def authorise(ledger, pin: str | None) -> None:
-    """Exit with a message unless no PIN is set or ``pin`` is the banker's."""
+    """Exit 4 with a message unless no PIN is set or ``pin`` is the banker's.
+
+    On a ledger open for writing the ledger checks it (a wrong try is
+    journalled, so the lockout holds on every path); on one open for reading,
+    the PIN is only compared.
+    """
+    from banker.authority import NotAuthorised
+
     try:
-        require_pin(ledger.setting(PIN_SETTING), pin)
-    except BankerError as exc:
-        fail(str(exc), 4)
+        if getattr(ledger.store, "writer", True) and hasattr(ledger, "authorise"):
+            ledger.authorise(pin, via="cli")
+        else:
+            require_pin(ledger.setting(PIN_SETTING), pin)
+    except NotAuthorised as exc:
+        fail(str(exc), NEEDS_PIN)
+    except BankerError as exc:  # the wrong try could not be written down: the ledger can't be used
+        fail(str(exc), exit_code(exc))
 
 
 @click.command("verify")
@@ -31,14 +43,15 @@ def ledger_verify(db: Path | None) -> None:
 
     Exit 0 when all is well; 1 naming each offending entry.
     """
-    with open_ledger(db, writer=False) as ledger:
+    with open_ledger(db, writer=False) as ledger, failing():
         result = ledger.verify()
         try:
             ledger.check()
         except BankerError as exc:
             result.problems.append(exc)
     for gid, totals in sorted(result.games.items()):
-        click.echo(f"game {gid}: bank issued {format_amount(totals.issued)}, took back {format_amount(totals.returned)},"
+        click.echo(f"game {gid}: bank issued {format_amount(totals.issued)},"
+                   f" took back {format_amount(totals.returned)},"
                    f" players hold {format_amount(totals.held)}")
     if result.problems:
         for problem in result.problems:
@@ -48,7 +61,7 @@ def ledger_verify(db: Path | None) -> None:
 
 
 @click.command("undo")
-@click.argument("tx_id", type=int, required=False)
+@click.argument("tx_id", type=click.IntRange(1, 2**63 - 1), required=False)
 @pin_option
 @db_option
 def ledger_undo(tx_id: int | None, pin: str | None, db: Path | None) -> None:
@@ -56,14 +69,11 @@ def ledger_undo(tx_id: int | None, pin: str | None, db: Path | None) -> None:
 
     Undoing anything but the last transaction needs the banker's PIN.
     """
-    with open_ledger(db) as ledger:
+    with open_ledger(db) as ledger, failing():
         last = ledger.last_transaction()
         if tx_id is not None and (last is None or last.id != tx_id):
             authorise(ledger, pin)
-        try:
-            undo = ledger.undo(tx_id)
-        except BankerError as exc:
-            fail(str(exc))
+        undo = ledger.undo(tx_id)
         click.echo(f"undone #{undo.reverses} by #{undo.id}: {undo.memo}")
 
 
@@ -74,17 +84,14 @@ def pin_group() -> None:
 
 @pin_group.command("set")
 @click.option("--new", "new_pin", prompt="New banker PIN", hide_input=True, confirmation_prompt=True,
-              help="The new PIN: 4 to 8 digits.")
+              help="The new PIN: 4 to 8 digits 0-9.")
 @pin_option
 @db_option
 def pin_set(new_pin: str, pin: str | None, db: Path | None) -> None:
     """Set or change the banker's PIN (the current one is needed to change it)."""
-    with open_ledger(db) as ledger:
+    with open_ledger(db) as ledger, failing():
         authorise(ledger, pin)
-        try:
-            ledger.set_setting(PIN_SETTING, hash_pin(new_pin, os.urandom(16)))
-        except BankerError as exc:
-            fail(str(exc), 2)
+        ledger.set_setting(PIN_SETTING, hash_pin(new_pin, os.urandom(16)))
     click.echo("banker PIN set")
 
 
@@ -96,3 +103,37 @@ def game_backups(db: Path | None) -> None:
 
     for path in list_backups(resolve_db(db)):
         click.echo(f"{datetime.fromtimestamp(path.stat().st_mtime):%Y-%m-%d %H:%M:%S}  {path}")
+
+
+def restore_from_backup(backup: str, pin: str | None, db: Path | None) -> None:
+    """``banker game restore --backup latest|FILE``: the ledger at ``db`` replaced by a backup, after both PINs."""
+    from runtime.ledger import SqliteLedger
+    from store import is_ledger_file, latest_good_backup, restore_backup, take_writer_lock
+
+    path = resolve_db(db)
+    if backup == "latest":
+        source = latest_good_backup(path)  # a damaged backup is passed over
+        if source is None:
+            fail(f"there is no usable backup of {path}")
+    else:
+        source = Path(backup)
+        if not source.is_file():
+            fail(f"no backup file {source}", USAGE)
+    if not is_ledger_file(source):
+        fail(f"{source} is not a banker ledger", UNUSABLE)
+    if is_ledger_file(path):  # the banker's PIN of the ledger being replaced
+        with open_ledger(path, writer=False) as current:
+            authorise(current, pin)
+    try:
+        with SqliteLedger(source, writer=False, backups=False) as copy:
+            authorise(copy, pin)
+            games = len(copy.games())
+    except BankerError as exc:
+        fail(f"{source} can't be used: {exc}", UNUSABLE)
+    with failing():
+        lock = take_writer_lock(str(path))
+        try:
+            kept = restore_backup(source, path)
+        finally:
+            lock.release()
+    click.echo(f"restored {source} ({games} games)" + (f"; the ledger as it was is kept in {kept}" if kept else ""))

@@ -2,17 +2,20 @@
 
 Each option is documented once, in docs/config.md; docs/banker.example.toml is
 a whole file. Every section is optional and takes the defaults of
-docs/wiring.md. Pin numbers are BCM GPIO numbers.
+docs/wiring.md. Pin numbers are BCM GPIO numbers. Every value is checked
+for its type and range when the file is read, so a config that parses
+never crashes ``banker run`` or ``banker doctor`` later.
 """
 
 from __future__ import annotations
 
+import math
 import tomllib
 from dataclasses import dataclass, field
 from typing import Any
 
 from banker.errors import AmountError, ConfigError
-from banker.money import parse_amount
+from banker.money import MAX_AMOUNT, parse_amount
 
 DEFAULT_KEYS = (("1", "2", "3", "M"), ("4", "5", "6", "K"), ("7", "8", "9", "C"), (".", "0", "GO", "FN"))
 
@@ -79,6 +82,17 @@ class Config:
 
 SECTIONS = {"unit", "readers", "display", "keypad", "buzzer", "serial_test_port", "house_rules", "web"}
 
+#: The Pi's GPIO header: BCM 0-27.
+GPIO_PINS = range(0, 28)
+#: 7-bit I2C addresses a device may have (0x00-0x02 and 0x78-0x7F are reserved).
+I2C_ADDRESSES = range(0x03, 0x78)
+#: The serial speeds a UART or pyserial port can be set to.
+BAUD_RATES = (50, 75, 110, 134, 150, 200, 300, 600, 1200, 1800, 2400, 4800, 9600, 19200, 38400, 57600, 115200,
+              230400, 460800, 500000, 576000, 921600, 1000000, 1152000, 1500000, 2000000, 2500000, 3000000,
+              3500000, 4000000)
+#: The MFRC522's SPI clock: at most 10 MHz (its data sheet).
+MAX_SPI_HZ = 10_000_000
+
 
 class _Section:
     """Reads one table of the file, remembering the keys it used so unknown ones can be named."""
@@ -96,21 +110,60 @@ class _Section:
         kinds = kind if isinstance(kind, tuple) else (kind,)
         if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
             names = " or ".join(k.__name__ for k in kinds)
-            raise ConfigError(f"{self.name}.{key} must be {names}, not {value!r}")
+            raise ConfigError(f"{self.name}.{key} must be {names}, not {_shown(value)}")
+        return value
+
+    def fail(self, key: str, must: str, value: Any) -> ConfigError:
+        return ConfigError(f"{self.name}.{key} must be {must}, not {_shown(value)}")
+
+    def number(self, key: str, default: int, allowed: range, must: str) -> int:
+        """An integer in ``allowed``; ``must`` says what it is (``"a GPIO number 0-27"``)."""
+        value = self.get(key, default)
+        if value not in allowed:
+            raise self.fail(key, must, value)
+        return value
+
+    def gpio(self, key: str, default: int) -> int:
+        return self.number(key, default, GPIO_PINS, "a GPIO number 0-27")
+
+    def baud(self, key: str, default: int) -> int:
+        value = self.get(key, default)
+        if value not in BAUD_RATES:
+            raise self.fail(key, "a standard baud rate (9600, 19200, 38400, 57600, 115200...)", value)
+        return value
+
+    def seconds(self, key: str, default: float, most: float | None = None) -> float:
+        """A finite number of seconds above 0 (and at most ``most``)."""
+        value = self.get(key, default, (int, float))
+        if isinstance(value, int) and abs(value) > 10**9 or not math.isfinite(value) or value <= 0 or (
+                most is not None and value > most):
+            limit = f" and at most {most:g}" if most is not None else ""
+            raise self.fail(key, f"a number of seconds above 0{limit}", value)
+        return float(value)
+
+    def text(self, key: str, default: str | None) -> str | None:
+        """A string with something in it and no control characters (a path or a URL)."""
+        value = self.get(key, default, str)
+        if value is not None and (not value.strip() or any(ord(ch) < 32 or ord(ch) == 127 for ch in value)):
+            raise self.fail(key, "a non-empty text without control characters", value)
         return value
 
     def choice(self, key: str, default: str, choices: tuple[str, ...]) -> str:
         value = self.get(key, default, str)
         if value not in choices:
-            raise ConfigError(f"{self.name}.{key} must be one of {', '.join(choices)}, not {value!r}")
+            raise ConfigError(f"{self.name}.{key} must be one of {', '.join(choices)}, not {_shown(value)}")
         return value
 
     def amount(self, key: str, default: int) -> int:
+        """An amount of dollars above 0 (``"15M"`` or ``15000000``), at most :data:`banker.money.MAX_AMOUNT`."""
         value = self.get(key, default, (int, str))
         try:
-            return parse_amount(value) if isinstance(value, str) else value
+            value = parse_amount(value) if isinstance(value, str) else value
         except AmountError as exc:
             raise ConfigError(f"{self.name}.{key}: {exc}") from None
+        if not 0 < value <= MAX_AMOUNT:
+            raise self.fail(key, f"an amount above 0 and at most {MAX_AMOUNT:,} dollars", value)
+        return value
 
     def done(self, *subtables: str) -> None:
         unknown = set(self.data) - self.used - set(subtables)
@@ -118,11 +171,39 @@ class _Section:
             raise ConfigError(f"unknown setting {self.name}.{sorted(unknown)[0]}")
 
 
+def _shown(value: Any) -> str:
+    """``value`` as the message quotes it (cut short: a config line can be long)."""
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
+
+
 def _pins(section: _Section, key: str, default: tuple[int, ...]) -> tuple[int, ...]:
     value = section.get(key, list(default), list)
-    if len(value) != 4 or not all(isinstance(p, int) and not isinstance(p, bool) and 0 <= p <= 27 for p in value):
-        raise ConfigError(f"{section.name}.{key} must be four GPIO numbers 0-27, not {value!r}")
+    if len(value) != 4 or not all(isinstance(p, int) and not isinstance(p, bool) and p in GPIO_PINS for p in value):
+        raise section.fail(key, "four GPIO numbers 0-27", value)
     return tuple(value)
+
+
+def _keys(section: _Section) -> tuple[tuple[str, ...], ...]:
+    """The keypad's 4 rows of 4 key names: the unit's names or a stock keypad's legends, each key once."""
+    from drivers.keypad import LEGEND_KEYS
+
+    from banker.events import KEYS
+
+    keys = section.get("keys", [list(r) for r in DEFAULT_KEYS], list)
+    if len(keys) != 4 or not all(isinstance(r, list) and len(r) == 4 and all(isinstance(x, str) for x in r)
+                                 for r in keys):
+        raise ConfigError("keypad.keys must be 4 rows of 4 key names")
+    seen = set()
+    for name in (x for r in keys for x in r):
+        key = name.strip().upper()
+        key = key if key in KEYS else LEGEND_KEYS.get(key)
+        if key is None:
+            raise ConfigError(f"keypad.keys: unknown key {_shown(name)} (keys: {' '.join(KEYS)}; legends A B D * #)")
+        if key in seen:
+            raise ConfigError(f"keypad.keys: the key {key} is given twice")
+        seen.add(key)
+    return tuple(tuple(r) for r in keys)
 
 
 def _web(data: dict) -> WebConfig:
@@ -153,24 +234,27 @@ def parse_config(text: str, source: str = "config") -> Config:
 
 def _build(data: dict) -> Config:
     unit = _Section(data.get("unit", {}), "unit")
-    sleep_after = float(unit.get("sleep_after", 60, (int, float)))
-    if sleep_after <= 0:
-        raise ConfigError("unit.sleep_after must be positive")
-    db = unit.get("db", None, str)
+    sleep_after = unit.seconds("sleep_after", 60.0)
+    db = unit.text("db", None)
     unit.done()
 
     readers = _Section(data.get("readers", {}), "readers")
     kind = readers.choice("kind", "mfrc522", ("mfrc522", "rdm6300"))
-    poll = float(readers.get("poll_interval", 0.02, (int, float)))
-    removal = float(readers.get("removal_after", 0.25, (int, float)))
+    poll = readers.seconds("poll_interval", 0.02, most=1.0)
+    removal = readers.seconds("removal_after", 0.25, most=10.0)
+    if removal < poll:
+        raise ConfigError(f"readers.removal_after ({removal:g} s) must be at least readers.poll_interval ({poll:g} s)")
     slots = []
     for slot, device, reset in (("left", 0, 25), ("right", 1, 24)):
         if slot not in readers.data and ("left" in readers.data or "right" in readers.data):
             continue  # a one-reader build names only the slot it serves
         s = _Section(readers.data.get(slot, {}), f"readers.{slot}")
         slots.append(ReaderConfig(
-            slot, s.get("bus", 0), s.get("device", device), s.get("reset_pin", reset), s.get("spi_hz", 1_000_000),
-            s.get("url", None, str), s.get("baudrate", 9600),
+            slot, s.number("bus", 0, range(0, 7), "an SPI bus number 0-6"),
+            s.number("device", device, range(0, 3), "an SPI chip select 0-2 (CE0-CE2)"), s.gpio("reset_pin", reset),
+            s.number("spi_hz", 1_000_000, range(1, MAX_SPI_HZ + 1), f"an SPI clock in Hz, 1-{MAX_SPI_HZ} (the MFRC522 "
+                     "runs at up to 10 MHz)"),
+            s.text("url", None), s.baud("baudrate", 9600),
         ))
         s.done()
         if kind == "rdm6300" and slots[-1].url is None:
@@ -179,28 +263,26 @@ def _build(data: dict) -> Config:
 
     d = _Section(data.get("display", {}), "display")
     display = DisplayConfig(
-        d.choice("chip", "ssd1306", ("ssd1306", "sh1106")), d.choice("bus", "i2c", ("i2c", "spi")), d.get("port", 1),
-        d.get("address", 0x3C), d.get("spi_device", 0), d.get("dc_pin", 23), d.get("reset_pin", 27),
-        d.get("contrast", 0xCF), d.get("rotate", 0),
+        d.choice("chip", "ssd1306", ("ssd1306", "sh1106")), d.choice("bus", "i2c", ("i2c", "spi")),
+        d.number("port", 1, range(0, 32), "a bus number 0-31 (/dev/i2c-N)"),
+        d.number("address", 0x3C, I2C_ADDRESSES, "an I2C address 0x03-0x77 (most displays: 0x3C or 0x3D)"),
+        d.number("spi_device", 0, range(0, 3), "an SPI chip select 0-2"), d.gpio("dc_pin", 23), d.gpio("reset_pin", 27),
+        d.number("contrast", 0xCF, range(0, 256), "0-255"), d.number("rotate", 0, range(0, 4), "0-3 quarter turns"),
     )
-    if not 0 <= display.contrast <= 255 or display.rotate not in (0, 1, 2, 3):
-        raise ConfigError("display.contrast must be 0-255 and display.rotate 0-3")
     d.done()
 
     k = _Section(data.get("keypad", {}), "keypad")
-    keys = k.get("keys", [list(r) for r in DEFAULT_KEYS], list)
-    if len(keys) != 4 or not all(isinstance(r, list) and len(r) == 4 and all(isinstance(x, str) for x in r) for r in keys):
-        raise ConfigError("keypad.keys must be 4 rows of 4 key names")
-    keypad = KeypadConfig(_pins(k, "rows", (5, 6, 13, 19)), _pins(k, "columns", (12, 16, 20, 21)),
-                          tuple(tuple(r) for r in keys), float(k.get("debounce", 0.02, (int, float))))
+    keypad = KeypadConfig(_pins(k, "rows", (5, 6, 13, 19)), _pins(k, "columns", (12, 16, 20, 21)), _keys(k),
+                          k.seconds("debounce", 0.02, most=1.0))
     k.done()
 
     b = _Section(data.get("buzzer", {}), "buzzer")
-    buzzer_pin = b.get("pin", 18) if b.get("enabled", True, bool) else None
+    pin = b.gpio("pin", 18)
+    buzzer_pin = pin if b.get("enabled", True, bool) else None
     b.done()
 
     p = _Section(data.get("serial_test_port", {}), "serial_test_port")
-    serial_url, serial_baud = p.get("url", None, str), p.get("baudrate", 115_200)
+    serial_url, serial_baud = p.text("url", None), p.baud("baudrate", 115_200)
     p.done()
 
     h = _Section(data.get("house_rules", {}), "house_rules")
@@ -208,9 +290,16 @@ def _build(data: dict) -> Config:
                     serial_baud, h.amount("start_balance", 15_000_000), h.amount("go_salary", 2_000_000),
                     h.get("allow_negative", False, bool), _web(data))
     h.done()
-    used = [p for r in config.readers for p in (r.reset_pin,)] + list(keypad.rows) + list(keypad.columns)
-    used += [buzzer_pin] if buzzer_pin is not None else []
-    clash = sorted({p for p in used if used.count(p) > 1})
-    if clash and kind == "mfrc522":
-        raise ConfigError(f"GPIO{clash[0]} is given to two devices")
+    _no_pin_twice(config)
     return config
+
+
+def _no_pin_twice(config: Config) -> None:
+    """Refuse a GPIO pin given to two devices (MFRC522 reset lines, an SPI display's D/C and reset, keypad, buzzer)."""
+    used = list(config.keypad.rows) + list(config.keypad.columns)
+    used += [r.reset_pin for r in config.readers] if config.reader_kind == "mfrc522" else []
+    used += [config.display.dc_pin, config.display.reset_pin] if config.display.bus == "spi" else []
+    used += [config.buzzer_pin] if config.buzzer_pin is not None else []
+    clash = sorted({p for p in used if used.count(p) > 1})
+    if clash:
+        raise ConfigError(f"GPIO{clash[0]} is given to two devices")

@@ -1,0 +1,239 @@
+"""The ledger's cards, games and journal: ``cards``, ``game list|new|restore``, ``ledger show|export``.
+
+``ledger show`` and ``ledger export`` stream: they read the journal one
+transaction at a time and write as they go, in constant memory.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+import click
+
+from .common import (
+    USAGE, FilePath, amount_type, db_option, fail, failing, open_ledger, pin_option, private_output, uid_or_none,
+)
+
+
+# -- cards --------------------------------------------------------------------------------
+
+
+@click.group()
+def cards() -> None:
+    """List, enrol, rename and remove player cards."""
+
+
+@cards.command("list")
+@db_option
+def cards_list(db: Path | None) -> None:
+    """List the enrolled cards with their balances in the current game."""
+    from banker.money import format_amount
+
+    with open_ledger(db, writer=False) as ledger, failing():
+        enrolled = ledger.cards()
+        if not enrolled:
+            click.echo(f"no cards are enrolled in {ledger.path} yet: 'banker cards enrol NAME' enrols one", err=True)
+        for card in enrolled:
+            click.echo(f"{card.name:<16} {card.uid:<14} {format_amount(ledger.balance(card.id)):>12}")
+
+
+@cards.command("enrol")
+@click.argument("name")
+@click.option("--uid", help="The card's RFID UID in hex (read it with 'banker doctor' or on the device).")
+@pin_option
+@db_option
+def cards_enrol(name: str, uid: str | None, pin: str | None, db: Path | None) -> None:
+    """Enrol a card for player NAME; it gets the current game's start balance."""
+    from banker.money import format_amount
+    from banker.script import made_up_uid
+
+    from .safety import authorise
+
+    uid = uid_or_none(uid) or made_up_uid(name)
+    with open_ledger(db) as ledger, failing():
+        authorise(ledger, pin)
+        card = ledger.enrol(name, uid)
+        click.echo(f"enrolled {card.name} ({card.uid}) with {format_amount(ledger.balance(card.id))}")
+
+
+@cards.command("rename")
+@click.argument("name")
+@click.argument("new_name")
+@pin_option
+@db_option
+def cards_rename(name: str, new_name: str, pin: str | None, db: Path | None) -> None:
+    """Rename the player NAME to NEW_NAME."""
+    from .safety import authorise
+
+    with open_ledger(db) as ledger, failing():
+        authorise(ledger, pin)
+        ledger.rename(name, new_name)
+        click.echo(f"renamed {name} to {new_name}")
+
+
+@cards.command("remove")
+@click.argument("name")
+@pin_option
+@db_option
+def cards_remove(name: str, pin: str | None, db: Path | None) -> None:
+    """Retire NAME's card (its past transactions stay in the ledger)."""
+    from .safety import authorise
+
+    with open_ledger(db) as ledger, failing():
+        authorise(ledger, pin)
+        ledger.remove(name)
+        click.echo(f"removed {name}")
+
+
+def _when(stamp: float | None) -> str:
+    return datetime.fromtimestamp(stamp).strftime("%Y-%m-%d %H:%M") if stamp is not None else "?"
+
+
+@click.command("list")
+@db_option
+def game_list(db: Path | None) -> None:
+    """List every game, the current one marked with *."""
+    from banker.money import format_amount
+
+    with open_ledger(db, writer=False) as ledger, failing():
+        for g in ledger.games():
+            mark = "*" if g.current else " "
+            s = g.settings
+            click.echo(
+                f"{mark} {g.id:>4}  {_when(g.started)}  {g.transactions:>5} transactions"
+                f"  start {format_amount(s.start_balance)}, GO {format_amount(s.go_salary)}"
+                + (", negative balances" if s.allow_negative else "")
+                + (", short game" if s.houses_for_hotel == 3 else "")
+                + (", Income Tax 10% option" if s.income_tax_choice else "")
+                + (f", Luxury Tax {format_amount(s.luxury_tax)}" if s.luxury_tax is not None else "")
+                + (f", {s.edition} deeds" if s.edition != "us" else "")
+            )
+
+
+@click.command("new")
+@click.option("--start", "start", type=amount_type, help="Start balance (default: as the current game, 15M).")
+@click.option("--go", "go", type=amount_type, help="GO salary (default: as the current game, 2M).")
+@click.option("--allow-negative/--no-negative", default=None, help="House rule: balances may go below zero.")
+@click.option("--short-game/--standard-game", default=None, help="Short game: a hotel after 3 houses.")
+@click.option("--income-tax-choice/--flat-income-tax", default=None, help="Older rule: 10% of worth instead of 2M.")
+@click.option("--luxury-tax", "luxury_tax", type=amount_type,
+              help="Luxury Tax (older sets: 750K). [default: as the current game, 1M]")
+@click.option("--edition", help="Deed set (cards/editions/NAME.toml). [default: as the current game, us]")
+@pin_option
+@db_option
+def game_new(start, go, allow_negative, short_game, income_tax_choice, luxury_tax, edition, pin, db) -> None:
+    """Archive the current game and start a new one, every card at the start balance.
+
+    Changing a setting needs the banker's PIN (when one is set); a new game
+    with the same settings does not, as holding C on the unit.
+    """
+    from banker.money import format_amount
+    from banker.records import GameSettings
+
+    from .safety import authorise
+
+    with open_ledger(db) as ledger, failing():
+        now = ledger.game().settings
+        settings = GameSettings(
+            start if start is not None else now.start_balance,
+            go if go is not None else now.go_salary,
+            now.allow_negative if allow_negative is None else allow_negative,
+            edition or now.edition,
+            now.houses_for_hotel if short_game is None else (3 if short_game else 4),
+            now.income_tax_choice if income_tax_choice is None else income_tax_choice,
+            now.luxury_tax if luxury_tax is None else luxury_tax,
+        )
+        if settings != now:
+            authorise(ledger, pin)
+        g = ledger.new_game(settings)
+        click.echo(f"game {g.id} started: {len(ledger.cards())} players at {format_amount(settings.start_balance)}")
+
+
+@click.command("restore")
+@click.argument("game_id", type=click.IntRange(1, 2**31), required=False)
+@click.option("--backup", help="Bring back a backup file instead ('latest' for the newest; see 'banker game backups').")
+@pin_option
+@db_option
+def game_restore(game_id: int | None, backup: str | None, pin: str | None, db: Path | None) -> None:
+    """Make the archived game GAME_ID current again, or bring back a backup of the ledger.
+
+    Needs the banker's PIN when one is set (for a backup: the backup's PIN).
+    """
+    from .safety import authorise, restore_from_backup
+
+    if backup is not None:
+        return restore_from_backup(backup, pin, db)
+    if game_id is None:
+        fail("name a GAME_ID or --backup", USAGE)
+    with open_ledger(db) as ledger, failing():
+        authorise(ledger, pin)
+        g = ledger.restore_game(game_id)
+        click.echo(f"game {g.id} is current again")
+
+
+FIELDS = ("id", "game", "time", "kind", "payer", "payee", "amount", "memo", "reverses", "reversed_by")
+
+
+def _journal(ledger_, game_id: int):
+    """The postings of game ``game_id``, one row (a dict of :data:`FIELDS`) at a time, never the whole journal."""
+    names = ledger_.card_names()
+    undone_by = {tx.reverses: tx.id for tx in ledger_.iter_transactions(game_id) if tx.reverses is not None}
+    for tx in ledger_.iter_transactions(game_id):
+        for p in tx.postings:
+            yield {
+                "id": tx.id, "game": tx.game, "time": datetime.fromtimestamp(tx.time).isoformat(timespec="seconds"),
+                "kind": tx.kind, "payer": "bank" if p.payer is None else names.get(p.payer, f"card {p.payer}"),
+                "payee": "bank" if p.payee is None else names.get(p.payee, f"card {p.payee}"), "amount": p.amount,
+                "memo": tx.memo, "reverses": tx.reverses, "reversed_by": undone_by.get(tx.id),
+            }
+
+
+def _game_id(ledger_, game_id: int | None) -> int:
+    if game_id is not None and game_id not in {g.id for g in ledger_.games()}:
+        fail(f"there is no game {game_id}")
+    return game_id if game_id is not None else ledger_.game().id
+
+
+@click.command("show")
+@click.option("--game", "game_id", type=int, help="Game to show (default: the current one).")
+@db_option
+def ledger_show(game_id: int | None, db: Path | None) -> None:
+    """Show the journal of a game, one posting a line."""
+    from banker.money import format_amount
+
+    with open_ledger(db, writer=False) as led, failing():
+        for row in _journal(led, _game_id(led, game_id)):
+            mark = f"  [undone by #{row['reversed_by']}]" if row["reversed_by"] else ""
+            click.echo(
+                f"{row['id']:>6}  {row['time']}  {row['kind']:<9} {row['payer']:>12} -> {row['payee']:<12}"
+                f" {format_amount(row['amount']):>12}  {row['memo']}{mark}"
+            )
+
+
+@click.command("export")
+@click.option("--format", "fmt", type=click.Choice(["csv", "json"]), default="csv", show_default=True)
+@click.option("--game", "game_id", type=int, help="Game to export (default: the current one).")
+@click.option("--output", "-o", type=FilePath(), default=None,
+              help="File to write, readable only by you (0600). [default: stdout]")
+@db_option
+def ledger_export(fmt: str, game_id: int | None, output: Path | None, db: Path | None) -> None:
+    """Export a game's journal as CSV or JSON (amounts in whole dollars)."""
+    import csv
+    import json
+
+    with open_ledger(db, writer=False) as led, failing():
+        rows = _journal(led, _game_id(led, game_id))
+        with private_output(output) as out:
+            if fmt == "csv":
+                writer = csv.DictWriter(out, fieldnames=FIELDS, lineterminator="\r\n")
+                writer.writeheader()
+                for row in rows:
+                    writer.writerow(row)
+                return
+            opened = False
+            for row in rows:  # the layout of json.dumps(rows, indent=1), one row at a time
+                lines = json.dumps(row, indent=1).splitlines()
+                out.write(("[\n" if not opened else ",\n") + "\n".join(" " + line for line in lines))
+                opened = True
+            out.write("\n]\n" if opened else "[]\n")

@@ -1,0 +1,194 @@
+"""``banker script FILE``: a keypad script on a fresh game, on a stored ledger (tried on a copy first), or on a device.
+
+The file must be UTF-8 (a byte-order mark is fine) and its digits ASCII;
+the whole script is parsed before anything runs. On a stored ledger it is
+first played on an in-memory copy, so an unknown deed or a refused
+enrolment on line 40 exits 2 before line 1 is written. A script whose
+changes were not saved (a full disk) exits 3.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from .common import UNUSABLE, USAGE, db_option, decode_text, describe, exit_code, fail, failing, open_ledger, pin_option
+
+
+# -- the command -------------------------------------------------------------------------------
+
+
+@click.command("script")
+@click.argument("file", type=click.File("rb"))
+@db_option
+@click.option("--json", "as_json", is_flag=True, help="Print balances, volume, game and screen as JSON at the end.")
+@click.option("--quiet", "-q", is_flag=True, help="Print nothing when the script passes (no summary line).")
+@click.option("--backend", default="core", show_default=True,
+              help="core: events straight into the unit; hw-sim: through the real drivers on simulated chips "
+                   "(wired as --config says); window: the simulator's window; serial:URL: a unit on its test port; "
+                   "spy:NAME logs every event, record and effect of NAME to stderr (docs/architecture.md).")
+@click.option("--port", help="Run the script on a real unit over its serial test port (a pyserial URL).")
+@pin_option
+def script_command(file, db: Path | None, as_json: bool, quiet: bool, backend: str, port: str | None,
+                   pin: str | None) -> None:
+    """Run a keypad script FILE ("-" for stdin) against the unit.
+
+    Without --db the script plays a fresh in-memory game; with --db (or
+    $BANKER_DB) it continues the game stored there, after the whole script
+    was first tried on a copy: a step that fails there exits 2 with its line
+    and nothing is written. With --port it plays on a device over its serial
+    test port (the device keeps its own ledger). Exit 0 when every expect
+    holds, 1 at the first failing expect, 2 for a malformed line (nothing is
+    run) or a step the unit can't take, 3 for a ledger or device that can't
+    be used (a change not saved, a device that answers wrongly), 4 when the
+    script enrols a card or a deed tag in a ledger with a banker's PIN and
+    --pin does not give it.
+    """
+    from banker import script as scripts
+
+    name = file.name if isinstance(file.name, str) else "<stdin>"
+    text = decode_text(file.read(), name)
+    _no_foreign_digits(text, name)
+    try:
+        lines = scripts.parse(text)
+    except ValueError as exc:  # ScriptError: the line and what is wrong with it
+        fail(f"{name}: {exc}", USAGE)
+    if port is not None or backend.startswith("serial:"):
+        from .device_cli import script_on_port
+
+        return script_on_port(name, lines, port or backend[len("serial:"):], as_json=as_json, quiet=quiet)
+    _script_on_ledger(name, lines, db, as_json=as_json, quiet=quiet, backend=backend, pin=pin)
+
+
+def _no_foreign_digits(text: str, name: str) -> None:
+    """Exit 2 at the first digit that is not ASCII 0-9 (``²``, ``١``): it would be read as a number, or crash."""
+    for number, raw in enumerate(text.splitlines(), start=1):
+        bad = next((ch for ch in raw.split("#", 1)[0] if ch.isdigit() and ch not in "0123456789"), None)
+        if bad is not None:
+            fail(f"{name}: line {number}: {bad!r} is not a digit 0-9", USAGE)
+
+
+def _script_on_ledger(name: str, lines, db: Path | None, *, as_json: bool, quiet: bool, backend: str,
+                      pin: str | None) -> None:
+    import json
+
+    from banker.records import transactions_in
+    from runtime.backends import parse
+
+    from .common import current_config, play_lines
+
+    try:
+        kind, _, _ = parse(backend)
+    except ValueError as exc:
+        fail(str(exc), USAGE)
+    config = current_config() if kind == "hw-sim" else None
+    if db is not None:
+        ledger = open_ledger(db)
+    else:
+        from runtime.ledger import SqliteLedger
+
+        ledger = SqliteLedger(":memory:")
+    with ledger:
+        if db is not None:
+            _authority(lines, ledger, pin)
+            with failing(f"{name}: "):
+                _rehearse(name, lines, ledger, backend, config)
+        store = ledger.store = _Watched(ledger.store)
+        before = store.last_seq()
+        backend_ = _backend(backend, ledger, config)
+        try:
+            failure, held = play_lines(name, lines, backend_)
+        finally:
+            getattr(backend_, "close", lambda: None)()
+        if store.failed:
+            fail(f"{name}: {len(store.failed)} change(s) were not saved: {describe(store.failed[0])}", UNUSABLE)
+        if as_json:
+            click.echo(json.dumps({
+                "balances": ledger.balances(),
+                "volume": ledger.game().volume,
+                "game": ledger.game().id,
+                "screen": backend_.screen_lines(),
+            }))
+        posted = sum(len(transactions_in(r)) for r in store.records(before))
+    if failure is not None:
+        fail(f"{name}: {failure}", 1)
+    if not (quiet or as_json):
+        kept = "" if db is not None else " (in memory: --db PATH keeps them)"
+        click.echo(f"{name}: passed: {held} expectation{'s' * (held != 1)} held, "
+                   f"{posted} transaction{'s' * (posted != 1)} posted{kept}")
+
+
+def _authority(lines, ledger, pin: str | None) -> None:
+    """A script that enrols a new card or a deed tag in a stored ledger needs the banker's PIN, as the keypad does."""
+    from banker import script as scripts
+
+    from .safety import authorise
+
+    enrols = any(isinstance(line.step, scripts.EnrolDeed) or isinstance(line.step, scripts.Enrol)
+                 and ledger.card_by_name(line.step.name) is None for line in lines)
+    if enrols:
+        authorise(ledger, pin)
+
+
+def _backend(spec: str, ledger, config):
+    from runtime.backends import script_backend
+
+    try:
+        return script_backend(spec, ledger, config=config)
+    except Exception as exc:  # a backend that can't start: no window, a wiring the config can't have
+        fail(describe(exc), USAGE if exit_code(exc) == 1 else exit_code(exc))
+
+
+def _rehearse(name: str, lines, stored, spec: str, config) -> None:
+    """Play ``lines`` on an in-memory copy of ``stored`` first: a step that fails there exits 2 with its line."""
+    from firmware_sim.memory_store import MemoryStore
+    from runtime.backends import parse
+    from runtime.ledger import Ledger
+
+    from .common import play_lines
+
+    copy = MemoryStore()  # the game as it stands: its last snapshot and what follows (a script reads no older history)
+    found = stored.store.last_snapshot() if hasattr(stored.store, "last_snapshot") else None
+    if found is not None:
+        copy.append(found[1])
+    for record in stored.store.records(found[0] if found is not None else 0):
+        copy.append(record)
+    kind, _, _ = parse(spec)
+    with Ledger(copy, editions=stored.editions) as rehearsal:
+        backend = _backend(kind if kind in ("core", "hw-sim") else "core", rehearsal, config)
+        try:
+            play_lines(name, lines, backend, rehearsal=True)
+        finally:
+            getattr(backend, "close", lambda: None)()
+
+
+class _Watched:
+    """The ledger's store, keeping every append that failed (a script whose changes were not saved must not pass).
+
+    An SQLite or disk error the store let through becomes the ledger error the
+    unit shows as NOT SAVED.
+    """
+
+    def __init__(self, store) -> None:
+        self._store = store
+        self.failed: list[Exception] = []
+
+    def append(self, record):
+        from banker.errors import LedgerError
+
+        try:
+            return self._store.append(record)
+        except LedgerError as exc:
+            self.failed.append(exc)
+            raise
+        except Exception as exc:
+            if exit_code(exc) != UNUSABLE:
+                raise
+            self.failed.append(exc)
+            raise LedgerError(describe(exc)) from exc
+
+    def __getattr__(self, attribute: str):
+        return getattr(self._store, attribute)
+
+
