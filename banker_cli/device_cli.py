@@ -125,14 +125,18 @@ def _count(n: int, what: str) -> str:
 @backend_option
 @click.option("--seconds", type=click.FloatRange(min=0, min_open=True, max=10**9), default=None,
               help="Stop after this many seconds (for trials); default: run until stopped.")
+@click.option("--web/--no-web", "web", default=None,
+              help="Serve the table page (docs/web.md) beside the unit. [default: the config's web.enabled, off]")
 @db_option
-def run_command(backend: str, seconds: float | None, db: Path | None) -> None:
+def run_command(backend: str, seconds: float | None, web: bool | None, db: Path | None) -> None:
     """Run the unit on its hardware until stopped (SIGTERM or Ctrl-C).
 
     Cards, keys, the screen and the buzzer are the configured devices; every
     transaction goes to the ledger (--db, else $BANKER_DB, else the config's
     unit.db, else the user data folder). With the serial test port
     configured, a computer can drive the unit with 'banker script FILE --port URL'.
+    With --web (or the config's [web] enabled) it also serves the table page
+    on the config's web.host and web.port; FN K shows its QR code.
     """
     from runtime.device import open_device
     from runtime.shell import Shell
@@ -153,6 +157,7 @@ def run_command(backend: str, seconds: float | None, db: Path | None) -> None:
         with device:
             shell = Shell(ledger, display=device.display, buzzer=device.buzzer, clock=hw.clock, now=hw.clock(),
                           sleep_after=config.sleep_after)
+            page = _table_page(ledger, config, shell, web)
             device.keypad.start(shell.post)
             device.slots.start(shell.post, interval_s=config.poll_interval)
             if seconds is not None:
@@ -169,7 +174,27 @@ def run_command(backend: str, seconds: float | None, db: Path | None) -> None:
                 run_shell_with_port(shell, port, stop)
             else:
                 shell.run(stop)
+            if page is not None:
+                page.close()
     click.echo("banker: stopped", err=True)
+
+
+def _table_page(ledger, config, shell, web: bool | None):
+    """The table page beside the unit when asked for (--web, or [web] enabled); None when not."""
+    if not (config.web.enabled if web is None else web):
+        return None
+    try:
+        from web import serve_in_background
+    except ImportError as exc:
+        fail(f"the table page can't be served: {exc}", UNUSABLE)
+    try:
+        page = serve_in_background(ledger, config, post=shell.post, clock=shell.clock)
+    except OSError as exc:
+        fail(f"the table page can't listen on {config.web.host}:{config.web.port}: {exc.strerror or exc}", UNUSABLE)
+    shell.on_effect = page.on_effect
+    where = page.url.split("?", 1)[0]  # the token stays off the log: FN K shows the whole address as a QR code
+    click.echo(f"banker: the table page is served at {where} (FN K on the keypad shows its code)", err=True)
+    return page
 
 
 def _first_game_settings(ledger, config) -> None:

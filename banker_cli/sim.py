@@ -6,6 +6,7 @@ banker_cli.sim`` runs it on its own.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from pathlib import Path
@@ -35,8 +36,11 @@ SMALLEST_SCALE, LARGEST_SCALE = 2, 8
               help="Play the --script at a pace you can watch: 1 is a person's pace, 2 twice as fast. "
                    "[default: at once]")
 @click.option("--mute", is_flag=True, help="No sound.")
+@click.option("--web/--no-web", "web", default=None,
+              help="Serve the table page (docs/web.md) for the game in the window. [default: the config's "
+                   "web.enabled, off]")
 def sim_command(db: Path | None, script_file, screenshot: Path | None, scale: int | None, speed: float | None,
-                mute: bool) -> None:
+                mute: bool, web: bool | None) -> None:
     """Open the banker unit in a window and play: click or type the keys, drag the cards.
 
     It plays the game in the ledger (--db), so a game played here goes on
@@ -78,7 +82,7 @@ def sim_command(db: Path | None, script_file, screenshot: Path | None, scale: in
                              sound=not (mute or headless or (lines is not None and not watched)))
         except NoDisplay as exc:
             fail(str(exc), NO_DISPLAY)
-        with sim:
+        with sim, _table_page(ledger, sim.shell, web):
             if sim.buzzer.problem and not (mute or headless or (lines is not None and not watched)):
                 click.echo(f"banker: {sim.buzzer.problem}", err=True)
             if lines is None and seed_demo(ledger):
@@ -95,6 +99,29 @@ def sim_command(db: Path | None, script_file, screenshot: Path | None, scale: in
         if headless:
             fail(f"{script_file.name}: {failure}", 1)
         sys.exit(1)  # already said when it failed; the window stayed open to look at
+
+
+@contextlib.contextmanager
+def _table_page(ledger, shell, web: bool | None):
+    """The table page for the window's game while it is open, when asked for (--web, or [web] enabled)."""
+    from banker_cli.common import current_config
+
+    config = current_config()
+    if not (config.web.enabled if web is None else web):
+        yield None
+        return
+    from web import serve_in_background
+
+    try:
+        page = serve_in_background(ledger, config, post=shell.post, clock=shell.clock)
+    except OSError as exc:
+        fail(f"the table page can't listen on {config.web.host}:{config.web.port}: {exc.strerror or exc}", 3)
+    shell.on_effect = page.on_effect
+    click.echo(f"banker: the table page: {page.url}", err=True)  # a desktop's own terminal, not a log
+    try:
+        yield page
+    finally:
+        page.close()
 
 
 def _play(sim, lines, script_file, speed: float | None):

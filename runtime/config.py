@@ -14,6 +14,8 @@ import tomllib
 from dataclasses import dataclass, field
 from typing import Any
 
+from .pins import (BUZZER, DISPLAY_ADDRESS, DISPLAY_SPI_DC, DISPLAY_SPI_RESET, KEYPAD_COLUMNS, KEYPAD_ROWS,
+                   READER_DEVICE, READER_RESET)
 from banker.errors import AmountError, ConfigError
 from banker.money import MAX_AMOUNT, parse_amount
 
@@ -25,7 +27,7 @@ class ReaderConfig:
     slot: str
     bus: int = 0
     device: int = 0
-    reset_pin: int = 25
+    reset_pin: int = READER_RESET["left"]
     spi_hz: int = 1_000_000
     url: str | None = None
     baudrate: int = 9600
@@ -36,18 +38,18 @@ class DisplayConfig:
     chip: str = "ssd1306"
     bus: str = "i2c"
     port: int = 1
-    address: int = 0x3C
+    address: int = DISPLAY_ADDRESS
     spi_device: int = 0
-    dc_pin: int = 23
-    reset_pin: int = 27
+    dc_pin: int = DISPLAY_SPI_DC
+    reset_pin: int = DISPLAY_SPI_RESET
     contrast: int = 0xCF
     rotate: int = 0
 
 
 @dataclass(frozen=True)
 class KeypadConfig:
-    rows: tuple[int, ...] = (5, 6, 13, 19)
-    columns: tuple[int, ...] = (12, 16, 20, 21)
+    rows: tuple[int, ...] = KEYPAD_ROWS
+    columns: tuple[int, ...] = KEYPAD_COLUMNS
     keys: tuple[tuple[str, ...], ...] = DEFAULT_KEYS
     debounce: float = 0.02
 
@@ -66,12 +68,13 @@ class Config:
     sleep_after: float = 60.0
     db: str | None = None
     reader_kind: str = "mfrc522"
-    readers: tuple[ReaderConfig, ...] = (ReaderConfig("left", 0, 0, 25), ReaderConfig("right", 0, 1, 24))
+    readers: tuple[ReaderConfig, ...] = (ReaderConfig("left", 0, READER_DEVICE["left"], READER_RESET["left"]),
+                                         ReaderConfig("right", 0, READER_DEVICE["right"], READER_RESET["right"]))
     poll_interval: float = 0.02
     removal_after: float = 0.25
     display: DisplayConfig = field(default_factory=DisplayConfig)
     keypad: KeypadConfig = field(default_factory=KeypadConfig)
-    buzzer_pin: int | None = 18
+    buzzer_pin: int | None = BUZZER
     serial_url: str | None = None
     serial_baudrate: int = 115_200
     start_balance: int = 15_000_000
@@ -245,7 +248,7 @@ def _build(data: dict) -> Config:
     if removal < poll:
         raise ConfigError(f"readers.removal_after ({removal:g} s) must be at least readers.poll_interval ({poll:g} s)")
     slots = []
-    for slot, device, reset in (("left", 0, 25), ("right", 1, 24)):
+    for slot, device, reset in ((slot, READER_DEVICE[slot], READER_RESET[slot]) for slot in ("left", "right")):
         if slot not in readers.data and ("left" in readers.data or "right" in readers.data):
             continue  # a one-reader build names only the slot it serves
         s = _Section(readers.data.get(slot, {}), f"readers.{slot}")
@@ -265,19 +268,19 @@ def _build(data: dict) -> Config:
     display = DisplayConfig(
         d.choice("chip", "ssd1306", ("ssd1306", "sh1106")), d.choice("bus", "i2c", ("i2c", "spi")),
         d.number("port", 1, range(0, 32), "a bus number 0-31 (/dev/i2c-N)"),
-        d.number("address", 0x3C, I2C_ADDRESSES, "an I2C address 0x03-0x77 (most displays: 0x3C or 0x3D)"),
-        d.number("spi_device", 0, range(0, 3), "an SPI chip select 0-2"), d.gpio("dc_pin", 23), d.gpio("reset_pin", 27),
+        d.number("address", DISPLAY_ADDRESS, I2C_ADDRESSES, "an I2C address 0x03-0x77 (most displays: 0x3C or 0x3D)"),
+        d.number("spi_device", 0, range(0, 3), "an SPI chip select 0-2"), d.gpio("dc_pin", DISPLAY_SPI_DC), d.gpio("reset_pin", DISPLAY_SPI_RESET),
         d.number("contrast", 0xCF, range(0, 256), "0-255"), d.number("rotate", 0, range(0, 4), "0-3 quarter turns"),
     )
     d.done()
 
     k = _Section(data.get("keypad", {}), "keypad")
-    keypad = KeypadConfig(_pins(k, "rows", (5, 6, 13, 19)), _pins(k, "columns", (12, 16, 20, 21)), _keys(k),
+    keypad = KeypadConfig(_pins(k, "rows", KEYPAD_ROWS), _pins(k, "columns", KEYPAD_COLUMNS), _keys(k),
                           k.seconds("debounce", 0.02, most=1.0))
     k.done()
 
     b = _Section(data.get("buzzer", {}), "buzzer")
-    pin = b.gpio("pin", 18)
+    pin = b.gpio("pin", BUZZER)
     buzzer_pin = pin if b.get("enabled", True, bool) else None
     b.done()
 

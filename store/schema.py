@@ -130,6 +130,8 @@ def connect(path: str, *, create: bool = True) -> sqlite3.Connection:
             new = True
         elif file.is_dir():
             raise LedgerError(f"{path} is a folder, not a ledger file")
+        elif not create and file.stat().st_size == 0:
+            raise CorruptLedger(f"{path} is empty: not a banker ledger")
         target = str(file)
     try:
         conn = sqlite3.connect(target, isolation_level=None, timeout=2.0)
