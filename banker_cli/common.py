@@ -223,14 +223,14 @@ def open_ledger(db: Path | None, *, writer: bool = True):
     if path.exists() and not path.is_file():
         fail(f"{path} is not a ledger file", UNUSABLE)
     from runtime.ledger import SqliteLedger
-    from store import list_backups
+    from store import latest_good_backup
 
     try:
         return SqliteLedger(path, writer=writer)
     except CorruptLedger as exc:
-        backups = list_backups(path)
-        offer = (f"; the last backup is {backups[0]}: bring it back with"
-                 f" 'banker game restore --backup latest --db {path}'") if backups else "; there is no backup of it"
+        good = latest_good_backup(path)  # a damaged backup is passed over
+        offer = (f"; the newest good backup is {good}: bring it back with"
+                 f" 'banker game restore --backup latest --db {path}'") if good else "; there is no usable backup of it"
         fail(f"{exc}{offer}", UNUSABLE)
     except LedgerError as exc:
         fail(str(exc), UNUSABLE)

@@ -198,8 +198,10 @@ class Ledger:
         return [GameInfo(row.id, row.settings, row.started, row.id == self._game.id, row.transactions)
                 for row in self.store.games()]
 
-    def verify(self) -> Audit:
-        return self.store.verify()
+    def verify(self, progress=None) -> Audit:
+        """The store's audit of the whole journal (``progress(rows checked)`` as it goes); the snapshots the
+        game was opened from are among what it checks against the fold."""
+        return self.store.verify(progress=progress) if progress is not None else self.store.verify()
 
     def head(self) -> str:
         return self.store.head()
