@@ -27,6 +27,12 @@ The whole script is parsed before anything runs, so a malformed line stops
 it with its line number and nothing happens. A backend (the pure core, the
 drivers over simulated chips, a device over its serial test port) carries
 the steps out; :func:`run` checks the expectations.
+
+``enrol`` (of a name not enrolled yet) and ``enrol-deed`` are the banker's
+acts: once the ledger has a banker's PIN, the backend checks the PIN it was
+given (``banker script --pin``) and a refusal stops the script at that line
+(:class:`StepNotAuthorised`). The PIN is not part of the format; a script
+may also type it on the keypad, as the banker would (``FN`` ... ``M``).
 """
 
 from __future__ import annotations
@@ -35,6 +41,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Protocol, Union
 
+from .authority import NotAuthorised
 from .errors import AmountError, ScriptError
 from .events import KEYS, READERS, CardPlaced, CardRemoved, Event, ReaderFault, ReaderRecovered
 from .records import normalise_uid
@@ -295,7 +302,7 @@ def parse(text: str) -> list[Line]:
 class Backend(Protocol):
     """What runs a script: the core, the drivers on simulated chips, or a device."""
 
-    def enrol(self, name: str, uid: str) -> None: ...
+    def enrol(self, name: str, uid: str) -> None: ...  # the banker's act: NotAuthorised without the PIN
     def insert(self, reader: str, name: str) -> None: ...
     def stack(self, reader: str, name: str) -> None: ...  # another card on the reader: both in its field
     def remove(self, reader: str) -> None: ...  # every card off that reader
@@ -305,7 +312,7 @@ class Backend(Protocol):
     def balance(self, name: str) -> int | None: ...
     def screen_lines(self) -> list[str]: ...
     # title deeds and the rules
-    def enrol_deed(self, slug: str, uid: str) -> None: ...
+    def enrol_deed(self, slug: str, uid: str) -> None: ...  # the banker's act, as enrol
     def owner(self, slug: str) -> str: ...  # the owner's name, or "bank"
     def houses(self, slug: str) -> int: ...  # 0-4, 5 a hotel
     def mortgaged(self, slug: str) -> bool: ...
@@ -370,6 +377,19 @@ class Failure:
 ACTIONS = (Enrol, Insert, Stack, Remove, Press, Hold, Wait, Tap, EnrolDeed)
 
 
+class StepNotAuthorised(NotAuthorised):
+    """A banker's act on script line ``line`` refused for want of the banker's PIN; ``reason`` says why.
+
+    >>> str(StepNotAuthorised(3, "wrong banker PIN"))
+    'line 3: wrong banker PIN'
+    """
+
+    def __init__(self, line: int, reason: str) -> None:
+        super().__init__(f"line {line}: {reason}")
+        self.line = line
+        self.reason = reason
+
+
 def perform(step: Step, backend: Backend) -> None:
     """Carry out one step that is not an expectation (``ACTIONS``) on ``backend``."""
     if isinstance(step, Enrol):
@@ -400,7 +420,11 @@ def perform(step: Step, backend: Backend) -> None:
 
 
 def run(lines: list[Line], backend: Backend) -> Failure | None:
-    """Carry out ``lines`` on ``backend``; stop at the first failing expectation and return it."""
+    """Carry out ``lines`` on ``backend``; stop at the first failing expectation and return it.
+
+    A step the unit can't take raises: :class:`ScriptError` with its line,
+    :class:`StepNotAuthorised` for a banker's act without the banker's PIN.
+    """
     for line in lines:
         step = line.step
         if isinstance(step, ACTIONS):
@@ -410,6 +434,10 @@ def run(lines: list[Line], backend: Backend) -> Failure | None:
                 if exc.line:
                     raise
                 raise ScriptError(line.number, str(exc).removeprefix("line 0: ")) from None
+            except NotAuthorised as exc:  # no PIN, a wrong one (already journalled), or PIN entry locked
+                if isinstance(exc, StepNotAuthorised):
+                    raise
+                raise StepNotAuthorised(line.number, str(exc)) from None
         elif isinstance(step, ExpectBalance):
             actual = backend.balance(step.name)
             if actual != step.amount:

@@ -322,7 +322,8 @@ def play_lines(name: str, lines, backend, *, rehearsal: bool = False):
         except kinds as exc:
             code = exit_code(exc)
             note = " (found before anything ran: nothing was written)" if rehearsal else ""
-            fail(f"{name}: line {line.number}: {describe(exc)}{note}", USAGE if code == REFUSED else code)
+            said = getattr(exc, "reason", None) if getattr(exc, "line", None) == line.number else None
+            fail(f"{name}: line {line.number}: {said or describe(exc)}{note}", USAGE if code == REFUSED else code)
         if failure is not None and not rehearsal:
             return failure, held
         first = first or failure

@@ -287,7 +287,8 @@ class CheckedDevice(SerialBackend):
         return self._field(f"worth? {name}", "worth", _is(int, none=True), "a whole number of dollars")
 
 
-def script_on_port(name: str, lines, url: str, *, as_json: bool, quiet: bool, timeout: float | None = None) -> None:
+def script_on_port(name: str, lines, url: str, *, as_json: bool, quiet: bool, timeout: float | None = None,
+                   pin: str | None = None) -> None:
     """``banker script FILE --port URL``: play ``lines`` on the unit at ``url``; exit codes as on a ledger.
 
     ``timeout``: seconds to wait for each answer (beyond what a ``wait`` takes).
@@ -297,7 +298,7 @@ def script_on_port(name: str, lines, url: str, *, as_json: bool, quiet: bool, ti
     from firmware_sim.serial_backend import ANSWER_MARGIN
 
     try:
-        remote = CheckedDevice(url, timeout=ANSWER_MARGIN if timeout is None else timeout)
+        remote = CheckedDevice(url, timeout=ANSWER_MARGIN if timeout is None else timeout, pin=pin)
     except Exception as exc:  # no such port, nobody answers, not a banker: the device can't be used
         if not isinstance(exc, (BankerError, OSError, ValueError)):
             raise

@@ -57,7 +57,7 @@ def script_command(file, db: Path | None, as_json: bool, quiet: bool, backend: s
     if port is not None or backend.startswith("serial:"):
         from .device_cli import script_on_port
 
-        return script_on_port(name, lines, port or backend[len("serial:"):], as_json=as_json, quiet=quiet)
+        return script_on_port(name, lines, port or backend[len("serial:"):], as_json=as_json, quiet=quiet, pin=pin)
     _script_on_ledger(name, lines, db, as_json=as_json, quiet=quiet, backend=backend, pin=pin)
 
 
@@ -93,10 +93,10 @@ def _script_on_ledger(name: str, lines, db: Path | None, *, as_json: bool, quiet
         if db is not None:
             _authority(lines, ledger, pin)
             with failing(f"{name}: "):
-                _rehearse(name, lines, ledger, backend, config)
+                _rehearse(name, lines, ledger, backend, config, pin)
         store = ledger.store = _Watched(ledger.store)
         before = store.last_seq()
-        backend_ = _backend(backend, ledger, config)
+        backend_ = _backend(backend, ledger, config, pin)
         try:
             failure, held = play_lines(name, lines, backend_)
         finally:
@@ -131,16 +131,16 @@ def _authority(lines, ledger, pin: str | None) -> None:
         authorise(ledger, pin)
 
 
-def _backend(spec: str, ledger, config):
+def _backend(spec: str, ledger, config, pin: str | None = None):
     from runtime.backends import script_backend
 
     try:
-        return script_backend(spec, ledger, config=config)
+        return script_backend(spec, ledger, config=config, pin=pin)
     except Exception as exc:  # a backend that can't start: no window, a wiring the config can't have
         fail(describe(exc), USAGE if exit_code(exc) == 1 else exit_code(exc))
 
 
-def _rehearse(name: str, lines, stored, spec: str, config) -> None:
+def _rehearse(name: str, lines, stored, spec: str, config, pin: str | None = None) -> None:
     """Play ``lines`` on an in-memory copy of ``stored`` first: a step that fails there exits 2 with its line."""
     from firmware_sim.memory_store import MemoryStore
     from runtime.backends import parse
@@ -156,7 +156,7 @@ def _rehearse(name: str, lines, stored, spec: str, config) -> None:
         copy.append(record)
     kind, _, _ = parse(spec)
     with Ledger(copy, editions=stored.editions) as rehearsal:
-        backend = _backend(kind if kind in ("core", "hw-sim") else "core", rehearsal, config)
+        backend = _backend(kind if kind in ("core", "hw-sim") else "core", rehearsal, config, pin)
         try:
             play_lines(name, lines, backend, rehearsal=True)
         finally:

@@ -15,7 +15,7 @@ import click
 
 from banker import script as scripts
 from banker.errors import BankerError, ScriptError
-from banker_cli.common import db_option, fail, open_ledger
+from banker_cli.common import db_option, fail, open_ledger, pin_option
 
 #: Exit code when no window can be opened (no display, or pygame not installed).
 NO_DISPLAY = 2
@@ -36,11 +36,12 @@ SMALLEST_SCALE, LARGEST_SCALE = 2, 8
               help="Play the --script at a pace you can watch: 1 is a person's pace, 2 twice as fast. "
                    "[default: at once]")
 @click.option("--mute", is_flag=True, help="No sound.")
+@pin_option
 @click.option("--web/--no-web", "web", default=None,
               help="Serve the table page (docs/web.md) for the game in the window. [default: the config's "
                    "web.enabled, off]")
 def sim_command(db: Path | None, script_file, screenshot: Path | None, scale: int | None, speed: float | None,
-                mute: bool, web: bool | None) -> None:
+                mute: bool, pin: str | None, web: bool | None) -> None:
     """Open the banker unit in a window and play: click or type the keys, drag the cards.
 
     It plays the game in the ledger (--db), so a game played here goes on
@@ -87,7 +88,7 @@ def sim_command(db: Path | None, script_file, screenshot: Path | None, scale: in
                 click.echo(f"banker: {sim.buzzer.problem}", err=True)
             if lines is None and seed_demo(ledger):
                 click.echo("banker: a new ledger: a demo game with Alice, Bob, Cleo and Dan at 15M each", err=True)
-            failure = _play(sim, lines, script_file, speed if watched else None)
+            failure = _play(sim, lines, script_file, speed if watched else None, pin)
             if failure is not None and not headless:
                 click.echo(f"banker: {script_file.name}: {failure}", err=True)
             if headless:
@@ -124,7 +125,7 @@ def _table_page(ledger, shell, web: bool | None):
         page.close()
 
 
-def _play(sim, lines, script_file, speed: float | None):
+def _play(sim, lines, script_file, speed: float | None, pin: str | None = None):
     """Run the script's steps in ``sim`` (at ``speed``, watched); the first failed expectation (or None).
 
     A window closed while the script plays ends it quietly.
@@ -135,11 +136,14 @@ def _play(sim, lines, script_file, speed: float | None):
     from firmware_sim.window_backend import WindowBackend, WindowClosed
 
     try:
-        failure = scripts.run(lines, WindowBackend(sim, speed=speed))
+        failure = scripts.run(lines, WindowBackend(sim, speed=speed, pin=pin))
     except WindowClosed:
         return None
     except BankerError as exc:
-        fail(f"{script_file.name}: {exc}", 2)
+        from banker_cli.common import exit_code
+
+        code = exit_code(exc)
+        fail(f"{script_file.name}: {exc}", 2 if code == 1 else code)  # 4: the banker's PIN
     sim.frame()
     return failure
 

@@ -15,6 +15,12 @@ Protocol ``banker-serial/1`` (also in ``docs/serial-protocol.md``):
   ``tap left|right CARD``, ``enrol-deed SLUG UID``
   (at most 600 s). Done: ``{"ok": true, "screen": [lines]}``, sent once the
   step has been carried out (after a ``wait``, when the time has passed).
+- The banker's acts (``enrol`` of a new card, ``enrol-deed``) carry the
+  banker's PIN as a last word ``pin=PIN`` when the unit has one set; it is
+  checked by :meth:`runtime.ledger.Ledger.authorise` (a wrong one is
+  journalled, so the lockout counts with the keypad's and the CLI's), never
+  sent back and never logged. Refused: ``{"ok": false, "error": "...",
+  "needs_pin": true, "line": N}``.
 - Queries end in ``?``: ``hello?`` -> ``{"ok": true, "protocol":
   "banker-serial", "version": 1}``; ``screen?`` -> ``{"ok": true, "screen":
   [...]}``; ``balances?`` -> ``{"ok": true, "balances": {NAME: dollars}}``;
@@ -40,14 +46,16 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import threading
 import time
 from typing import Any, Callable, Protocol
 
+from banker.authority import NotAuthorised
 from banker.errors import BankerError, ScriptError
 from banker.events import KeyDown, KeyUp, Tick
 from runtime.queries import LedgerQueries
-from banker.script import ACTIONS, Backend, Hands, Hold, Wait, parse_line, perform
+from banker.script import ACTIONS, Backend, Enrol, EnrolDeed, Hands, Hold, Wait, parse_line, perform
 
 from .errors import DriverLibraryMissing
 
@@ -56,6 +64,45 @@ log = logging.getLogger("banker.serial")
 PROTOCOL, VERSION = "banker-serial", 1
 MAX_LINE = 256
 MAX_SECONDS = 600.0
+#: The field that carries the banker's PIN, as the last word of an admin line: ``enrol Eve 0E0E pin=2468``.
+PIN_FIELD = "pin="
+#: The steps that are the banker's acts, and so may carry :data:`PIN_FIELD`.
+ADMIN_VERBS = ("enrol", "enrol-deed")
+_PIN_WORD = re.compile(r"(?<!\S)" + re.escape(PIN_FIELD) + r"\S*", re.IGNORECASE)
+
+
+def _is_pin_field(word: str) -> bool:
+    return word[:len(PIN_FIELD)].lower() == PIN_FIELD
+
+
+def split_pin(line: str, number: int = 0) -> tuple[str, str | None]:
+    """``line`` without its ``pin=PIN`` field, and the PIN (None: the line gave none).
+
+    :class:`ScriptError` (which never quotes the PIN) for a field anywhere
+    but once at the end of an ``enrol`` or ``enrol-deed`` line.
+
+    >>> split_pin("enrol Eve 0E0E pin=2468")
+    ('enrol Eve 0E0E', '2468')
+    >>> split_pin("press 5 M")
+    ('press 5 M', None)
+    """
+    words = line.split("#", 1)[0].split()
+    fields = [w for w in words if _is_pin_field(w)]
+    if not fields:
+        return line, None
+    rest = [w for w in words if not _is_pin_field(w)]
+    if len(fields) > 1 or not _is_pin_field(words[-1]) or not rest or rest[0].lower() not in ADMIN_VERBS:
+        raise ScriptError(number, f"{PIN_FIELD}PIN goes once, as the last word of an enrol or enrol-deed line")
+    return " ".join(rest), fields[0][len(PIN_FIELD):]
+
+
+def redact(line: str) -> str:
+    """``line`` with every ``pin=`` field's PIN starred out (for logs and error messages).
+
+    >>> redact("enrol Eve 0E0E pin=2468")
+    'enrol Eve 0E0E pin=****'
+    """
+    return _PIN_WORD.sub(PIN_FIELD + "****", line)
 
 
 class FrameError(str):
@@ -108,6 +155,9 @@ class Target(Backend, Protocol):
 
     def balances(self) -> dict[str, int]: ...
     def status(self) -> dict[str, Any]: ...
+    # the banker's acts, with the PIN the line carried (None: none)
+    def enrol(self, name: str, uid: str, pin: str | None = None) -> None: ...
+    def enrol_deed(self, slug: str, uid: str, pin: str | None = None) -> None: ...
 
 
 class PortSession:
@@ -123,10 +173,12 @@ class PortSession:
         self.count += 1
         try:
             reply = self._handle(line)
+        except NotAuthorised as exc:  # no PIN, a wrong one (journalled), or PIN entry locked
+            reply = {"ok": False, "error": str(exc), "needs_pin": True}
         except (BankerError, ValueError) as exc:
             reply = {"ok": False, "error": str(exc)}
         except Exception as exc:  # a bug in a target must not stop the port
-            log.exception("serial test port: %r failed", line)
+            log.exception("serial test port: %r failed", redact(line))
             reply = {"ok": False, "error": f"internal error: {type(exc).__name__}: {exc}"}
         if not reply["ok"]:
             reply["line"] = self.count
@@ -135,6 +187,7 @@ class PortSession:
     def _handle(self, line: str) -> dict[str, Any]:
         if isinstance(line, FrameError):
             return {"ok": False, "error": str(line)}
+        line, pin = split_pin(line, self.count)
         words = line.split("#", 1)[0].split()
         verb = words[0].lower()
         if verb.endswith("?"):
@@ -146,7 +199,12 @@ class PortSession:
         if isinstance(step, (Hold, Wait)) and step.seconds > MAX_SECONDS:
             raise ScriptError(self.count, f"at most {MAX_SECONDS:.0f} seconds at a time")
         try:
-            perform(step, t)
+            if isinstance(step, Enrol):
+                t.enrol(step.name, step.uid, pin=pin)
+            elif isinstance(step, EnrolDeed):
+                t.enrol_deed(step.slug, step.uid, pin=pin)
+            else:
+                perform(step, t)
         except ScriptError as exc:
             if exc.line:
                 raise
@@ -273,6 +331,8 @@ class ShellTarget(LedgerQueries):
     reads ``ledger``). ``wait`` and ``hold`` keep the shell running (queued
     events, clock ticks every ``tick`` s) while the time passes.
     ``clock``/``sleep`` default to the shell's clock and ``time.sleep``.
+    ``enrol`` and ``enrol_deed`` are the banker's acts: checked with the PIN
+    the line carried (:meth:`runtime.ledger.Ledger.authorise`, ``via="serial"``).
     """
 
     def __init__(self, shell, ledger, *, tick: float = 0.1, press_seconds: float = 0.05,
@@ -295,10 +355,17 @@ class ShellTarget(LedgerQueries):
                 return
             self.sleep(min(self.tick, end - now))
 
-    def enrol(self, name: str, uid: str) -> None:
+    def enrol(self, name: str, uid: str, pin: str | None = None) -> None:
         if self.ledger.card_by_name(name) is None:
+            self.ledger.authorise(pin, via="serial")
             self.ledger.enrol(name, uid)
             self.shell.show()
+
+    def enrol_deed(self, slug: str, uid: str, pin: str | None = None) -> None:
+        self.ledger.edition().deed(slug)  # UnknownDeed before the PIN is tried
+        self.ledger.authorise(pin, via="serial")
+        self.ledger.enrol_deed(slug, uid)
+        self.shell.show()
 
     def insert(self, reader: str, name: str) -> None:
         for event in self.hands.insert(reader, self.uid_or_hex(name), self._now()):

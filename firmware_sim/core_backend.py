@@ -3,6 +3,12 @@
 Time is simulated: a key press is down for 50 ms, and ``wait``/``hold``
 advance the clock in ticks, so a script of an evening's game runs in
 milliseconds and holds and sleep behave as on the device.
+
+The banker's authority is not simulated: the script's ``enrol`` of a new
+card and ``enrol-deed`` are admin acts, checked with the banker's PIN given
+at construction (``pin``) by :meth:`runtime.ledger.Ledger.authorise`, on the
+wall clock, so a wrong one is journalled and a script's ``wait`` never lifts
+a lockout. With no PIN set in the ledger nothing is asked.
 """
 
 from __future__ import annotations
@@ -19,10 +25,25 @@ TICK_SECONDS = 0.25
 
 
 class CoreBackend(LedgerQueries):
-    """Runs script steps through the one :class:`~runtime.shell.Shell` over ``ledger``; records every effect in ``effects``."""
+    """Runs script steps through the one :class:`~runtime.shell.Shell` over ``ledger``; records every effect in ``effects``.
 
-    def __init__(self, ledger: Ledger, *, start: float = 0.0, sleep_after: float = SLEEP_AFTER) -> None:
+    ``pin``: the banker's PIN for the script's admin steps (None: none given;
+    refused, :class:`~banker.authority.NotAuthorised`, once the ledger has a
+    PIN). A script may also type the PIN on the keypad (``FN`` ... ``M``).
+
+    Example::
+
+        unit = CoreBackend(ledger, pin="2468")
+        unit.enrol("Alice", "04A1B2C3")   # checked against the banker's PIN, if one is set
+    """
+
+    #: The path the backend's PIN checks are journalled as (a wrong one is a ``PinFailure(via)``).
+    via = "script"
+
+    def __init__(self, ledger: Ledger, *, start: float = 0.0, sleep_after: float = SLEEP_AFTER,
+                 pin: str | None = None) -> None:
         self.ledger = ledger
+        self.pin = pin  # never shown, logged or sent back
         self.t = start
         self.shell = Shell(ledger, now=start, sleep_after=sleep_after, clock=lambda: self.t)
         self.effects: list[Effect] = []
@@ -40,8 +61,22 @@ class CoreBackend(LedgerQueries):
         self._send(Tick(self.t))
 
     def enrol(self, name: str, uid: str) -> None:
+        """Enrol a card for ``name`` (the banker's act: the PIN); a name already enrolled does nothing."""
+        self._enrol(name, uid, self.pin)
+
+    def enrol_deed(self, slug: str, uid: str) -> None:
+        """Give the deed ``slug`` the tag ``uid`` (the banker's act: the PIN)."""
+        self._enrol_deed(slug, uid, self.pin)
+
+    def _enrol(self, name: str, uid: str, pin: str | None) -> None:
         if self.ledger.card_by_name(name) is None:
+            self.ledger.authorise(pin, via=self.via)
             self.ledger.enrol(name, uid)
+
+    def _enrol_deed(self, slug: str, uid: str, pin: str | None) -> None:
+        self.ledger.edition().deed(slug)  # UnknownDeed before the PIN is tried
+        self.ledger.authorise(pin, via=self.via)
+        self.ledger.enrol_deed(slug, uid)
 
     def insert(self, reader: str, name: str) -> None:
         self.t += PRESS_SECONDS

@@ -94,10 +94,12 @@ class HwSimBackend(CoreBackend):
     """A keypad-script backend whose cards and keys reach the unit only through the real drivers.
 
     Balances, deeds and screen text are read from the unit as the core
-    backend does; everything that happens goes through the chips.
+    backend does; everything that happens goes through the chips. ``pin``:
+    the banker's PIN for the script's ``enrol`` and ``enrol-deed``, as on
+    :class:`~firmware_sim.core_backend.CoreBackend`.
     """
 
-    def __init__(self, ledger: Ledger, config: Config | None = None) -> None:
+    def __init__(self, ledger: Ledger, config: Config | None = None, *, pin: str | None = None) -> None:
         self.hw = SimulatedHardware(config or Config())
         self.hw.__enter__()
         try:
@@ -105,7 +107,7 @@ class HwSimBackend(CoreBackend):
         except BaseException:
             self.hw.__exit__(None, None, None)
             raise
-        super().__init__(ledger, start=self.hw.clock(), sleep_after=self.hw.config.sleep_after)
+        super().__init__(ledger, start=self.hw.clock(), sleep_after=self.hw.config.sleep_after, pin=pin)
         self.shell = Shell(ledger, display=self.device.display, buzzer=self.device.buzzer, clock=self.hw.clock, now=self.hw.clock(),
                            sleep_after=self.hw.config.sleep_after)
         self.cards_on: dict[str, list[Picc]] = {}

@@ -2,7 +2,7 @@
 
 - :class:`SerialBackend` runs ``banker script FILE --port URL``: each step
   becomes one protocol line (``drivers.serial_port``), each expectation a
-  ``screen?`` or ``balance?`` query.
+  ``screen?`` or ``balance?`` query; the banker's acts carry its ``pin``.
 - :class:`CoreTarget` is a device for it to talk to: the core unit on
   simulated time (``CoreBackend``) with the queries the port needs.
 - :class:`NullModem` is a cable between two pyserial ``socket://`` URLs on
@@ -22,8 +22,9 @@ import threading
 import time
 from typing import Any
 
+from banker.authority import NotAuthorised, is_pin
 from drivers.errors import SerialProtocolError, SerialTimeout
-from drivers.serial_port import MAX_LINE, PROTOCOL, VERSION, open_serial
+from drivers.serial_port import ADMIN_VERBS, MAX_LINE, PIN_FIELD, PROTOCOL, VERSION, open_serial
 from firmware_sim.core_backend import CoreBackend
 
 ANSWER_MARGIN = 5.0
@@ -36,12 +37,18 @@ class SerialBackend:
     ``timeout`` seconds (plus the time a ``wait``/``hold`` takes), and
     :class:`SerialProtocolError` when it refuses a step or answers
     something that is not the protocol. Opening checks ``hello?``.
+
+    ``pin``: the banker's PIN, sent as the ``pin=`` field of each ``enrol``
+    and ``enrol-deed`` line (never in a message); a unit that refuses the
+    act for want of it (none, wrong, PIN entry locked) raises
+    :class:`~banker.authority.NotAuthorised`.
     """
 
     def __init__(self, url: str, *, timeout: float = ANSWER_MARGIN, baudrate: int = 115200,
-                 serial_for_url=None, port=None) -> None:
+                 serial_for_url=None, port=None, pin: str | None = None) -> None:
         self.url = url
         self.timeout = timeout
+        self.pin = pin
         self.port = port if port is not None else open_serial(url, baudrate=baudrate, timeout=0.05,
                                                               serial_for_url=serial_for_url)
         self._buffer = bytearray()
@@ -57,8 +64,8 @@ class SerialBackend:
     # -- the wire ------------------------------------------------------------------------
 
     def ask(self, line: str, seconds: float = 0.0) -> dict[str, Any]:
-        """Send one protocol line and return its answer (a dict with ``ok`` true)."""
-        data = line.encode("utf-8")
+        """Send one protocol line (an admin one with the ``pin=`` field) and return its answer (``ok`` true)."""
+        data = self._wire(line).encode("utf-8")
         if b"\n" in data or len(data) > MAX_LINE:
             raise SerialProtocolError(f"not one protocol line: {line!r}")
         self.port.write(data + b"\n")
@@ -71,8 +78,17 @@ class SerialBackend:
         if not isinstance(reply, dict) or "ok" not in reply:
             raise SerialProtocolError(f"{self.url} answered {answer[:80]!r}, not a protocol answer")
         if not reply["ok"]:
+            if reply.get("needs_pin") is True:
+                raise NotAuthorised(f"device refused {line!r}: {reply.get('error')}")
             raise SerialProtocolError(f"device refused {line!r}: {reply.get('error')}")
         return reply
+
+    def _wire(self, line: str) -> str:
+        """``line`` as sent: a banker's act gets the PIN field (a text no keypad could type goes as a wrong PIN)."""
+        words = line.split(None, 1)
+        if self.pin is None or not words or words[0].lower() not in ADMIN_VERBS:
+            return line
+        return f"{line} {PIN_FIELD}{self.pin if is_pin(self.pin) else '-'}"
 
     def _read_line(self, deadline: float) -> str:
         while True:
@@ -151,10 +167,22 @@ class SerialBackend:
 
 
 class CoreTarget(CoreBackend):
-    """The core unit on simulated time as a serial-port target (``insert`` also takes a hex UID)."""
+    """The core unit on simulated time as a serial-port target (``insert`` also takes a hex UID).
+
+    Its banker's acts are checked with the PIN each line carries (``via="serial"``);
+    the unit keeps no PIN of its own for them.
+    """
+
+    via = "serial"
 
     def uid_of(self, name: str) -> str:
         return self.uid_or_hex(name)
+
+    def enrol(self, name: str, uid: str, pin: str | None = None) -> None:
+        self._enrol(name, uid, pin)
+
+    def enrol_deed(self, slug: str, uid: str, pin: str | None = None) -> None:
+        self._enrol_deed(slug, uid, pin)
 
     def status(self) -> dict[str, Any]:
         return {"screen": self.screen_lines(), "balances": self.balances(),

@@ -37,7 +37,7 @@ from firmware_sim.desktop.layout import centre  # noqa: E402
 
 PRESS_SECONDS = 0.05
 #: The rules' expectations (deeds, buildings, worth) read only the ledger: the core backend's serve.
-LEDGER_QUERIES = ("enrol_deed", "owner", "houses", "mortgaged", "bank_buildings", "worth")
+LEDGER_QUERIES = ("enrol_deed", "_enrol_deed", "owner", "houses", "mortgaged", "bank_buildings", "worth")
 BLANK_CARD_NAME = "new-card"
 #: Real seconds (at speed 1) the window pauses after a key, and after a card is laid down or taken away.
 KEY_PAUSE = 0.25
@@ -56,17 +56,21 @@ class WindowBackend:
     """Runs script steps on ``sim`` (a :class:`DesktopSim`), whose clock it freezes and steps.
 
     ``speed`` (None: as fast as it goes, nothing shown) plays it watchably;
-    ``sleep`` waits real seconds (a test gives its own).
+    ``sleep`` waits real seconds (a test gives its own); ``pin``: the
+    banker's PIN for ``enrol`` and ``enrol-deed``, as on the core backend.
     """
 
+    via = "script"
+
     def __init__(self, sim: DesktopSim, *, speed: float | None = None,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
+                 sleep: Callable[[float], None] = time.sleep, pin: str | None = None) -> None:
         if speed is not None and speed <= 0:
             raise ValueError(f"speed must be positive, not {speed}")
         self.sim = sim
         self.ledger = sim.ledger
         self.speed = speed
         self.sleep = sleep
+        self.pin = pin  # never shown, logged or sent back
         sim.clock.freeze()
 
     @property
@@ -173,6 +177,7 @@ class WindowBackend:
 
     def enrol(self, name: str, uid: str) -> None:
         if self.sim.ledger.card_by_name(name) is None:
+            self.sim.ledger.authorise(self.pin, via=self.via)
             self.sim.ledger.enrol(name, uid)
 
     def insert(self, reader: str, name: str) -> None:
@@ -245,7 +250,7 @@ class WindowBackend:
         return list(self.sim.shell.screen.lines)
 
 
-def open_window_backend(ledger, *, scale: int = 3, speed: float | None = None) -> WindowBackend:
+def open_window_backend(ledger, *, scale: int = 3, speed: float | None = None, pin: str | None = None) -> WindowBackend:
     """A window backend over ``ledger``: the simulator's window, silent (SDL's dummy drivers off a display)."""
     import os
 
@@ -253,4 +258,4 @@ def open_window_backend(ledger, *, scale: int = 3, speed: float | None = None) -
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    return WindowBackend(DesktopSim(ledger, scale=scale, sound=False), speed=speed)
+    return WindowBackend(DesktopSim(ledger, scale=scale, sound=False), speed=speed, pin=pin)

@@ -13,6 +13,11 @@ pi         the real buses of a Raspberry Pi (``banker run`` only)       runtime.
 ``spy:NAME`` (like pyserial's ``spy://``) runs NAME and logs every event,
 record and effect that passes its shell to stderr (or a given stream),
 without touching any other code. ``serial:URL`` names the port in the string.
+
+``pin`` is the banker's PIN for a script's ``enrol`` and ``enrol-deed``
+(``banker script --pin``): every backend checks it through
+:meth:`runtime.ledger.Ledger.authorise`; ``serial`` sends it to the unit in
+each such line's ``pin=`` field (``docs/serial-protocol.md``).
 """
 
 from __future__ import annotations
@@ -46,28 +51,32 @@ def spy_to(stream: TextIO | None = None) -> Callable[[str, object], None]:
     return spy
 
 
-def script_backend(spec: str, ledger, *, config=None, url: str | None = None, spy_stream: TextIO | None = None) -> Any:
-    """The keypad-script backend named by ``spec`` over ``ledger`` (serial: the unit at ``url`` keeps its own)."""
+def script_backend(spec: str, ledger, *, config=None, url: str | None = None, spy_stream: TextIO | None = None,
+                   pin: str | None = None) -> Any:
+    """The keypad-script backend named by ``spec`` over ``ledger`` (serial: the unit at ``url`` keeps its own).
+
+    ``pin``: the banker's PIN for the script's admin steps (None: none given).
+    """
     name, named_url, spy = parse(spec)
     if name == "core":
         from firmware_sim.core_backend import CoreBackend
 
-        backend = CoreBackend(ledger)
+        backend = CoreBackend(ledger, pin=pin)
     elif name == "hw-sim":
         from firmware_sim.hw_sim import HwSimBackend
 
-        backend = HwSimBackend(ledger, config)
+        backend = HwSimBackend(ledger, config, pin=pin)
     elif name == "serial":
         from firmware_sim.serial_backend import SerialBackend
 
         port = url or named_url
         if port is None:
             raise ConfigError("the serial backend needs a port URL (serial:URL, or --port URL)")
-        backend = SerialBackend(port)
+        backend = SerialBackend(port, pin=pin)
     elif name == "window":
         from firmware_sim.window_backend import open_window_backend
 
-        backend = open_window_backend(ledger)
+        backend = open_window_backend(ledger, pin=pin)
     else:
         raise ConfigError(f"backend {name!r} runs the unit itself: use 'banker run --backend {name}'")
     if spy:

@@ -50,3 +50,58 @@ def test_an_unknown_backend_is_named(spec):
 def test_serial_takes_its_url_in_the_string():
     assert parse("serial:loop://") == ("serial", "loop://", False)
     assert parse("spy:hw-sim") == ("hw-sim", None, True)
+
+
+@pytest.mark.parametrize("spec", ["core", "hw-sim", "window", "spy:core"])
+def test_every_script_backend_takes_the_banker_pin_for_its_enrolments(spec):
+    from banker.authority import hash_pin
+    from banker.records import PinChange, PinFailure
+
+    text = "enrol Eve E5\nenrol-deed boardwalk B0A4D0\n"
+    ledger = Ledger(MemoryStore())
+    ledger.commit(PinChange(hash_pin("2468", b"0123456789abcdef")))
+    for pin, says in ((None, "line 1: this needs the banker's PIN"), ("1111", "line 1: wrong banker PIN")):
+        backend = script_backend(spec, ledger, pin=pin, spy_stream=io.StringIO())
+        try:
+            with pytest.raises(scripts.StepNotAuthorised, match=says):
+                scripts.run(scripts.parse(text), backend)
+        finally:
+            getattr(backend, "close", lambda: None)()
+    backend = script_backend(spec, ledger, pin="2468", spy_stream=io.StringIO())
+    try:
+        assert scripts.run(scripts.parse(text), backend) is None
+    finally:
+        getattr(backend, "close", lambda: None)()
+    assert ledger.card_by_name("Eve") is not None and ledger.deed_tags() == {"B0A4D0": "boardwalk"}
+    assert [r.via for r in ledger.store.records() if isinstance(r, PinFailure)] == ["script"]
+
+
+def test_the_serial_backend_sends_the_pin_to_the_unit():
+    import threading
+    import time
+
+    from banker.authority import hash_pin
+    from banker.records import PinChange
+    from drivers.serial_port import SerialTestPort
+    from firmware_sim.serial_backend import CoreTarget, NullModem
+
+    unit = Ledger(MemoryStore())
+    unit.commit(PinChange(hash_pin("2468", b"0123456789abcdef")))
+    done = threading.Event()
+    with NullModem() as cable, SerialTestPort(cable.device_url, CoreTarget(unit)) as device:
+        def client():
+            try:
+                remote = script_backend(f"serial:{cable.client_url}", None, pin="2468")
+                with remote:
+                    scripts.run(scripts.parse("enrol Eve E5\n"), remote)
+            finally:
+                done.set()
+
+        worker = threading.Thread(target=client)
+        worker.start()
+        deadline = time.monotonic() + 30
+        while not done.is_set() and time.monotonic() < deadline:
+            device.poll()
+            time.sleep(0.0005)
+        worker.join(1)
+    assert unit.card_by_name("Eve") is not None

@@ -225,3 +225,75 @@ def test_stack_on_the_live_unit_through_the_port_shows_two_cards_and_pays_nothin
     assert ask(session, "stack left Alice") == {"ok": False, "line": 9,
                                                 "error": "line 9: card A1 already lies on the left reader: "
                                                          "a card can't be stacked on itself"}
+
+
+# -- the banker's PIN on the port -----------------------------------------------------------------
+
+def with_pin(ledger, pin="2468"):
+    from banker.authority import hash_pin
+    from banker.records import PinChange
+
+    ledger.commit(PinChange(hash_pin(pin, b"0123456789abcdef")))
+
+
+def test_the_pin_field_is_the_last_word_of_an_admin_line_and_is_starred_out_in_logs():
+    from drivers.serial_port import redact, split_pin
+
+    assert split_pin("enrol Eve E5 pin=2468") == ("enrol Eve E5", "2468")
+    assert split_pin("ENROL-DEED boardwalk PIN=2468 # tag it") == ("ENROL-DEED boardwalk", "2468")
+    assert split_pin("enrol Eve") == ("enrol Eve", None)
+    assert redact("enrol\tEve pin=2468") == "enrol\tEve pin=****"
+
+
+@pytest.mark.parametrize("line", ["press 5 pin=2468", "enrol pin=2468 Eve", "enrol Eve pin=2468 pin=2468",
+                                  "pin=2468", "balance? Eve pin=2468", "pin=2468 enrol Eve"])
+def test_a_pin_field_out_of_place_is_an_error_that_does_not_quote_it(session, line):
+    answer = ask(session, line)
+    assert answer["ok"] is False and "last word of an enrol" in answer["error"] and "2468" not in json.dumps(answer)
+
+
+def test_a_refused_enrolment_on_the_live_unit_says_it_needs_the_pin(ledger):
+    from banker.records import PinFailure
+
+    with_pin(ledger)
+    clock = ManualClock()
+    shell = Shell(ledger, clock=clock)
+    session = PortSession(ShellTarget(shell, ledger, sleep=clock.advance))
+    assert ask(session, "enrol Eve E5")["needs_pin"] and ask(session, "enrol-deed boardwalk B0 pin=0000")["needs_pin"]
+    assert ask(session, "enrol Eve E5 pin=2468")["ok"] and ask(session, "enrol-deed boardwalk B0 pin=2468")["ok"]
+    assert ledger.card_by_name("Eve") is not None and ledger.deed_tags() == {"B0": "boardwalk"}
+    assert [r.via for r in ledger.store.records() if isinstance(r, PinFailure)] == ["serial"]
+    assert ask(session, "enrol-deed nowhere B1 pin=0000")["error"] == "No deed 'nowhere'"
+    assert len([r for r in ledger.store.records() if isinstance(r, PinFailure)]) == 1  # an unknown deed tries no PIN
+
+
+def test_a_target_that_fails_is_logged_without_the_pin(ledger, caplog):
+    class Broken(CoreTarget):
+        def enrol(self, name, uid, pin=None):
+            raise RuntimeError("the target broke")
+
+    session = PortSession(Broken(ledger))
+    with caplog.at_level("ERROR", logger="banker.serial"):
+        answer = ask(session, "enrol Eve E5 pin=2468")
+    assert "internal error" in answer["error"]
+    assert "pin=****" in caplog.text and "2468" not in caplog.text
+
+
+def test_the_client_sends_its_pin_only_with_admin_lines_and_a_text_no_keypad_types_as_a_wrong_one(ledger):
+    from banker.authority import NotAuthorised
+
+    with_pin(ledger)
+    sent: list[bytes] = []
+    with NullModem() as cable, SerialTestPort(cable.device_url, CoreTarget(ledger)) as device:
+        def client(result):
+            with SerialBackend(cable.client_url, pin="12 34") as remote:
+                write = remote.port.write
+                remote.port.write = lambda data: (sent.append(data), write(data))[1]
+                remote.press("C")
+                with pytest.raises(NotAuthorised, match="wrong banker PIN") as refused:
+                    remote.enrol("Eve", "E5")
+                result["message"] = str(refused.value)
+
+        result = run_device(device, client)
+    assert sent == [b"press C\n", b"enrol Eve E5 pin=-\n"]
+    assert "12 34" not in result["message"] and ledger.card_by_name("Eve") is None
