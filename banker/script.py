@@ -178,6 +178,8 @@ def _reader(word: str, number: int) -> str:
 
 def _seconds(word: str, number: int) -> float:
     try:
+        if not word.isascii() or word.strip().lower() in ("nan", "inf", "+inf", "-inf", "infinity"):
+            raise ValueError(word)  # float() reads other scripts' digits and NaN: a script may not
         value = float(word)
     except ValueError:
         raise ScriptError(number, f"not a number of seconds: {word!r}") from None
@@ -261,7 +263,7 @@ DEED_EXPECTS = ("owner", "houses", "mortgaged", "bank-houses", "bank-hotels", "w
 
 
 def _count(word: str, number: int, high: int) -> int:
-    if not word.isdigit() or int(word) > high:
+    if not (word.isascii() and word.isdigit()) or int(word) > high:
         raise ScriptError(number, f"not a count 0-{high}: {word!r}")
     return int(word)
 

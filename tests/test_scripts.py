@@ -120,3 +120,14 @@ def test_an_unknown_name_in_a_script_is_an_unknown_card(tmp_path):
     script = tmp_path / "s.kps"
     script.write_text("insert left Nobody\nexpect screen Unknown card\n")
     assert banker("script", script).exit_code == 0
+
+
+def test_counts_and_seconds_take_ascii_digits_only():
+    import pytest
+
+    from banker.errors import ScriptError
+    from banker.script import parse
+
+    for text in ("wait ١٢", "wait ²", "wait nan", "hold C inf", "expect houses boardwalk ²", "expect bank-houses ٣"):
+        with pytest.raises(ScriptError, match="line 1"):
+            parse(text)
