@@ -203,17 +203,7 @@ def from_snapshot(snap: Snapshot, *, editions: Mapping[str, Edition]) -> Game:
                        deed_tags=MappingProxyType(dict(snap.deed_tags)), options=MappingProxyType(dict(snap.options)),
                        pin_hash=snap.pin_hash, pin_failures=snap.pin_failures, next_tx=snap.next_tx,
                        next_card=snap.next_card, next_game=snap.next_game)
-    if snap.current is None:
-        return game
-    cp = snap.current
-    edition = game.editions.get(cp.settings.edition)
-    if edition is None:
-        raise Refused(f"this banker has no edition {cp.settings.edition!r}")
-    return replace(game, id=cp.game, settings=cp.settings, started=cp.started,
-                   balances=MappingProxyType(dict(cp.balances)),
-                   estate=apply_changes(Estate.new(edition), cp.estate), last=cp.last,
-                   undone=frozenset(cp.undone), bankruptcies=frozenset(cp.bankruptcies),
-                   transactions=cp.transactions)
+    return game if snap.current is None else _with_checkpoint(game, snap.current)
 
 
 def replay(records: Iterable[Record], *, editions: Mapping[str, Edition], start: Game | None = None) -> Game:
@@ -367,9 +357,13 @@ def _new_game(game: Game, rec: NewGame) -> Game:
 
 
 def _restored(game: Game, rec: GameRestored) -> Game:
-    cp = rec.checkpoint
-    if not 0 < cp.game < game.next_game:
-        raise Refused(f"there is no game {cp.game}")
+    if not 0 < rec.checkpoint.game < game.next_game:
+        raise Refused(f"there is no game {rec.checkpoint.game}")
+    return _with_checkpoint(game, rec.checkpoint)
+
+
+def _with_checkpoint(game: Game, cp: Checkpoint) -> Game:
+    """``game`` with ``cp``'s game current, as the checkpoint recorded it."""
     edition = game.editions.get(cp.settings.edition)
     if edition is None:
         raise Refused(f"this banker has no edition {cp.settings.edition!r}")
