@@ -67,7 +67,7 @@ def audit_records(entries: Iterable[tuple[int, Record]], *, editions: Mapping[st
                 totals = stray.setdefault(tx.game, GameTotals())
             else:
                 totals = seen_game.totals
-            problems += _postings(tx, known, totals, seen_game is None or seen_game.settings.allow_negative)
+            _postings(tx, known, totals, seen_game is None or seen_game.settings.allow_negative, problems)
             if tx.reverses is not None:
                 if seen.get(tx.reverses) != tx.game:
                     problems.append(Problem(tx.id, f"undoes #{tx.reverses}, which is not an earlier transaction "
@@ -79,7 +79,7 @@ def audit_records(entries: Iterable[tuple[int, Record]], *, editions: Mapping[st
             if tx.id is not None:
                 seen[tx.id] = tx.game
             if seen_game is not None:
-                problems += _played(tx, seen_game)
+                _played(tx, seen_game, problems)
         if not plain and isinstance(record, GameRestored):
             problems += _restored(seq, record, games, editions)
         if fold is not None:
@@ -115,8 +115,9 @@ def _new_game(seq: int, rec: NewGame, games: dict[int, _GameSeen], editions: Map
     return problems
 
 
-def _postings(tx: Transaction, known: set[int], totals: GameTotals, negative_allowed: bool) -> list[Problem]:
-    problems = []
+def _postings(tx: Transaction, known: set[int], totals: GameTotals, negative_allowed: bool,
+              problems: list[Problem]) -> None:
+    """Count ``tx``'s money into its game's totals; what is wrong with its postings goes into ``problems``."""
     for p in tx.postings:
         amount = p.amount
         if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
@@ -137,12 +138,10 @@ def _postings(tx: Transaction, known: set[int], totals: GameTotals, negative_all
         for p in tx.postings:
             if p.payer is not BANK and totals.players.get(p.payer, 0) < 0:
                 problems.append(Problem(tx.id, f"takes card {p.payer} below zero in a game without negative balances"))
-    return problems
 
 
-def _played(tx: Transaction, seen: _GameSeen) -> list[Problem]:
-    """Fold ``tx`` into its game's own estate, undos and count."""
-    problems = []
+def _played(tx: Transaction, seen: _GameSeen, problems: list[Problem]) -> None:
+    """Fold ``tx`` into its game's own estate, undos and count (a problem goes into ``problems``)."""
     if seen.estate is not None and tx.changes:
         try:
             seen.estate = apply_changes(seen.estate, tx.changes)
@@ -155,7 +154,6 @@ def _played(tx: Transaction, seen: _GameSeen) -> list[Problem]:
         seen.bankruptcies.add(tx.id)
     seen.last = tx
     seen.transactions += 1
-    return problems
 
 
 def _restored(seq: int, rec: GameRestored, games: dict[int, _GameSeen],

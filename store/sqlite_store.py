@@ -325,8 +325,7 @@ class SqliteStore:
             chain = pool.apply_async(chain_of_file, (str(file_path(self.path).resolve()), key, self.chain_start,
                                                      anchor, last))
             content = ContentWalk(progress)
-            step = content.step
-            records = (entry for row in self._iter_rows("WHERE seq <= ?", (last,)) for entry in step(row))
+            records = content.records(self._iter_rows("WHERE seq <= ?", (last,)))
             audit = audit_records(records, editions=all_editions())
             problems, checked = chain.get()
         return content.finish(audit, problems, checked, earlier=earlier)
