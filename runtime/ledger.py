@@ -75,6 +75,8 @@ class Ledger:
             raise CorruptLedger(f"{self.path}: the journal does not replay ({exc})") from exc
         if self._game.id == 0 and getattr(store, "writer", True):
             self.commit(acts.new_game(self._game, GameSettings()))
+        if getattr(store, "writer", True) and store.last_seq() - self._snapshot_seq >= SNAPSHOT_EVERY:
+            self._take_snapshot()  # a ledger of an earlier release, or one built in bulk: the next start is quick
 
     @property
     def path(self) -> str:

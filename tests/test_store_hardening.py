@@ -199,3 +199,20 @@ def test_a_forged_snapshot_is_found_by_verify(tmp_path):
     with SqliteLedger(path, writer=False, backups=False) as ledger:
         assert ledger.balances()["Alice"] == 99_000_000  # opening trusts the newest snapshot...
         assert any("snapshot differs" in str(p) for p in ledger.verify().problems)  # ...and verify doesn't
+
+
+def test_the_first_writer_to_open_a_long_journal_without_a_snapshot_takes_one(tmp_path):
+    path = tmp_path / "ledger.db"
+    with SqliteStore(path, backups=False) as store:  # a long journal with no snapshot (a release-2 ledger)
+        with SqliteLedger(":memory:") as scratch:
+            alice, bob = scratch.enrol("Alice", "A1"), scratch.enrol("Bob", "B2")
+            for record in scratch.store.records():
+                store.append(record)
+            for i in range(SNAPSHOT_EVERY + 5):
+                payer, payee = (alice, bob) if i % 2 else (bob, alice)
+                store.append(scratch.game().numbered(
+                    Transaction("transfer", (Posting(payer.id, payee.id, 1_000, "transfer"),), "paid"), i))
+    with SqliteStore(path, writer=False) as store:
+        assert store.last_snapshot() is None
+    with SqliteLedger(path, backups=False) as ledger:
+        assert ledger.store.last_snapshot()[0] == ledger.store.last_seq()
