@@ -105,9 +105,10 @@ def test_the_banker_on_the_path_runs_the_units_banker_with_its_config(tmp_path):
                          timeout=30)
     assert run.returncode == 0, run.stderr
     assert run.stdout.strip() == "config=/etc/monopoly-banker/banker.toml args=cards list"
-    mine = subprocess.run([str(ROOT / "deploy" / "banker"), "doctor"], env={**env, "BANKER_CONFIG": "/tmp/x.toml"},
+    own = tmp_path / "x.toml"  # a config of one's own is passed on as it is
+    mine = subprocess.run([str(ROOT / "deploy" / "banker"), "doctor"], env={**env, "BANKER_CONFIG": str(own)},
                           capture_output=True, text=True, timeout=30)
-    assert mine.stdout.strip() == "config=/tmp/x.toml args=doctor"
+    assert mine.stdout.strip() == f"config={own} args=doctor"
     missing = subprocess.run([str(ROOT / "deploy" / "banker")], env={**env, "BANKER_HOME": str(tmp_path / "none")},
                              capture_output=True, text=True, timeout=30)
     assert missing.returncode == 3 and "install.sh" in missing.stderr
