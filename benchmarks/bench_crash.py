@@ -1,6 +1,6 @@
 """Crash harness, the long run: play in a subprocess, SIGKILL it at random moments, verify the ledger each time.
 
-Prints JSON: runs, kills, transactions reported committed, lost, doubled,
+Prints: runs, kills, transactions reported committed, lost, doubled,
 torn (a half transaction or a half new game). Every figure but the first
 three must be 0.
 
@@ -10,7 +10,6 @@ three must be 0.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import random
 import signal
@@ -20,9 +19,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from firmware_sim.crash_player import check_after_kill, reported_ids
+from common import ROOT, Report
 
-ROOT = Path(__file__).resolve().parent.parent
+from firmware_sim.crash_player import check_after_kill, reported_ids
 
 
 def main() -> None:
@@ -30,7 +29,10 @@ def main() -> None:
     parser.add_argument("--kills", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--kills-per-ledger", type=int, default=25, help="start a fresh ledger file this often")
+    parser.add_argument("--quick", action="store_true", help="three kills: proves the harness runs")
     args = parser.parse_args()
+    if args.quick:
+        args.kills = 3
     rng = random.Random(args.seed)
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     reported: set[int] = set()
@@ -58,11 +60,13 @@ def main() -> None:
                 continue
             lost += run_lost
             doubled += run_doubled
-    print(json.dumps({
-        "runs": args.kills, "kills": args.kills, "transactions_reported_committed": total_reported,
-        "lost": lost, "doubled": doubled, "torn": torn, "seconds": round(time.perf_counter() - started, 1),
-    }, indent=1))
-
+    report = Report(f"bench_crash: {args.kills} SIGKILLs of a playing unit, tree {ROOT}")
+    report.figure("runs (each killed once)", args.kills, "", digits=0)
+    report.figure("transactions reported committed", total_reported, "", digits=0)
+    for name, value in (("lost", lost), ("doubled", doubled), ("torn", torn)):
+        report.figure(f"transactions {name}", value, "", target=0, digits=0)
+    report.figure("seconds", time.perf_counter() - started, "s", digits=1)
+    report.summary()
 
 if __name__ == "__main__":
     main()
