@@ -1,4 +1,4 @@
-"""The banker's authority: a PIN kept only as a salted hash, checked with a lockout after wrong tries."""
+"""The banker's authority: a PIN kept only as a salted hash (the lockout after wrong tries: :mod:`banker.lockout`)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,6 @@ import hmac
 
 from .errors import AmountError, BankerError
 
-#: Wrong PINs in a row before the unit stops listening for a while.
-MAX_TRIES = 3
-LOCKOUT_SECONDS = 30.0
 PIN_SETTING = "banker_pin"
 ROUNDS = 50_000
 
@@ -51,15 +48,3 @@ def pin_matches(pin: str, stored: str) -> bool:
     except (AmountError, ValueError):
         return False
     return hmac.compare_digest(expected, digest)
-
-
-def require_pin(stored: str | None, pin: str | None) -> None:
-    """Raise :class:`NotAuthorised` unless no PIN is set or ``pin`` matches it."""
-    if stored is None:
-        return
-    if pin is None:
-        raise NotAuthorised("this needs the banker's PIN (--pin)")
-    if not is_pin(pin):
-        raise NotAuthorised("wrong banker PIN (a PIN is 4 to 8 digits 0-9)")
-    if not pin_matches(pin, stored):
-        raise NotAuthorised("wrong banker PIN")

@@ -42,4 +42,8 @@ class ScriptError(BankerError, ValueError):
 
     def __init__(self, line: int, message: str) -> None:
         super().__init__(f"line {line}: {message}")
-        self.line = line
+        self.line, self.message = line, message
+
+    def at(self, line: int) -> "ScriptError":
+        """This error, told of script line ``line`` when it was raised without one (``line`` 0)."""
+        return self if self.line else ScriptError(line, self.message)

@@ -41,7 +41,6 @@ from .records import (
     Setting,
     Snapshot,
     Transaction,
-    moved,
 )
 from .lockout import recent
 from .rules.estate import Estate, EstateConflict

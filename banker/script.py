@@ -433,9 +433,7 @@ def run(lines: list[Line], backend: Backend) -> Failure | None:
             try:
                 perform(step, backend)
             except ScriptError as exc:
-                if exc.line:
-                    raise
-                raise ScriptError(line.number, str(exc).removeprefix("line 0: ")) from None
+                raise exc.at(line.number) from None
             except NotAuthorised as exc:  # no PIN, a wrong one (already journalled), or PIN entry locked
                 if isinstance(exc, StepNotAuthorised):
                     raise

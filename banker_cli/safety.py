@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from banker.authority import PIN_SETTING, hash_pin, require_pin
+from banker.authority import PIN_SETTING, hash_pin
 from banker.errors import BankerError
 from banker.money import format_amount
 
@@ -19,17 +19,13 @@ from .common import NEEDS_PIN, UNUSABLE, USAGE, db_option, exit_code, fail, fail
 def authorise(ledger, pin: str | None) -> None:
     """Exit 4 with a message unless no PIN is set or ``pin`` is the banker's.
 
-    On a ledger open for writing the ledger checks it (a wrong try is
-    journalled, so the lockout holds on every path); on one open for reading,
-    the PIN is only compared.
+    The ledger checks it against the lockout; on a ledger open for writing a
+    wrong try is journalled, so the lockout holds on every path.
     """
     from banker.authority import NotAuthorised
 
     try:
-        if getattr(ledger.store, "writer", True) and hasattr(ledger, "authorise"):
-            ledger.authorise(pin, via="cli")
-        else:
-            require_pin(ledger.setting(PIN_SETTING), pin)
+        ledger.authorise(pin, via="cli")
     except NotAuthorised as exc:
         fail(str(exc), NEEDS_PIN)
     except BankerError as exc:  # the wrong try could not be written down: the ledger can't be used
@@ -131,8 +127,8 @@ def restore_from_backup(backup: str, pin: str | None, db: Path | None) -> None:
             fail(f"no backup file {source}", USAGE)
     if not is_ledger_file(source):
         fail(f"{source} is not a banker ledger", UNUSABLE)
-    if is_ledger_file(path):  # the banker's PIN of the ledger being replaced
-        with open_ledger(path, writer=False) as current:
+    if is_ledger_file(path):  # the banker's PIN of the ledger being replaced: a wrong one counts there
+        with open_ledger(path) as current:
             authorise(current, pin)
     try:
         with SqliteLedger(source, writer=False, backups=False) as copy:

@@ -206,9 +206,7 @@ class PortSession:
             else:
                 perform(step, t)
         except ScriptError as exc:
-            if exc.line:
-                raise
-            raise ScriptError(self.count, str(exc).removeprefix("line 0: ")) from None
+            raise exc.at(self.count) from None
         return {"ok": True, "screen": t.screen_lines()}
 
     def _query(self, verb: str, args: list[str]) -> dict[str, Any]:

@@ -29,7 +29,7 @@ from typing import Callable, Iterator
 
 from banker import acts
 from banker.audit import Audit
-from banker.authority import PIN_SETTING, NotAuthorised, pin_matches
+from banker.authority import PIN_SETTING, NotAuthorised, is_pin, pin_matches
 from banker.deeds import Edition
 from banker.errors import CorruptLedger, Refused
 from banker.game import Game, apply, from_snapshot, last_states, replay
@@ -121,8 +121,10 @@ class Ledger:
 
         :class:`NotAuthorised` when PIN entry is locked (:mod:`banker.lockout`,
         whatever path the wrong tries came by), when no PIN is given, or when
-        it is wrong (that try is committed first, so it counts everywhere).
-        Nothing to check when no PIN is set.
+        it is wrong (that try is committed first, so it counts everywhere; a
+        ledger open only for reading can't write it down, so a caller that
+        lets a PIN decide anything opens the ledger for writing). Nothing to
+        check when no PIN is set.
         """
         game = self._game
         if game.pin_hash is None:
@@ -133,8 +135,9 @@ class Ledger:
         if pin is None:
             raise NotAuthorised("this needs the banker's PIN (--pin)")
         if not pin_matches(pin, game.pin_hash):
-            self.commit(PinFailure(via))
-            raise NotAuthorised("wrong banker PIN")
+            if getattr(self.store, "writer", True):
+                self.commit(PinFailure(via))
+            raise NotAuthorised("wrong banker PIN" if is_pin(pin) else "wrong banker PIN (a PIN is 4 to 8 digits 0-9)")
 
     # -- reading -------------------------------------------------------------------------
 

@@ -177,7 +177,7 @@ class Backups:
     """The ledger's backup schedule, carried out on a thread of its own.
 
     :meth:`due` says whether an interval backup is due (``interval`` seconds
-    since the last, and something written since); :meth:`start` begins one
+    since the last, and the journal grown since); :meth:`start` begins one
     in the background unless one is under way; :meth:`wait` waits for it.
     ``error`` holds why the last one failed (a full disk), else None.
     """
@@ -191,21 +191,26 @@ class Backups:
         self.last = clock()
         self.error: str | None = None
         self.taken: list[Path] = []
+        self.seq: int | None = None  # the journal's last entry when the last backup began
         self._thread: threading.Thread | None = None
         self._done: Callable[[], None] | None = None
 
-    def due(self) -> bool:
-        return self.clock() - self.last >= self.interval and not self.running
+    def due(self, seq: int | None = None) -> bool:
+        """An interval backup is due: ``interval`` seconds passed, none under way, and the journal (now at
+        entry ``seq``) grew since the last."""
+        return (self.clock() - self.last >= self.interval and not self.running
+                and (seq is None or seq != self.seq))
 
     @property
     def running(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 
-    def start(self, reason: str, after: Callable[[], None] | None = None) -> bool:
-        """Begin a backup in the background (False if one is under way); ``after()`` runs once it is made."""
+    def start(self, reason: str, seq: int | None = None, after: Callable[[], None] | None = None) -> bool:
+        """Begin a backup (of the journal up to entry ``seq``) in the background (False if one is under way);
+        ``after()`` runs once it is made."""
         if self.running:
             return False
-        self.last = self.clock()
+        self.last, self.seq = self.clock(), seq
         self._thread = threading.Thread(target=self._take, args=(reason, after), name="banker-backup", daemon=True)
         self._thread.start()
         return True

@@ -216,7 +216,7 @@ class ContentWalk:
         if checked.key_missing:
             problems.append(Problem(None, "the ledger's key is not on this machine: its keyed chain can't be "
                                           "checked (copy <ledger id>.key into the keys folder, see docs/security.md)"))
-        problems += _merged(chain_problems, self.problems)
+        problems += chain_problems + self.problems
         if checked.anchor is not None:
             seq, digest = checked.anchor
             if seq < 0:
@@ -238,11 +238,6 @@ class ContentWalk:
         if checked.chain_start is not None and not any(r.seq == checked.chain_start for r, _ in self.starts):
             problems.append(Problem(None, "the record where the keyed chain starts is missing"))
         return Audit(problems + audit.problems, audit.games, audit.transactions)
-
-
-def _merged(first: list[Problem], second: list[Problem]) -> list[Problem]:
-    """Both lists of row problems, each kept in journal order, the chain's before the rows' for the same entry."""
-    return first + [p for p in second if p not in first]
 
 
 def chain_of_file(path: str, key: bytes | None, chain_start: int | None, anchor: tuple[int, str] | None,

@@ -112,6 +112,7 @@ class SqliteStore:
         self.backups: Backups | None = (Backups(self.path, interval=backup_interval)
                                         if backups and not memory else None)
         self._anchored = self._seq
+        self._new_game_backup = False  # a game began since the last backup
 
     # -- opening -------------------------------------------------------------------------
 
@@ -362,8 +363,6 @@ class SqliteStore:
             self._new_game_backup = True
         return done
 
-    _new_game_backup = False
-
     @property
     def backup_error(self) -> str | None:
         return None if self.backups is None else self.backups.error
@@ -379,13 +378,11 @@ class SqliteStore:
         something written); it anchors the head once made. Never on the commit path: the shell calls it when idle."""
         if self.backups is None or self.backups.running:
             return
-        changed = self._seq != getattr(self.backups, "seq", None)
-        reason = "new-game" if self._new_game_backup else ("interval" if self.backups.due() and changed else None)
+        reason = "new-game" if self._new_game_backup else ("interval" if self.backups.due(self._seq) else None)
         if reason is None:
             return
         self._new_game_backup = False
-        self.backups.seq = self._seq
-        self.backups.start(reason)
+        self.backups.start(reason, self._seq)
         self.anchor()
 
     # -- lifetime ------------------------------------------------------------------------

@@ -345,3 +345,13 @@ def test_a_backup_that_is_not_a_ledger_is_refused_and_the_pin_of_the_current_led
     result = banker(db, "game", "restore", "--backup", "latest")
     assert result.exit_code == 4
     assert banker(db, "game", "restore", "--backup", "latest", "--pin", "2468").exit_code == 0
+
+
+def test_wrong_pins_given_to_restore_a_backup_count_towards_the_lockout(db):
+    play(db, GAME)
+    banker(db, "pin", "set", "--new", "2468")
+    play(db, "hold C 3\n")  # a new game: the script's clean stop takes a backup to restore
+    for _ in range(3):
+        assert banker(db, "game", "restore", "--backup", "latest", "--pin", "1111").exit_code == 4
+    locked = banker(db, "game", "restore", "--backup", "latest", "--pin", "2468")
+    assert locked.exit_code == 4 and "locked" in locked.output
