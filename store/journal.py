@@ -35,7 +35,7 @@ from banker.records import (
 from .codec import V2_SCHEME, chain_hash, decode, encode, fast_transaction, keyed_hash
 from banker.deeds import Edition
 
-from .editions import all_editions, editions_for
+from .editions import all_editions
 
 
 class Row(NamedTuple):

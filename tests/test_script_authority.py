@@ -10,8 +10,6 @@ a script's ``wait`` doesn't move.
 from __future__ import annotations
 
 import json
-import threading
-import time
 
 import pytest
 
@@ -25,6 +23,7 @@ from firmware_sim.memory_store import MemoryStore
 from firmware_sim.serial_backend import CoreTarget, NullModem, SerialBackend
 from runtime.backends import script_backend
 from runtime.ledger import Ledger
+from tests.test_hw_serial import run_device
 
 PIN = "2468"
 SCRIPT_BACKENDS = ["core", "hw-sim"]
@@ -125,28 +124,6 @@ def test_on_the_serial_port_the_pin_field_is_checked_and_never_sent_back(guarded
     assert ask(session, f"enrol-deed boardwalk B0A4D0 pin={PIN}")["ok"]
     assert wrong_tries(guarded) == ["serial"]
     assert "1357" not in json.dumps([missing, wrong]) and PIN not in json.dumps(right)
-
-
-def run_device(port: SerialTestPort, client) -> dict:
-    """Serve ``port`` on this thread (it owns the unit) while ``client(result)`` runs on another."""
-    result: dict = {}
-
-    def side():
-        try:
-            client(result)
-        except BaseException as exc:  # handed back to the test thread
-            result["error"] = exc
-
-    worker = threading.Thread(target=side)
-    worker.start()
-    deadline = time.monotonic() + 30
-    while worker.is_alive() and time.monotonic() < deadline:
-        port.poll()
-        time.sleep(0.0005)
-    worker.join(1)
-    if "error" in result:
-        raise result["error"]
-    return result
 
 
 def test_a_script_over_the_serial_port_sends_the_banker_pin_with_its_enrolments(guarded):
