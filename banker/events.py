@@ -74,6 +74,16 @@ class CommitFailed:
     t: float
 
 
+@dataclass(frozen=True)
+class PinRefused:
+    """The write path refused the banker's PIN the last step offered: nothing was written but a wrong try.
+    ``why``: "wrong", "locked" (for ``locked_for`` more seconds) or "needed" (no PIN came)."""
+
+    why: Literal["wrong", "locked", "needed"]
+    locked_for: int
+    t: float
+
+
 Fault = Literal["two-cards", "not-answering"]
 FAULTS: tuple[Fault, ...] = ("two-cards", "not-answering")
 
@@ -109,7 +119,8 @@ class WebAddress:
     t: float
 
 
-Event = Union[KeyDown, KeyUp, CardPlaced, CardRemoved, Tick, CommitFailed, ReaderFault, ReaderRecovered, WebAddress]
+Event = Union[KeyDown, KeyUp, CardPlaced, CardRemoved, Tick, CommitFailed, PinRefused, ReaderFault, ReaderRecovered,
+              WebAddress]
 
 Tone = Literal["key", "success", "refusal", "new-game", "volume"]
 TONES: tuple[Tone, ...] = ("key", "success", "refusal", "new-game", "volume")

@@ -20,12 +20,14 @@ from dataclasses import dataclass, replace
 
 from . import flows, views
 from .acts import enrolment, new_game, next_player_name
+from .authority import Grant, requires_pin
 from .entry import AmountEntry
 from .errors import AmountError, Refused
 from .events import (
     CardPlaced,
     CardRemoved,
     CommitFailed,
+    PinRefused,
     Effect,
     Event,
     KeyDown,
@@ -40,7 +42,7 @@ from .events import (
 from .game import VOLUME_KEY, Game
 from .modes.base import KEEP, MENU, Ctx, Mode, Reply
 from .modes.menu import FnMenu
-from .modes.pin import with_authority
+from .modes.pin import ask_pin
 from .panel import NEW_GAME_HOLD, Panel
 from .records import BANK, Card, Posting, Record, Setting, Transaction
 from .screen import Screen
@@ -48,11 +50,13 @@ from .screen import Screen
 
 @dataclass(frozen=True)
 class Outcome:
-    """What one event led to: the next panel, the effects to carry out, at most one record to write."""
+    """What one event led to: the next panel, the effects to carry out, at most one record to write, and the
+    banker's PIN offered with it (or alone, to be checked before the panel goes on) to the write path."""
 
     panel: Panel
     effects: tuple[Effect, ...] = ()
     record: Record | None = None
+    grant: Grant | None = None
 
 
 def step(panel: Panel, game: Game, event: Event) -> Outcome:
@@ -61,6 +65,8 @@ def step(panel: Panel, game: Game, event: Event) -> Outcome:
         return _tick(panel, game, event.t)
     if isinstance(event, CommitFailed):
         return _outcome(panel, game, Ctx(panel, game).refuse(views.not_saved(event.reason)))
+    if isinstance(event, PinRefused):
+        return _outcome(panel, game, Ctx(panel, game).refuse(views.pin_refused(event.why, event.locked_for)))
     if isinstance(event, WebAddress):
         return Outcome(replace(panel, web_url=event.url))
     if isinstance(event, KeyUp):
@@ -105,12 +111,14 @@ def screen(panel: Panel, game: Game) -> Screen:
 
 
 def _outcome(panel: Panel, game: Game, reply: Reply) -> Outcome:
+    if reply.record is not None and reply.grant is None and requires_pin(game, reply.record):
+        reply = ask_pin(reply)  # the banker's act: the PIN goes with its record to the write path
     mode = panel.mode if reply.mode is KEEP else (FnMenu() if reply.mode is MENU else reply.mode)
     entry = panel.entry if reply.entry is KEEP else reply.entry
     panel = replace(panel, mode=mode, entry=entry, message=reply.message, **reply.panel)
     volume = (reply.after or game).volume
     effects = ((PlayTone(reply.tone, volume),) if reply.tone else ()) + tuple(reply.effects)
-    return Outcome(panel, effects, reply.record)
+    return Outcome(panel, effects, reply.record, reply.grant)
 
 
 # -- time --------------------------------------------------------------------------------------
@@ -343,7 +351,7 @@ def _function(ctx: Ctx) -> Reply:
     present = [uid for uid in (p.left, p.right) if uid is not None]
     unknown = [uid for uid in present if ctx.card(uid) is None]
     if len(present) == 1 and unknown:
-        return with_authority(ctx, EnrolHere(unknown[0]))
+        return EnrolHere(unknown[0]).run(ctx)
     if unknown:
         return ctx.refuse(views.refused("Enrol one card", "at a time"))
     return ctx.enter(FnMenu())

@@ -29,11 +29,10 @@ from typing import Callable, Iterator
 
 from banker import acts
 from banker.audit import Audit
-from banker.authority import PIN_SETTING, NotAuthorised, is_pin, pin_matches
+from banker.authority import PIN_SETTING, Grant, WrongPin, refusal, requires_pin
 from banker.deeds import Edition
 from banker.errors import CorruptLedger, Refused
 from banker.game import Game, apply, from_snapshot, last_states, replay
-from banker.lockout import seconds_locked
 from banker.records import Card, GameSettings, PinChange, PinFailure, Record, Setting, Transaction
 from banker.rules.estate import Estate
 from banker.undo import reversal, undo_last
@@ -92,12 +91,18 @@ class Ledger:
 
     # -- the one write path --------------------------------------------------------------
 
-    def commit(self, record: Record) -> Record:
+    def commit(self, record: Record, grant: Grant | None = None) -> Record:
         """Check ``record`` against the game, append it (durable), then fold it in; returns it as stored.
 
-        :class:`Refused` if it does not fit, :class:`banker.errors.LedgerError`
-        if the store cannot write it: either way nothing changed.
+        A record that is the banker's act (:func:`banker.authority.needs_authority`)
+        needs ``grant`` to carry the banker's PIN, once one is set: this is the
+        one place that decides it (:meth:`authorise`). :class:`NotAuthorised`
+        without it, :class:`Refused` if the record does not fit,
+        :class:`banker.errors.LedgerError` if the store cannot write it:
+        either way nothing changed (but a wrong PIN's own record).
         """
+        if requires_pin(self._game, record):
+            self.authorise(grant)
         apply(self._game, record)
         stored = self.store.append(record)
         self._game = apply(self._game, stored)
@@ -116,28 +121,26 @@ class Ledger:
         self._snapshot_seq = self.store.last_seq()
         self.store.anchor()
 
-    def authorise(self, pin: str | None, *, via: str, now: float | None = None) -> None:
-        """Check the banker's PIN for an act from ``via`` ("cli", "script", "serial"); wrong ones are journalled.
+    def authorise(self, grant: Grant | None) -> None:
+        """Check that ``grant`` carries the banker's authority; a wrong PIN is journalled (it counts everywhere).
 
-        :class:`NotAuthorised` when PIN entry is locked (:mod:`banker.lockout`,
-        whatever path the wrong tries came by), when no PIN is given, or when
-        it is wrong (that try is committed first, so it counts everywhere; a
-        ledger open only for reading can't write it down, so a caller that
-        lets a PIN decide anything opens the ledger for writing). Nothing to
-        check when no PIN is set.
+        The one check of the banker's PIN, on every path (keypad, CLI, keypad
+        scripts, the serial port): :class:`NotAuthorised` when PIN entry is
+        locked (:mod:`banker.lockout`, whatever path the wrong tries came by),
+        when no PIN is given, or when it is wrong (that try is committed
+        first; a ledger open only for reading can't write it down, so a caller
+        that lets a PIN decide anything opens the ledger for writing).
+        Nothing to check when no PIN is set. :meth:`commit` calls it for every
+        record that needs it; call it alone only for an act that writes no
+        record of this ledger (replacing it by a backup).
         """
-        game = self._game
-        if game.pin_hash is None:
+        now = time.time() if grant is None or grant.wall is None else grant.wall
+        refused = refusal(self._game, grant, now)
+        if refused is None:
             return
-        left = seconds_locked(game.pin_failures, time.time() if now is None else now)
-        if left:
-            raise NotAuthorised(f"PIN entry is locked for {left} s after wrong PINs")
-        if pin is None:
-            raise NotAuthorised("this needs the banker's PIN (--pin)")
-        if not pin_matches(pin, game.pin_hash):
-            if getattr(self.store, "writer", True):
-                self.commit(PinFailure(via))
-            raise NotAuthorised("wrong banker PIN" if is_pin(pin) else "wrong banker PIN (a PIN is 4 to 8 digits 0-9)")
+        if isinstance(refused, WrongPin) and grant is not None and getattr(self.store, "writer", True):
+            self._game = apply(self._game, self.store.append(PinFailure(grant.via)))
+        raise refused
 
     # -- reading -------------------------------------------------------------------------
 
@@ -219,49 +222,51 @@ class Ledger:
 
     # -- the banker's acts (each one record) ------------------------------------------------
 
-    def post(self, tx: Transaction) -> Transaction:
+    def post(self, tx: Transaction, grant: Grant | None = None) -> Transaction:
         """Commit ``tx`` as the current game's next transaction; returns it with its id, game and time."""
-        return self.commit(self._game.numbered(tx))
+        return self.commit(self._game.numbered(tx), grant)
 
-    def enrol(self, name: str, uid: str) -> Card:
+    def enrol(self, name: str, uid: str, grant: Grant | None = None) -> Card:
         """Enrol a card for ``name`` and give it the current game's start balance, in one commit."""
-        return self.commit(acts.enrolment(self._game, name, uid)).card
+        return self.commit(acts.enrolment(self._game, name, uid), grant).card
 
-    def enrol_deed(self, slug: str, uid: str) -> None:
+    def enrol_deed(self, slug: str, uid: str, grant: Grant | None = None) -> None:
         """Give the title deed ``slug`` the RFID tag ``uid`` (replacing any tag it had)."""
-        self.commit(acts.deed_tag(self._game, slug, uid))
+        self.commit(acts.deed_tag(self._game, slug, uid), grant)
 
-    def rename(self, name: str, new_name: str) -> Card:
-        record = self.commit(acts.rename(self._game, name, new_name))
+    def rename(self, name: str, new_name: str, grant: Grant | None = None) -> Card:
+        record = self.commit(acts.rename(self._game, name, new_name), grant)
         return self._game.card_by_id(record.card_id)
 
-    def remove(self, name: str) -> Card:
+    def remove(self, name: str, grant: Grant | None = None) -> Card:
         """Retire a card: it leaves the list of players; its journal entries stay."""
         card = acts.card_named(self._game, name)
-        self.commit(acts.removal(self._game, name))
+        self.commit(acts.removal(self._game, name), grant)
         return card
 
-    def set_setting(self, key: str, value: str) -> None:
-        self.commit(PinChange(value) if key == PIN_SETTING else Setting(key, value))
+    def set_setting(self, key: str, value: str, grant: Grant | None = None) -> None:
+        self.commit(PinChange(value) if key == PIN_SETTING else Setting(key, value), grant)
 
-    def new_game(self, settings: GameSettings | None = None) -> Game:
+    def new_game(self, settings: GameSettings | None = None, grant: Grant | None = None) -> Game:
         """Archive the current game and start a new one: every enrolled card at the start balance, one commit."""
-        self.commit(acts.new_game(self._game, settings))
+        self.commit(acts.new_game(self._game, settings), grant)
         return self._game
 
-    def restore_game(self, game_id: int) -> Game:
+    def restore_game(self, game_id: int, grant: Grant | None = None) -> Game:
         """Make an archived game current again (the present one stays archived)."""
         states = last_states(self.store.records(), editions=self.editions)
         if game_id not in states:
             raise Refused(f"there is no game {game_id}")
         if game_id != self._game.id:
-            self.commit(acts.restore(self._game, states[game_id]))
+            self.commit(acts.restore(self._game, states[game_id]), grant)
+        elif self._game.pin_hash is not None:
+            self.authorise(grant)  # nothing to write, but still the banker's act: a wrong PIN counts
         return self._game
 
-    def undo(self, tx_id: int | None = None) -> Transaction:
+    def undo(self, tx_id: int | None = None, grant: Grant | None = None) -> Transaction:
         """Post the reversing entry of ``tx_id`` (default: the game's last transaction)."""
         target = None if tx_id is None else self.transaction(tx_id)
-        return self.commit(undo_last(self._game) if target is None else reversal(self._game, target))
+        return self.commit(undo_last(self._game) if target is None else reversal(self._game, target), grant)
 
     # -- lifetime ------------------------------------------------------------------------
 

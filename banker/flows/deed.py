@@ -16,7 +16,6 @@ from ..acts import deed_tag
 from ..entry import AmountEntry
 from ..errors import AmountError, Refused
 from ..modes.base import MENU, Ctx, Reply
-from ..modes.pin import with_authority
 from ..money import format_amount
 from ..records import Card
 from ..rules import Offer, buy, interest, rent, trade
@@ -128,7 +127,7 @@ class DeedMode(Flow):
         uid = ctx.unknown_uid()
         if uid is None:
             return ctx.enter(MENU)
-        return with_authority(ctx, TagDeed(self.slug, uid))
+        return TagDeed(self.slug, uid).run(ctx)
 
     def cards_changed(self, ctx: Ctx) -> Reply:
         """Every card taken off the readers after one lay there: the deed is put away."""

@@ -8,7 +8,6 @@ from .. import views
 from ..acts import new_game
 from ..game import Game
 from ..modes.base import Ctx, Reply
-from ..modes.pin import with_authority
 from ..money import format_amount
 from ..records import GameSettings
 from ..rules import end_game_worth, ranking
@@ -90,10 +89,8 @@ class ConfirmNewGame(Flow):
         if ctx.panel.cards_down:
             return ctx.refuse(views.message("New game?", "Take the cards", "off the readers", error=True))
         houses, choice, title = NEW_GAMES[self.choice]
-        now = ctx.game.settings
-        settings = replace(now, houses_for_hotel=houses, income_tax_choice=choice)
-        action = StartGame(settings, title)
-        return with_authority(ctx, action) if settings != now else action.run(ctx)
+        settings = replace(ctx.game.settings, houses_for_hotel=houses, income_tax_choice=choice)
+        return StartGame(settings, title).run(ctx)  # the PIN is asked when the rules change (banker.authority)
 
 
 @dataclass(frozen=True)

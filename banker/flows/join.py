@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from .. import views
 from ..events import RenewWebToken
 from ..modes.base import Ctx, Reply
-from ..modes.pin import with_authority
+from ..modes.pin import ask_pin
 from ..screen import Screen
 from .common import Flow
 
@@ -38,7 +38,8 @@ class JoinCode(Flow):
         if ctx.panel.web_url is None:
             return ctx.refuse(views.refused("Table page is off"))
         if key == "M":
-            return with_authority(ctx, RenewToken())
+            renew = RenewToken().run(ctx)  # no record yet: the PIN is checked alone, before the token changes
+            return renew if ctx.game.pin_hash is None else ask_pin(renew)
         return ctx.refuse(views.refused("M: new code", "C: done"), keep_mode=True)
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
 
 from .. import views
+from ..authority import Grant
 from ..entry import AmountEntry
 from ..errors import InsufficientFunds, Refused
 from ..game import Game, apply
@@ -47,7 +48,8 @@ class Reply:
     """What a mode decided. ``mode``: the next mode (None ends the flow, KEEP stays, MENU opens the FN menu);
     ``message``: a transient screen; ``entry``: the unit's amount entry (cleared unless KEEP); ``tone``;
     ``record``: at most one record to write, with ``after`` the game it leads to; ``panel``: other panel
-    fields to set; ``effects``: more effects for the shell to carry out (a new token for the table page)."""
+    fields to set; ``effects``: more effects for the shell to carry out (a new token for the table page);
+    ``grant``: the banker's PIN as typed, offered with ``record`` (or alone, to be checked) to the write path."""
 
     mode: Any = KEEP
     message: Screen | None = None
@@ -57,6 +59,7 @@ class Reply:
     after: Game | None = None
     panel: Mapping[str, object] = field(default_factory=dict)
     effects: tuple = ()
+    grant: Grant | None = None
 
 
 Shown = Callable[[Game], Screen]
