@@ -213,7 +213,7 @@ class MatrixKeypad:
         """Keys being ignored (stuck, or down since start-up) until they read up."""
         return {key for key, state in self._states.items() if state.ignored}
 
-    # -- the EventSource port ------------------------------------------------------------
+    # -- scanning in the background ---------------------------------------------------
 
     def start(self, post: Callable[[Event], None]) -> None:
         """Scan on a supervised background thread, posting events to ``post``.

@@ -31,8 +31,9 @@ from banker import acts
 from banker.audit import Audit
 from banker.authority import PIN_SETTING, Grant, WrongPin, refusal, requires_pin
 from banker.deeds import Edition
-from banker.errors import CorruptLedger, Refused
+from banker.errors import CorruptLedger, LedgerError, Refused
 from banker.game import Game, apply, from_snapshot, last_states, replay
+from banker.ports import Store
 from banker.records import Card, GameSettings, PinChange, PinFailure, Record, Setting, Transaction
 from banker.rules.estate import Estate
 from banker.undo import reversal, undo_last
@@ -57,37 +58,35 @@ SNAPSHOT_AT_CLOSE = 50
 
 
 class Ledger:
-    """``store`` (a :class:`store.SqliteStore` or a :class:`firmware_sim.memory_store.MemoryStore`) and its game.
+    """``store`` (any :class:`banker.ports.Store`: the SQLite journal, or the in-memory fake) and its game.
 
     A store with no records yet gets the first game started.
     """
 
-    def __init__(self, store, *, editions=None) -> None:
+    def __init__(self, store: Store, *, editions=None) -> None:
         self.store = store
         self.editions = editions if editions is not None else packaged_editions()
-        found = store.last_snapshot() if hasattr(store, "last_snapshot") else None
+        #: Every commit the store could not write, in order (nothing of them was written).
+        self.unsaved: list[LedgerError] = []
+        found = store.last_snapshot()
         self._snapshot_seq = found[0] if found else 0
         try:
             start = None if found is None else from_snapshot(found[1], editions=self.editions)
             self._game = replay(store.records(self._snapshot_seq), editions=self.editions, start=start)
         except Refused as exc:
             raise CorruptLedger(f"{self.path}: the journal does not replay ({exc})") from exc
-        if self._game.id == 0 and getattr(store, "writer", True):
+        if self._game.id == 0 and store.writer:
             self.commit(acts.new_game(self._game, GameSettings()))
-        if getattr(store, "writer", True) and store.last_seq() - self._snapshot_seq >= SNAPSHOT_EVERY:
+        if store.writer and store.last_seq() - self._snapshot_seq >= SNAPSHOT_EVERY:
             self._take_snapshot()  # a ledger of an earlier release, or one built in bulk: the next start is quick
 
     @property
     def path(self) -> str:
-        return str(getattr(self.store, "path", ":memory:"))
-
-    @property
-    def backups(self):
-        return getattr(self.store, "backups", None)
+        return self.store.path
 
     @property
     def backup_error(self) -> str | None:
-        return getattr(self.store, "backup_error", None)
+        return self.store.backup_error
 
     # -- the one write path --------------------------------------------------------------
 
@@ -104,13 +103,17 @@ class Ledger:
         if requires_pin(self._game, record):
             self.authorise(grant)
         apply(self._game, record)
-        stored = self.store.append(record)
+        try:
+            stored = self.store.append(record)
+        except LedgerError as exc:
+            self.unsaved.append(exc)  # the unit shows NOT SAVED; a script that met one must not pass
+            raise
         self._game = apply(self._game, stored)
         return stored
 
     def maintain(self) -> None:
         """Upkeep off the commit path (the shell calls it when idle): a snapshot when due, backups, the anchor."""
-        if not getattr(self.store, "writer", True):
+        if not self.store.writer:
             return
         if self.store.last_seq() - self._snapshot_seq >= SNAPSHOT_EVERY:
             self._take_snapshot()
@@ -138,7 +141,7 @@ class Ledger:
         refused = refusal(self._game, grant, now)
         if refused is None:
             return
-        if isinstance(refused, WrongPin) and grant is not None and getattr(self.store, "writer", True):
+        if isinstance(refused, WrongPin) and grant is not None and self.store.writer:
             self._game = apply(self._game, self.store.append(PinFailure(grant.via)))
         raise refused
 
@@ -209,7 +212,7 @@ class Ledger:
     def verify(self, progress=None) -> Audit:
         """The store's audit of the whole journal (``progress(rows checked)`` as it goes); the snapshots the
         game was opened from are among what it checks against the fold."""
-        return self.store.verify(progress=progress) if progress is not None else self.store.verify()
+        return self.store.verify(progress)
 
     def head(self) -> str:
         return self.store.head()
@@ -273,7 +276,7 @@ class Ledger:
     def close(self) -> None:
         """A clean stop: a snapshot if enough came since the last (the next start is quick), then the store closes."""
         try:
-            if getattr(self.store, "writer", True):
+            if self.store.writer:
                 if self.store.last_seq() - self._snapshot_seq >= SNAPSHOT_AT_CLOSE:
                     self._take_snapshot()
                 self.store.maintain()  # a backup due (a new game began) is made before the store closes
