@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import heapq
 from itertools import count
-from typing import Callable
+from collections.abc import Callable
 
-from .mfrc522_regs import *  # noqa: F401,F403  (the register map: tests and the driver's checks name them)
+from .mfrc522_regs import *  # noqa: F403  (the datasheet's register map, named as the datasheet names it)
 from .mfrc522_regs import _READ_ONLY, _RESET_VALUES
 from .mfrc522_timer import TimerUnit
 from .picc import BIT_S, CARRIER_HZ, Picc, PiccState, SimClock, crc_a, frame_bits, frame_delay_s, superpose  # noqa: F401
