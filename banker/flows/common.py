@@ -13,7 +13,8 @@ from ..game import Game
 from ..modes.base import MENU, STAY, Ctx, Mode, Reply, Then
 from ..money import format_amount, format_signed
 from ..records import Card
-from ..rules import Deal, end_game_worth, total_worth
+from ..rules import Deal
+from ..rules.standings import end_worth_of, worth_of  # noqa: F401  (runtime/queries.py still imports worth_of here)
 from ..screen import Screen
 
 #: A result screen: built from the deal and the game it leads to.
@@ -73,16 +74,6 @@ def price_of(entry: AmountEntry, suffix: str, *, allow_zero: bool = False) -> in
     if allow_zero and entry.typed and set(entry.typed) <= {"0", "."} and any(c == "0" for c in entry.typed):
         return 0
     return entry.finish(suffix)
-
-
-def worth_of(game: Game, card_id: int) -> int:
-    """The player's total worth: cash + printed price of every deed + buildings at cost."""
-    return total_worth(game, card_id)
-
-
-def end_worth_of(game: Game, card_id: int) -> int:
-    """The short and time-limit game's valuation (a mortgaged deed counts half its price)."""
-    return end_game_worth(game, card_id)
 
 
 class Flow(Mode):

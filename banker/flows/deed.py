@@ -16,12 +16,11 @@ from ..acts import deed_tag
 from ..entry import AmountEntry
 from ..errors import AmountError, Refused
 from ..events import AMOUNT_KEYS, SUFFIXES, Key
-from ..modes.base import MENU, STAY, Ctx, Reply
+from ..modes.base import MENU, STAY, Ctx, Reply, card_moved
 from ..money import format_amount
 from ..records import Card
 from ..rules import Offer, buy, interest, rent, trade
 from ..screen import Screen
-from ..modes.base import card_moved
 from .common import Flow, act, one_player_result, price_of, two_player_result
 from .deed_view import OWNER, RENT, SALE, TRADE, context, deed_screen
 from .owner import owner_key

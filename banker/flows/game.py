@@ -11,7 +11,7 @@ from ..game import Game
 from ..modes.base import STAY, Ctx, Reply
 from ..money import format_amount
 from ..records import GameSettings
-from ..rules import end_game_worth, ranking
+from ..rules.standings import standings
 from ..screen import Screen
 from .common import Flow
 
@@ -22,22 +22,6 @@ NEW_GAMES = {
     Key.D3: (3, False, "short game"),
 }
 PER_PAGE = 3
-
-
-def standings(game: Game) -> list[tuple[int, str, int]]:
-    """(place, name, end value) of every player still in the game, richest first."""
-    who = {c.id: c.name for c in game.in_game()}
-    ranked = ranking(game, players=list(who), valuation=end_game_worth)
-    return [(s.place, who[s.player], s.worth) for s in ranked]
-
-
-def game_over_line(game: Game) -> str | None:
-    """``Game over: Bob wins`` when one player is left, or at a short game's second bankruptcy; else None."""
-    left = standings(game)
-    if len(left) <= 1 or (game.is_short_game and game.live_bankruptcies() >= 2):
-        winners = [name for place, name, _ in left if place == 1]
-        return f"Game over: {' & '.join(winners)} win{'s' if len(winners) == 1 else ''}" if winners else "Game over"
-    return None
 
 
 @dataclass(frozen=True)

@@ -14,14 +14,14 @@ from .. import views
 from ..entry import AmountEntry
 from ..events import Key
 from ..game import Game
-from ..modes.base import STAY, Ctx, Reply
+from ..modes.base import STAY, Ctx, Reply, card_moved
 from ..money import format_amount, format_signed
 from ..records import BANK, Card, Posting, Transaction
 from ..rules import Offer, bankrupt, draw_jail_card, income_tax, jail_fine, luxury_tax, trade, use_jail_card
 from ..screen import Screen
-from ..modes.base import card_moved
-from .common import AmountFlow, Flow, act, end_worth_of, one_player_result, two_player_result, worth_of
-from .game import GameMenu, game_over_line
+from ..rules.standings import end_worth_of, game_over_line, worth_of
+from .common import AmountFlow, Flow, act, one_player_result, two_player_result
+from .game import GameMenu
 
 
 @dataclass(frozen=True)
