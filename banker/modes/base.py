@@ -19,7 +19,7 @@ from typing import Any, Callable
 from .. import views
 from ..authority import Grant
 from ..entry import AmountEntry
-from ..events import Key
+from ..events import Key, Tone
 from ..errors import InsufficientFunds, Refused
 from ..game import Game, apply
 from ..panel import Panel
@@ -73,7 +73,7 @@ class Reply:
     mode: Any = KEEP
     message: Screen | None = None
     entry: Any = AmountEntry()
-    tone: str | None = "key"
+    tone: Tone | None = "key"
     record: Record | None = None
     after: Game | None = None
     effects: tuple = ()
@@ -115,7 +115,7 @@ class Ctx:
 
     # -- replies ---------------------------------------------------------------------------
 
-    def keep(self, tone: str | None = "key") -> Reply:
+    def keep(self, tone: Tone | None = "key") -> Reply:
         """Stay in the mode with the typed amount; just a tone."""
         return Reply(mode=KEEP, entry=KEEP, tone=tone)
 
@@ -123,7 +123,7 @@ class Ctx:
         """Start (or go on in) ``mode``: it owns the keys until it ends."""
         return Reply(mode=mode)
 
-    def show(self, shown: Screen, tone: str = "key", *, mode: object = None) -> Reply:
+    def show(self, shown: Screen, tone: Tone = "key", *, mode: object = None) -> Reply:
         """Show ``shown`` until the next key or card; the flow ends unless ``mode`` is given."""
         return Reply(mode=mode, message=shown, tone=tone)
 
@@ -140,7 +140,7 @@ class Ctx:
         return Reply(mode=then, message=shown, tone="refusal")
 
     def commit(self, record: Record, shown: Shown, *, mode: object = None, on_refusal: "Then | Mode" = END,
-               actor: Card | None = None, tone: str = "success") -> Reply:
+               actor: Card | None = None, tone: Tone = "success") -> Reply:
         """Write ``record``: once committed show ``shown(game after)``. A record that does not fit is refused.
 
         ``mode`` is the mode after a success; ``on_refusal`` where a refusal leaves the unit (as in
