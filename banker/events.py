@@ -50,8 +50,9 @@ READERS: tuple[Reader, ...] = ("left", "right")
 
 @dataclass(frozen=True)
 class KeyDown:
-    """A key went down: ``key`` is a key word (:data:`KEYS`; the step reads it as a :class:`Key`). ``salt``: fresh random bytes from the shell, for a PIN typed with this key;
-    ``wall``: the wall clock's time then (epoch seconds, from the shell), against which a PIN lockout runs."""
+    """A key went down: ``key`` is a key word (:data:`KEYS`; the step reads it as a :class:`Key`). ``salt``:
+    fresh random bytes from the shell, for a PIN typed with this key; ``wall``: the wall clock's time then
+    (epoch seconds, from the shell), against which a PIN lockout runs."""
 
     key: str
     t: float
