@@ -80,7 +80,7 @@ def deeds_enrol(slug: str, uid: str, pin: str | None, db: Path | None) -> None:
 
 def game_state(ledger) -> dict:
     """The current game as data: balances, worth, deeds and their buildings and mortgages, the bank's stock."""
-    from banker.flows.common import end_worth_of, worth_of
+    from banker.rules.standings import end_worth_of, worth_of
 
     estate, edition = ledger.estate(), ledger.edition()
     names = ledger.card_names()

@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Iterable, Mapping, Sequence
 
-from banker.flows.game import game_over_line, standings
 from banker.game import Game
 from banker.money import format_amount
 from banker.records import BANK, Transaction, moved
@@ -22,6 +21,7 @@ from banker.rules import total_worth
 from banker.rules.estate import HOTEL, Estate, EstateConflict
 from banker.rules.estate import apply as apply_changes
 from banker.rules.settings import RuleSettings
+from banker.rules.standings import game_over_line, standings
 
 #: Journal entries sent with each state (the newest).
 JOURNAL_TAIL = 50

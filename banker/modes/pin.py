@@ -16,9 +16,10 @@ from dataclasses import dataclass, field, replace
 from .. import views
 from ..authority import Grant, hash_pin
 from ..entry import AmountEntry
+from ..events import DIGITS, Key
 from ..records import PinChange
 from ..screen import Screen
-from .base import Ctx, Mode, Reply
+from .base import STAY, Ctx, Mode, Reply
 
 PROMPTS = {"old": "Banker PIN?", "new": "New PIN (4-8)?", "again": "New PIN again?"}
 
@@ -48,13 +49,13 @@ class PinEntry(Mode):
     def screen(self, ctx: Ctx) -> Screen:
         return views.screen(PROMPTS[self.stage], "*" * len(self.entry.typed) + "_", "then M.  C: cancel", big=1)
 
-    def key(self, ctx: Ctx, key: str) -> Reply:
-        if key.isdigit():
+    def key(self, ctx: Ctx, key: Key) -> Reply:
+        if key in DIGITS:
             if len(self.entry.typed) >= 8:
-                return ctx.refuse(views.refused("8 digits at most"), keep_mode=True)
+                return ctx.refuse(views.refused("8 digits at most"), then=STAY)
             return ctx.enter(replace(self, entry=AmountEntry(self.entry.typed + key)))
-        if key != "M":
-            return ctx.refuse(views.refused("Digits, then M"), keep_mode=True)
+        if key != Key.M:
+            return ctx.refuse(views.refused("Digits, then M"), then=STAY)
         typed, cleared = self.entry.typed, replace(self, entry=AmountEntry())
         grant = Grant(typed, "keypad", ctx.wall)
         if self.stage == "old":
@@ -64,7 +65,7 @@ class PinEntry(Mode):
             return replace(ctx.enter(replace(cleared, stage="new", old_pin=typed)), grant=grant)
         if self.stage == "new":
             if not 4 <= len(typed) <= 8:
-                return ctx.refuse(views.refused("PIN: 4 to 8 digits"), keep_mode=True)
+                return ctx.refuse(views.refused("PIN: 4 to 8 digits"), then=STAY)
             return ctx.enter(replace(cleared, stage="again", new_pin=typed))
         if typed != self.new_pin:
             return ctx.refuse(views.refused("PINs differ", "Nothing changed"))
