@@ -43,7 +43,7 @@ from .records import (
     Transaction,
 )
 from .lockout import recent
-from .rules.estate import Estate, EstateConflict
+from .rules.estate import Estate, building_changes
 from .rules.estate import apply as apply_changes
 from .rules.settings import RuleSettings
 
@@ -156,7 +156,7 @@ class Game:
     def checkpoint(self) -> Checkpoint:
         """The current game's own state, to restore it later."""
         return Checkpoint(self.id, self.settings, self.started, tuple(sorted(self.balances.items())),
-                          estate_changes(self.estate), self.last, tuple(sorted(self.undone)),
+                          building_changes(self.estate), self.last, tuple(sorted(self.undone)),
                           tuple(sorted(self.bankruptcies)), self.transactions)
 
     def snapshot(self) -> Snapshot:
@@ -178,18 +178,6 @@ def _evolve(game: Game, **changes) -> Game:
 def fold_name(name: str) -> str:
     """A name as it is compared: Unicode-normalised (NFKC) and case-folded."""
     return unicodedata.normalize("NFKC", name).casefold().strip()
-
-
-def estate_changes(estate: Estate | None) -> tuple[tuple, ...]:
-    """The changes that build ``estate`` from a new game's estate."""
-    if estate is None:
-        return ()
-    changes: list[tuple] = [("owner", slug, None, owner) for slug, owner in sorted(estate.owners.items())]
-    changes += [("mortgaged", slug, False, True) for slug in sorted(estate.mortgaged)]
-    changes += [("houses", slug, 0, n) for slug, n in sorted(estate.buildings.items())]
-    for player, count in sorted(estate.jail_cards.items()):
-        changes += [("jail-card", None, player)] * count
-    return tuple(changes)
 
 
 # -- the fold -------------------------------------------------------------------------------
@@ -244,10 +232,7 @@ def _transaction(game: Game, tx: Transaction) -> Game:
             if card is not BANK and balances[card] < 0 and balances[card] < game.balance(card):
                 after = balances[card]
                 raise InsufficientFunds(f"{game.name_of(card)} short {format_amount(-after)}", -after)
-    try:
-        estate = apply_changes(game.estate, tx.changes) if tx.changes else game.estate
-    except EstateConflict:
-        raise
+    estate = apply_changes(game.estate, tx.changes) if tx.changes else game.estate
     undone = game.undone
     if tx.reverses is not None:
         if tx.reverses in game.undone:

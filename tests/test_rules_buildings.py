@@ -8,6 +8,7 @@ from banker.errors import AmountError, InsufficientFunds
 from banker.records import BANK, Posting
 from tests.rules_table import Table
 from banker.rules import HOTEL, SHORT_GAME, apply, build, mortgage, rent_due, sell_building, sell_down
+from banker.records import HousesChange
 
 from tests.rules_support import K, M, refused
 
@@ -20,7 +21,7 @@ def with_buildings(table, player, **houses):
     """The table with ``player`` owning these lots and the given houses on them (5 = hotel)."""
     slugs = [slug.replace("_", "-") for slug in houses]
     table = table.hand(player, *[s for s in slugs if table.estate.owner(s) is None])
-    changes = [("houses", s, table.estate.houses(s), n) for s, n in zip(slugs, houses.values())]
+    changes = [HousesChange(s, table.estate.houses(s), n) for s, n in zip(slugs, houses.values())]
     return replace(table, estate=apply(table.estate, changes))
 
 

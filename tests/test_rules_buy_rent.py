@@ -8,6 +8,7 @@ from banker.errors import AmountError, InsufficientFunds
 from banker.records import BANK, Posting
 from tests.rules_table import Table
 from banker.rules import STANDARD, RuleSettings, apply, buy, mortgage, rent, rent_due
+from banker.records import HousesChange, OwnerChange
 
 from tests.rules_support import K, M, refused
 
@@ -30,7 +31,7 @@ def test_buying_baltic_costs_its_printed_600k(table):
 def test_a_purchase_is_one_posting_to_the_bank_and_one_owner_change(table):
     deal = table.deal(buy, buyer=ALICE, slug="boardwalk")
     assert deal.postings == (Posting(ALICE, BANK, 4 * M, "buy"),)
-    assert deal.changes == (("owner", "boardwalk", None, ALICE),)
+    assert deal.changes == (OwnerChange("boardwalk", None, ALICE),)
     assert deal.kind == "buy" and deal.summary == "Bought Boardwalk"
 
 
@@ -97,7 +98,7 @@ def test_two_of_three_light_blues_do_not_double_the_rent(table):
 )
 def test_boardwalks_rent_follows_its_houses_and_hotel(table, houses, due):
     table = table.hand(ALICE, "park-place", "boardwalk")
-    estate = apply(table.estate, [("houses", "boardwalk", 0, houses)])
+    estate = apply(table.estate, [HousesChange("boardwalk", 0, houses)])
     assert rent_due(table.edition, estate, "boardwalk") == due
 
 

@@ -8,6 +8,7 @@ from banker.errors import InsufficientFunds
 from banker.records import BANK, Posting
 from tests.rules_table import Table
 from banker.rules import apply, interest, lift_cost, lift_mortgage, mortgage
+from banker.records import HousesChange, MortgageChange
 
 from tests.rules_support import K, M, refused
 
@@ -22,7 +23,7 @@ def table():
 def test_mortgaging_boardwalk_lends_its_2m_mortgage_value(table):
     deal = table.deal(mortgage, player=ALICE, slug="boardwalk")
     assert deal.postings == (Posting(BANK, ALICE, 2 * M, "mortgage"),)
-    assert deal.changes == (("mortgaged", "boardwalk", False, True),)
+    assert deal.changes == (MortgageChange("boardwalk", False, True),)
     assert deal.summary == "Mortgaged Boardwalk"
 
 
@@ -37,7 +38,7 @@ def test_a_deed_is_mortgaged_only_once(table):
 
 
 def test_no_mortgage_while_any_lot_of_the_group_has_buildings(table):
-    table = replace(table, estate=apply(table.estate, [("houses", "park-place", 0, 1)]))
+    table = replace(table, estate=apply(table.estate, [HousesChange("park-place", 0, 1)]))
     with refused("Sell buildings first"):
         table.deal(mortgage, player=ALICE, slug="boardwalk")
 
