@@ -202,7 +202,17 @@ def replay(records: Iterable[Record], *, editions: Mapping[str, Edition], start:
 
 
 def apply(game: Game, record: Record) -> Game:
-    """The game after ``record``; :class:`Refused` (nothing changed) if the record does not fit."""
+    """The game after ``record``; :class:`Refused` (nothing changed) if the record does not fit.
+
+    The funds rule lives here and nowhere else: unless the game's settings
+    allow negative balances, a transaction (an undo, an opening, a rule's
+    deal alike) is refused with :class:`InsufficientFunds` ("Bob short 890K",
+    ``shortfall`` 890,000) when it leaves a card below zero whose net over
+    the whole transaction is a loss; money the card receives in the same
+    transaction counts, and the first such payer in posting order is named.
+    The bank is never short. There is no other exemption: a bankruptcy hands
+    over only what the debtor has, so the debtor never ends below zero.
+    """
     handler = _APPLY.get(type(record))
     if handler is None:
         raise TypeError(f"not a journal record: {record!r}")
@@ -226,8 +236,8 @@ def _transaction(game: Game, tx: Transaction) -> Game:
             balances[p.payer] = balances.get(p.payer, 0) - p.amount
         if p.payee is not BANK:
             balances[p.payee] = balances.get(p.payee, 0) + p.amount
-    if not game.settings.allow_negative:
-        for p in tx.postings:  # only a payer can newly go below zero
+    if not game.settings.allow_negative:  # the funds rule: here and nowhere else
+        for p in tx.postings:  # only a payer can lose over the transaction
             card = p.payer
             if card is not BANK and balances[card] < 0 and balances[card] < game.balance(card):
                 after = balances[card]

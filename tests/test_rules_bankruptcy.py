@@ -58,7 +58,7 @@ def test_a_creditor_who_cannot_pay_the_interest_must_raise_money_first(table):
     table = replace(table, estate=apply(table.estate, [HousesChange("park-place", HOTEL, 0), HousesChange("boardwalk", HOTEL, 0)]))
     table = table.with_balance(BOB, 50 * K)
     with pytest.raises(InsufficientFunds) as refusal:
-        table.deal(bankrupt, debtor=ALICE, creditor=BOB)
+        table.play(bankrupt, debtor=ALICE, creditor=BOB)
     assert refusal.value.shortfall == 50 * K
 
 

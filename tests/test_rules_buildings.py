@@ -120,7 +120,7 @@ def test_a_shortage_auction_sets_the_price_of_the_house(table):
 
 def test_a_house_the_player_cannot_pay_for_is_refused(table):
     with pytest.raises(InsufficientFunds):
-        table.with_balance(ALICE, 1 * M).deal(build, player=ALICE, slug="boardwalk")
+        table.with_balance(ALICE, 1 * M).play(build, player=ALICE, slug="boardwalk")
 
 
 # --- selling ----------------------------------------------------------------

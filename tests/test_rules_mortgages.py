@@ -72,13 +72,13 @@ def test_every_interest_is_a_multiple_of_10k_and_at_least_10_percent(table):
 
 def test_an_unmortgaged_deed_has_nothing_to_lift(table):
     with refused("Not mortgaged"):
-        table.deal(lift_mortgage, player=ALICE, slug="boardwalk")
+        table.play(lift_mortgage, player=ALICE, slug="boardwalk")
 
 
 def test_lifting_needs_the_money(table):
     table = table.play(mortgage, player=ALICE, slug="boardwalk").with_balance(ALICE, 2 * M)
     with pytest.raises(InsufficientFunds) as refusal:
-        table.deal(lift_mortgage, player=ALICE, slug="boardwalk")
+        table.play(lift_mortgage, player=ALICE, slug="boardwalk")
     assert refusal.value.shortfall == 200 * K
 
 

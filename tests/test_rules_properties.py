@@ -67,10 +67,10 @@ def test_every_deal_undoes_exactly_and_its_changes_survive_the_store(moves):
     for (rule, details), player, slug in moves:
         try:
             deal = table.deal(rule, **details(player, slug))
+            after = table.after(deal)
         except Refused as refusal:
             assert len(str(refusal)) <= 21
             continue
-        after = table.after(deal)
         assert after.undo(deal) == table
         tx = replace(deal.to_transaction(), id=1, game=1)
         assert decode(*encode(tx), seq=1, time=None) == tx

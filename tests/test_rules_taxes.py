@@ -62,5 +62,5 @@ def test_the_jail_fine_is_500k():
 
 def test_a_tax_the_player_cannot_pay_is_refused_with_the_shortfall():
     with pytest.raises(InsufficientFunds) as refusal:
-        Table.new().with_balance(ALICE, 1_500 * K).deal(income_tax, player=ALICE)
+        Table.new().with_balance(ALICE, 1_500 * K).play(income_tax, player=ALICE)
     assert refusal.value.shortfall == 500 * K

@@ -78,7 +78,7 @@ def test_a_negative_price_is_an_amount_error(table):
 def test_the_buyer_must_have_the_price(table):
     table = table.with_balance(BOB, 1 * M)
     with pytest.raises(InsufficientFunds) as refusal:
-        table.deal(trade, first=ALICE, second=BOB, first_gives=Offer(deeds=("park-place",)), second_gives=Offer(cash=3 * M))
+        table.play(trade, first=ALICE, second=BOB, first_gives=Offer(deeds=("park-place",)), second_gives=Offer(cash=3 * M))
     assert refusal.value.shortfall == 2 * M
 
 
