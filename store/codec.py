@@ -291,10 +291,16 @@ def _float(value: Any) -> float:
 # -- encoding and decoding --------------------------------------------------------------------
 
 
-_ENCODERS = {cls: _object_encoder(cls, skip=("time",)) for cls in KINDS}
-_DECODERS = {cls: _object_decoder(cls, skip=("time",)) for cls in KINDS}
-_TYPES = {kind: cls for cls, kind in KINDS.items()}
+_ENCODERS: dict[type, Encoder] = {}
+_DECODERS: dict[type, Decoder] = {}
 _CHANGES = _tuple_decoder((EstateChange, Ellipsis), True)
+
+
+def _coders(cls: type) -> tuple[Encoder, Decoder]:
+    """The encoder and decoder of the record kind ``cls`` (its own ``time`` is the row's), derived once."""
+    if cls not in _ENCODERS:
+        _ENCODERS[cls], _DECODERS[cls] = _object_encoder(cls, skip=("time",)), _object_decoder(cls, skip=("time",))
+    return _ENCODERS[cls], _DECODERS[cls]
 
 
 def encode(record: Record) -> tuple[str, str]:
@@ -302,7 +308,7 @@ def encode(record: Record) -> tuple[str, str]:
     kind = KINDS.get(type(record))
     if kind is None:
         raise TypeError(f"not a journal record: {record!r}")
-    return kind, canonical(_ENCODERS[type(record)](record))
+    return kind, canonical(_coders(type(record))[0](record))
 
 
 def canonical(value: Any) -> str:
@@ -312,18 +318,18 @@ def canonical(value: Any) -> str:
 
 def decode(kind: str, body: str, *, seq: int, time: float | None) -> Record:
     """The record stored as ``kind`` and ``body`` in row ``seq``; :class:`CorruptLedger` naming the row if not."""
-    cls = _TYPES.get(kind)
+    cls = next((c for c, word in KINDS.items() if word == kind), None)
     if cls is None:
         raise CorruptLedger(f"journal entry {seq} has an unknown kind {kind!r}: a newer banker's ledger?")
     try:
-        record = _DECODERS[cls](json.loads(body))
+        record = _coders(cls)[1](json.loads(body))
         record.__dict__["time"] = None if time is None else _float(time)  # a fresh value, seen by no one yet
         return record
     except (ValueError, TypeError, KeyError) as exc:
         raise CorruptLedger(f"journal entry {seq} ({kind}) cannot be read: {exc}") from exc
 
 
-_TRANSACTION = _DECODERS[Transaction]
+_TRANSACTION = _coders(Transaction)[1]
 
 
 def fast_transaction(d: Any) -> Transaction | None:
