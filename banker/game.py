@@ -43,8 +43,7 @@ from .records import (
     Transaction,
 )
 from .lockout import recent
-from .rules.estate import Estate, building_changes
-from .rules.estate import apply as apply_changes
+from .rules.estate import Estate, building_changes, apply as apply_changes
 from .rules.settings import RuleSettings
 
 #: The volume a unit starts at (0 off, 1 low, 2 medium, 3 high).
@@ -204,14 +203,9 @@ def replay(records: Iterable[Record], *, editions: Mapping[str, Edition], start:
 def apply(game: Game, record: Record) -> Game:
     """The game after ``record``; :class:`Refused` (nothing changed) if the record does not fit.
 
-    The funds rule lives here and nowhere else: unless the game's settings
-    allow negative balances, a transaction (an undo, an opening, a rule's
-    deal alike) is refused with :class:`InsufficientFunds` ("Bob short 890K",
-    ``shortfall`` 890,000) when it leaves a card below zero whose net over
-    the whole transaction is a loss; money the card receives in the same
-    transaction counts, and the first such payer in posting order is named.
-    The bank is never short. There is no other exemption: a bankruptcy hands
-    over only what the debtor has, so the debtor never ends below zero.
+    The one funds rule (unless the game allows negative balances): a transaction is refused with
+    :class:`InsufficientFunds` ("Bob short 890K") if a card's net over all of it is a loss that leaves it
+    below zero, the first such payer named. No exemption: a bankrupt debtor hands over only what they have.
     """
     handler = _APPLY.get(type(record))
     if handler is None:
