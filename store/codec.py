@@ -138,7 +138,10 @@ def _encoder(hint: Any, rows: bool) -> Encoder | None:
         if len(args) == 2 and args[1] is Ellipsis:
             each = _encoder(args[0], rows)
             return list if each is None else (lambda v: [each(x) for x in v])
-        return list
+        encoders = [_encoder(a, rows) for a in args]
+        if not any(encoders):
+            return list
+        return lambda v: [x if enc is None else enc(x) for enc, x in zip(encoders, v)]
     if is_dataclass(hint):
         return _row_encoder(hint) if rows else _object_encoder(hint)
     if hint in _WHAT:
