@@ -186,7 +186,13 @@ def _tuple_decoder(args: tuple, rows: bool) -> Decoder:
         plain, each = _decoder(args[0], rows)
         if plain is not None:
             return lambda v: tuple(_checked(x, plain) for x in _list(v))
-        return lambda v: tuple(map(each, _list(v)))
+
+        def sequence(v: Any) -> tuple:
+            if type(v) is not list:
+                raise _Malformed(f"expected a list, found {v!r}")
+            return tuple(map(each, v))
+        sequence.each = each  # type: ignore[attr-defined]  # a compiled decoder maps it inline
+        return sequence
     specs = [_decoder(a, rows) for a in args]
     return lambda v: tuple(_read(specs, _list(v, len(specs))))
 
@@ -196,49 +202,50 @@ def _object_decoder(cls: type, skip: tuple[str, ...] = ()) -> Decoder:
     fs = [(name, *_decoder(hint, rows)) for name, hint, rows in _fields_of(cls) if name not in skip]
     names = frozenset(name for name, _plain, _inner in fs)
     defaults = {f.name: f for f in fields(cls) if f.default is not MISSING or f.default_factory is not MISSING}
-    required = names - set(defaults)
-    post, new = getattr(cls, "__post_init__", None), object.__new__
-
-    def decoder(v: Any) -> Any:
-        if type(v) is not dict:
-            raise _Malformed(f"expected an object, found {v!r}")
-        if v.keys() != names:
-            v = _filled(v, names, required, defaults)
-        record = new(cls)
-        slots = record.__dict__
-        for name, plain, inner in fs:
-            x = v[name]
-            if plain is None:
-                x = inner(x)
-            elif type(x) not in plain:
-                raise _Malformed(_expected(plain, x))
-            slots[name] = x
-        if post is not None:
-            post(record)
-        return record
-    return decoder
+    head = ["def decoder(v):",
+            "    if type(v) is not dict:",
+            "        raise _Malformed(f'expected an object, found {v!r}')",
+            "    if v.keys() != NAMES:",
+            "        v = _filled(v, NAMES, REQUIRED, DEFAULTS)"]
+    env = {"NAMES": names, "REQUIRED": names - set(defaults), "DEFAULTS": defaults}
+    return _compiled(cls, head, [f"v[{name!r}]" for name, _p, _i in fs], fs, env)
 
 
 def _row_decoder(cls: type) -> Decoder:
-    """A record stored as a row: exactly its fields, in order."""
+    """A record stored as a row: exactly its fields, in order (after ``start`` values: a word)."""
     fs = [(name, *_decoder(hint, rows)) for name, hint, rows in _fields_of(cls)]
-    post, new, count = getattr(cls, "__post_init__", None), object.__new__, len(fs)
+    head = ["def decoder(v, start=0):",
+            f"    if type(v) is not list or len(v) != start + {len(fs)}:",
+            f"        raise _Malformed(f'expected {len(fs)} values, found {{v!r}}')",
+            f"    {''.join(f'a{i}, ' for i in range(len(fs)))}= v[start:] if start else v" if fs else ""]
+    return _compiled(cls, head, [f"a{i}" for i in range(len(fs))], fs, {})
 
-    def decoder(v: Any, start: int = 0) -> Any:
-        if type(v) is not list or len(v) != start + count:
-            raise _Malformed(f"expected {count} values, found {v!r}")
-        record = new(cls)
-        slots = record.__dict__
-        for (name, plain, inner), x in zip(fs, v[start:] if start else v):
-            if plain is None:
-                x = inner(x)
-            elif type(x) not in plain:
-                raise _Malformed(_expected(plain, x))
-            slots[name] = x
-        if post is not None:
-            post(record)
-        return record
-    return decoder
+
+def _compiled(cls: type, head: list[str], sources: list[str], fs: list, env: dict) -> Decoder:
+    """The decoder whose first lines are ``head``, then each field read from its source and checked, written
+    out in full as :mod:`dataclasses` writes ``__init__`` (verify reads every row: no loop, no call per plain
+    value). The source is made of field names and indices only, never of stored data."""
+    lines = list(head)
+    for i, ((name, plain, inner), source) in enumerate(zip(fs, sources)):
+        env[f"P{i}"], env[f"I{i}"] = plain, inner
+        if getattr(inner, "each", None) is not None:
+            env[f"E{i}"] = inner.each
+            lines += [f"    x{i} = {source}",
+                      f"    x{i} = tuple(map(E{i}, x{i})) if type(x{i}) is list else I{i}(x{i})"]
+        elif inner is not None:
+            lines.append(f"    x{i} = I{i}({source})")
+        else:
+            lines += [f"    x{i} = {source}",
+                      f"    if type(x{i}) not in P{i}:",
+                      f"        raise _Malformed(_expected(P{i}, x{i}))"]
+    lines.append("    record = new(cls)")
+    lines.append(f"    record.__dict__.update({', '.join(f'{name}=x{i}' for i, (name, _p, _n) in enumerate(fs))})")
+    if getattr(cls, "__post_init__", None) is not None:
+        lines.append("    record.__post_init__()")
+    lines.append("    return record")
+    env.update(cls=cls, new=object.__new__, _Malformed=_Malformed, _expected=_expected, _filled=_filled)
+    exec("\n".join(lines), env)
+    return env["decoder"]
 
 
 def _tagged_decoder(kinds: list[type]) -> Decoder:
