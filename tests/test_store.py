@@ -164,6 +164,12 @@ def test_each_record_has_one_body_text_and_reads_back_from_it():
     ("tx", '{"kind":"pay","postings":[[1,null,0,"pay"]],"memo":"","reverses":null,"changes":[],"id":1,"game":1}',
      "positive"),
     ("new-game", '{"game":2,"settings":{"colour":"red"},"openings":[]}', "cannot be read"),
+    ("tx", '{"kind":"buy","postings":[],"memo":"","reverses":null,"changes":[["hotels","boardwalk",0,1]],"id":1,'
+           '"game":1}', "not a known change"),
+    ("tx", '{"kind":"buy","postings":[],"memo":"","reverses":null,"changes":[["mortgaged","boardwalk",0,1]],"id":1,'
+           '"game":1}', "expected true or false"),
+    ("tx", '{"kind":"buy","postings":[],"memo":"","reverses":null,"changes":[["owner","boardwalk",null]],"id":1,'
+           '"game":1}', "expected 3 values"),
 ])
 def test_an_unreadable_body_is_a_corrupt_ledger_naming_its_entry(kind, body, reason):
     with pytest.raises(CorruptLedger, match=reason) as caught:
