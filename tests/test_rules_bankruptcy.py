@@ -5,10 +5,9 @@ from dataclasses import replace
 import pytest
 
 from banker.errors import InsufficientFunds
-from banker.records import BANK, Posting
+from banker.records import BANK, HousesChange, Posting
 from tests.rules_table import Table
 from banker.rules import HOTEL, apply, bankrupt, draw_jail_card, mortgage
-from banker.records import HousesChange
 
 from tests.rules_support import K, M, refused
 

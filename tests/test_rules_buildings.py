@@ -5,10 +5,9 @@ from dataclasses import replace
 import pytest
 
 from banker.errors import AmountError, InsufficientFunds
-from banker.records import BANK, Posting
+from banker.records import BANK, HousesChange, Posting
 from tests.rules_table import Table
 from banker.rules import HOTEL, SHORT_GAME, apply, build, mortgage, rent_due, sell_building, sell_down
-from banker.records import HousesChange
 
 from tests.rules_support import K, M, refused
 

@@ -6,10 +6,9 @@ from types import SimpleNamespace
 import pytest
 
 from banker.errors import AmountError, InsufficientFunds
-from banker.records import BANK, Posting
+from banker.records import BANK, HousesChange, OwnerChange, Posting
 from tests.rules_table import Table
 from banker.rules import STANDARD, RuleSettings, apply, buy, mortgage, rent, rent_due
-from banker.records import HousesChange, OwnerChange
 
 from tests.rules_support import K, M, refused
 

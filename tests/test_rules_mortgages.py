@@ -5,10 +5,9 @@ from dataclasses import replace
 import pytest
 
 from banker.errors import InsufficientFunds
-from banker.records import BANK, Posting
+from banker.records import BANK, HousesChange, MortgageChange, Posting
 from tests.rules_table import Table
 from banker.rules import apply, interest, lift_cost, lift_mortgage, mortgage
-from banker.records import HousesChange, MortgageChange
 
 from tests.rules_support import K, M, refused
 

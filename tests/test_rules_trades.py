@@ -5,10 +5,9 @@ from dataclasses import replace
 import pytest
 
 from banker.errors import AmountError, InsufficientFunds
-from banker.records import BANK, Posting
+from banker.records import BANK, HousesChange, OwnerChange, Posting
 from tests.rules_table import Table
 from banker.rules import Offer, apply, draw_jail_card, mortgage, trade, use_jail_card
-from banker.records import HousesChange, OwnerChange
 
 from tests.rules_support import K, M, refused
 
