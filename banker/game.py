@@ -43,8 +43,7 @@ from .records import (
     Transaction,
 )
 from .lockout import recent
-from .rules.estate import Estate, EstateConflict
-from .rules.estate import apply as apply_changes
+from .rules.estate import Estate, building_changes, apply as apply_changes
 from .rules.settings import RuleSettings
 
 #: The volume a unit starts at (0 off, 1 low, 2 medium, 3 high).
@@ -156,7 +155,7 @@ class Game:
     def checkpoint(self) -> Checkpoint:
         """The current game's own state, to restore it later."""
         return Checkpoint(self.id, self.settings, self.started, tuple(sorted(self.balances.items())),
-                          estate_changes(self.estate), self.last, tuple(sorted(self.undone)),
+                          building_changes(self.estate), self.last, tuple(sorted(self.undone)),
                           tuple(sorted(self.bankruptcies)), self.transactions)
 
     def snapshot(self) -> Snapshot:
@@ -178,18 +177,6 @@ def _evolve(game: Game, **changes) -> Game:
 def fold_name(name: str) -> str:
     """A name as it is compared: Unicode-normalised (NFKC) and case-folded."""
     return unicodedata.normalize("NFKC", name).casefold().strip()
-
-
-def estate_changes(estate: Estate | None) -> tuple[tuple, ...]:
-    """The changes that build ``estate`` from a new game's estate."""
-    if estate is None:
-        return ()
-    changes: list[tuple] = [("owner", slug, None, owner) for slug, owner in sorted(estate.owners.items())]
-    changes += [("mortgaged", slug, False, True) for slug in sorted(estate.mortgaged)]
-    changes += [("houses", slug, 0, n) for slug, n in sorted(estate.buildings.items())]
-    for player, count in sorted(estate.jail_cards.items()):
-        changes += [("jail-card", None, player)] * count
-    return tuple(changes)
 
 
 # -- the fold -------------------------------------------------------------------------------
@@ -214,7 +201,12 @@ def replay(records: Iterable[Record], *, editions: Mapping[str, Edition], start:
 
 
 def apply(game: Game, record: Record) -> Game:
-    """The game after ``record``; :class:`Refused` (nothing changed) if the record does not fit."""
+    """The game after ``record``; :class:`Refused` (nothing changed) if the record does not fit.
+
+    The one funds rule (unless the game allows negative balances): a transaction is refused with
+    :class:`InsufficientFunds` ("Bob short 890K") if a card's net over all of it is a loss that leaves it
+    below zero, the first such payer named. No exemption: a bankrupt debtor hands over only what they have.
+    """
     handler = _APPLY.get(type(record))
     if handler is None:
         raise TypeError(f"not a journal record: {record!r}")
@@ -238,16 +230,13 @@ def _transaction(game: Game, tx: Transaction) -> Game:
             balances[p.payer] = balances.get(p.payer, 0) - p.amount
         if p.payee is not BANK:
             balances[p.payee] = balances.get(p.payee, 0) + p.amount
-    if not game.settings.allow_negative:
-        for p in tx.postings:  # only a payer can newly go below zero
+    if not game.settings.allow_negative:  # the funds rule: here and nowhere else
+        for p in tx.postings:  # only a payer can lose over the transaction
             card = p.payer
             if card is not BANK and balances[card] < 0 and balances[card] < game.balance(card):
                 after = balances[card]
                 raise InsufficientFunds(f"{game.name_of(card)} short {format_amount(-after)}", -after)
-    try:
-        estate = apply_changes(game.estate, tx.changes) if tx.changes else game.estate
-    except EstateConflict:
-        raise
+    estate = apply_changes(game.estate, tx.changes) if tx.changes else game.estate
     undone = game.undone
     if tx.reverses is not None:
         if tx.reverses in game.undone:

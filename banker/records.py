@@ -19,18 +19,30 @@ The kinds, with the word the store writes for each::
     PinChange    "pin"      the banker's PIN (its salted hash)
     NewGame      "new-game" the current game is archived, a new one starts
     GameRestored "restore"  an archived game is current again (with its state)
+
+Records describe themselves to the store (:mod:`store.codec`): a record is
+stored as a JSON object of its fields, by name (its own ``time`` is the
+row's), and a record nested in it likewise, its ``time`` included; the
+records of a field marked :data:`ROWS` are stored as arrays of their fields
+in order, headed by their ``word`` when the field holds several kinds (the
+estate changes). A field with a default may be missing from a stored object
+(a field added later reads older rows).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Iterable, Mapping, Union
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import ClassVar, Iterable, Mapping, Union
 
 #: The bank as a party to a posting.
 BANK = None
 
 #: Players a game can have (the board has 8 tokens).
 MAX_PLAYERS = 8
+
+#: Field metadata: the store writes each record in this field as an array of its fields, in order.
+ROWS: Mapping[str, str] = MappingProxyType({"stored": "rows"})
 
 
 @dataclass(frozen=True)
@@ -55,6 +67,52 @@ class Posting:
             raise ValueError("a card cannot pay itself")
 
 
+# -- estate changes: each records the value before and after, so it can be checked, replayed and undone --
+
+
+@dataclass(frozen=True)
+class OwnerChange:
+    """The deed ``slug`` passes from ``before`` to ``after`` (card ids; ``BANK``, None: unsold)."""
+
+    word: ClassVar[str] = "owner"
+    slug: str
+    before: int | None
+    after: int | None
+
+
+@dataclass(frozen=True)
+class HousesChange:
+    """The lot ``slug`` goes from ``before`` to ``after`` buildings (0-4 houses, 5 a hotel)."""
+
+    word: ClassVar[str] = "houses"
+    slug: str
+    before: int
+    after: int
+
+
+@dataclass(frozen=True)
+class MortgageChange:
+    """The deed ``slug`` was mortgaged (``before``) and is mortgaged (``after``), or not."""
+
+    word: ClassVar[str] = "mortgaged"
+    slug: str
+    before: bool
+    after: bool
+
+
+@dataclass(frozen=True)
+class JailCardChange:
+    """One Get Out of Jail Free card passes from ``before`` to ``after`` (card ids; None: the decks)."""
+
+    word: ClassVar[str] = "jail-card"
+    before: int | None
+    after: int | None
+
+
+#: One change of the estate (:mod:`banker.rules.estate` applies and reverses them).
+EstateChange = Union[OwnerChange, HousesChange, MortgageChange, JailCardChange]
+
+
 @dataclass(frozen=True)
 class Transaction:
     """What one action of a player committed: postings and estate changes.
@@ -62,14 +120,14 @@ class Transaction:
     ``id`` and ``game`` are given by the core when it builds the record
     (:meth:`banker.game.Game.numbered`), ``time`` by the store when it
     appends it. ``reverses`` names the transaction this one undoes, if any.
-    ``changes`` holds estate changes (deeds, buildings) as plain tuples.
+    ``changes`` holds its estate changes (deeds, buildings, jail cards).
     """
 
     kind: str
-    postings: tuple[Posting, ...]
+    postings: tuple[Posting, ...] = field(metadata=ROWS)
     memo: str = ""
     reverses: int | None = None
-    changes: tuple[tuple, ...] = ()
+    changes: tuple[EstateChange, ...] = field(default=(), metadata=ROWS)
     id: int | None = None
     game: int | None = None
     time: float | None = None
@@ -181,7 +239,7 @@ class Checkpoint:
     settings: GameSettings
     started: float | None
     balances: tuple[tuple[int, int], ...]
-    estate: tuple[tuple, ...]
+    estate: tuple[EstateChange, ...] = field(metadata=ROWS)
     last: Transaction | None
     undone: tuple[int, ...]
     bankruptcies: tuple[int, ...]
@@ -221,7 +279,7 @@ class Snapshot:
     """
 
     current: Checkpoint | None
-    cards: tuple[Card, ...]
+    cards: tuple[Card, ...] = field(metadata=ROWS)
     names: tuple[tuple[int, str], ...]
     deed_tags: tuple[tuple[str, str], ...]
     options: tuple[tuple[str, str], ...]

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from .errors import InsufficientFunds, Refused
+from .errors import Refused
 from .game import Game
 from .money import format_amount
-from .records import Posting, Transaction, moved
+from .records import Posting, Transaction
 from .rules.estate import apply, reverse
 from .rules.holdings import step as building_step
 
@@ -32,9 +32,10 @@ def reversal(game: Game, target: Transaction) -> Transaction:
     """The transaction that undoes ``target``: every posting back the other way, every change reversed.
 
     Refused when it is not in the current game, an opening balance, an undo
-    itself, already undone, when undoing it would take a balance below zero
-    (negative balances off), leave a colour group unevenly built, or no
-    longer fits the deeds (a later change stands on it).
+    itself, already undone, when undoing it would leave a colour group
+    unevenly built, or no longer fits the deeds (a later change stands on
+    it). The fold refuses it, like any transaction, if it would take a
+    balance below zero (negative balances off).
     """
     if target.game != game.id:
         raise Refused(f"#{target.id} is in game {target.game}, not the current game")
@@ -47,10 +48,6 @@ def reversal(game: Game, target: Transaction) -> Transaction:
     postings = tuple(Posting(p.payee, p.payer, p.amount, p.kind) for p in reversed(target.postings))
     undo = game.numbered(Transaction("undo", postings, f"Undo #{target.id} {target.memo}"[:60], reverses=target.id,
                                      changes=reverse(target.changes)))
-    if not game.settings.allow_negative:
-        for card, after in moved(game.balances, undo.postings).items():
-            if after < 0:
-                raise InsufficientFunds(f"{game.name_of(card)} short {format_amount(-after)}", -after)
     check_even_building(game, apply(game.estate, undo.changes))
     return undo
 

@@ -2,10 +2,14 @@
 
 A record is stored as its kind (:data:`banker.records.KINDS`) and a body:
 JSON with sorted keys, compact separators and ASCII only, so one record has
-exactly one body text. The record's own ``time`` is kept beside the body
-(the row's ``time`` column); times of transactions nested in a record
-(an enrolment's opening, a new game's openings, a checkpoint's last
-transaction) are in the body. Decoding gives back equal dataclasses.
+exactly one body text. The encoder and the decoder of each kind are derived
+from the record types themselves (their dataclass fields, annotations and
+the :data:`banker.records.ROWS` mark, as :mod:`banker.records` describes),
+so a new kind needs nothing here. The record's own ``time`` is kept beside
+the body (the row's ``time`` column); times of transactions nested in a
+record (an enrolment's opening, a new game's openings, a checkpoint's last
+transaction) are in the body. Decoding checks every value's type and gives
+back equal dataclasses.
 
 >>> from banker.records import Rename
 >>> encode(Rename(3, "Cleo"))
@@ -20,30 +24,13 @@ import hashlib
 import hmac
 import json
 import struct
-from dataclasses import fields, replace
+import types
+import typing
+from dataclasses import MISSING, fields, is_dataclass, replace
 from typing import Any, Callable
 
 from banker.errors import CorruptLedger
-from banker.records import (
-    KINDS,
-    Card,
-    ChainStart,
-    Checkpoint,
-    DeedTag,
-    Enrolment,
-    GameRestored,
-    GameSettings,
-    NewGame,
-    PinChange,
-    PinFailure,
-    Posting,
-    Record,
-    Removal,
-    Rename,
-    Setting,
-    Snapshot,
-    Transaction,
-)
+from banker.records import KINDS, ROWS, EstateChange, Record, Transaction
 
 _TYPES = {kind: cls for cls, kind in KINDS.items()}
 _CHAIN_DOMAIN = b"banker-journal-v2\n"
@@ -56,12 +43,16 @@ V2_SCHEME = "sha256-v2"
 
 
 def stamped(record: Record, time: float) -> Record:
-    """``record`` with its wall-clock ``time`` (and that of the transactions it carries) set."""
-    if isinstance(record, Enrolment):
-        return replace(record, time=time, opening=replace(record.opening, time=time))
-    if isinstance(record, NewGame):
-        return replace(record, time=time, openings=tuple(replace(o, time=time) for o in record.openings))
-    return replace(record, time=time)
+    """``record`` with its wall-clock ``time`` set, and that of the transactions it carries in its own fields
+    (an enrolment's opening, a new game's openings; not a checkpoint's last transaction, which keeps its own)."""
+    changes: dict[str, Any] = {"time": time}
+    for f in fields(record):
+        value = getattr(record, f.name)
+        if isinstance(value, Transaction) and f.name != "time":
+            changes[f.name] = replace(value, time=time)
+        elif type(value) is tuple and value and all(isinstance(v, Transaction) for v in value):
+            changes[f.name] = tuple(replace(v, time=time) for v in value)
+    return replace(record, **changes)
 
 
 def chain_hash(previous: str, seq: int, game: int | None, tx: int | None, time: float, kind: str, body: str) -> str:
@@ -106,11 +97,220 @@ _LENGTH = struct.Struct(">I").pack
 _HEADER = struct.Struct(">qqqdII").pack
 
 
-def _text(number: int | None) -> str:
-    return "-" if number is None else str(number)
+# -- the shape of each record, derived from its type ------------------------------------------
 
 
-# -- encoding ---------------------------------------------------------------------------------
+class _Malformed(ValueError):
+    pass
+
+
+_NONE = type(None)
+_WHAT = {int: "a whole number", str: "text", bool: "true or false", float: "a time", _NONE: "null"}
+Encoder = Callable[[Any], Any]
+Decoder = Callable[[Any], Any]
+
+
+def _members(hint: Any) -> tuple | None:
+    """The types a ``X | Y`` or ``Union[X, Y]`` annotation allows, or None for any other annotation."""
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        return typing.get_args(hint)
+    return None
+
+
+def _fields_of(cls: type) -> list[tuple[str, Any, bool]]:
+    """Each field of the record type ``cls``: its name, its annotation, whether its records are stored as rows."""
+    hints = typing.get_type_hints(cls)
+    return [(f.name, hints[f.name], f.metadata.get("stored") == ROWS["stored"]) for f in fields(cls)]
+
+
+def _encoder(hint: Any, rows: bool) -> Encoder | None:
+    """How a value annotated ``hint`` becomes JSON (None: as it is)."""
+    members = _members(hint)
+    if members is not None:
+        kinds = [m for m in members if m is not _NONE]
+        if len(kinds) > 1:  # several record kinds: rows headed by their word
+            row_of = {kind: _row_encoder(kind) for kind in kinds}
+            return lambda v: [v.word, *row_of[type(v)](v)]
+        inner = _encoder(kinds[0], rows)
+        return None if inner is None else (lambda v: None if v is None else inner(v))
+    if typing.get_origin(hint) is tuple:
+        args = typing.get_args(hint)
+        if len(args) == 2 and args[1] is Ellipsis:
+            each = _encoder(args[0], rows)
+            return list if each is None else (lambda v: [each(x) for x in v])
+        encoders = [_encoder(a, rows) for a in args]
+        if not any(encoders):
+            return list
+        return lambda v: [x if enc is None else enc(x) for enc, x in zip(encoders, v)]
+    if is_dataclass(hint):
+        return _row_encoder(hint) if rows else _object_encoder(hint)
+    if hint in _WHAT:
+        return None
+    raise TypeError(f"the store cannot hold a {hint!r}")
+
+
+def _object_encoder(cls: type, skip: tuple[str, ...] = ()) -> Encoder:
+    specs = [(name, _encoder(hint, rows)) for name, hint, rows in _fields_of(cls) if name not in skip]
+    return lambda v: {name: getattr(v, name) if enc is None else enc(getattr(v, name)) for name, enc in specs}
+
+
+def _row_encoder(cls: type) -> Encoder:
+    specs = [(name, _encoder(hint, rows)) for name, hint, rows in _fields_of(cls)]
+    return lambda v: [getattr(v, name) if enc is None else enc(getattr(v, name)) for name, enc in specs]
+
+
+def _decoder(hint: Any, rows: bool) -> tuple[tuple[type, ...] | None, Decoder | None]:
+    """How a value annotated ``hint`` is read back: the plain types it may be (checked inline), or a decoder."""
+    members = _members(hint)
+    if members is not None:
+        kinds = [m for m in members if m is not _NONE]
+        if len(kinds) > 1:
+            return None, _tagged_decoder(kinds)
+        plain, inner = _decoder(kinds[0], rows)
+        if plain is not None:
+            return plain + (_NONE,), None
+        return None, lambda v: None if v is None else inner(v)
+    if typing.get_origin(hint) is tuple:
+        return None, _tuple_decoder(typing.get_args(hint), rows)
+    if is_dataclass(hint):
+        return None, (_row_decoder(hint) if rows else _object_decoder(hint))
+    if hint is float:
+        return None, _float
+    if hint in _WHAT:
+        return (hint,), None
+    raise TypeError(f"the store cannot hold a {hint!r}")
+
+
+def _tuple_decoder(args: tuple, rows: bool) -> Decoder:
+    if len(args) == 2 and args[1] is Ellipsis:
+        plain, each = _decoder(args[0], rows)
+        if plain is not None:
+            return lambda v: tuple(_checked(x, plain) for x in _list(v))
+
+        def sequence(v: Any) -> tuple:
+            if type(v) is not list:
+                raise _Malformed(f"expected a list, found {v!r}")
+            return tuple(map(each, v))
+        sequence.each = each  # type: ignore[attr-defined]  # a compiled decoder maps it inline
+        return sequence
+    specs = [_decoder(a, rows) for a in args]
+    return lambda v: tuple(_read(specs, _list(v, len(specs))))
+
+
+def _object_decoder(cls: type, skip: tuple[str, ...] = ()) -> Decoder:
+    """A record stored as an object: exactly its fields by name (one with a default may be missing)."""
+    fs = [(name, *_decoder(hint, rows)) for name, hint, rows in _fields_of(cls) if name not in skip]
+    names = frozenset(name for name, _plain, _inner in fs)
+    defaults = {f.name: f for f in fields(cls) if f.default is not MISSING or f.default_factory is not MISSING}
+    head = ["def decoder(v):",
+            "    if type(v) is not dict:",
+            "        raise _Malformed(f'expected an object, found {v!r}')",
+            "    if v.keys() != NAMES:",
+            "        v = _filled(v, NAMES, REQUIRED, DEFAULTS)"]
+    env = {"NAMES": names, "REQUIRED": names - set(defaults), "DEFAULTS": defaults}
+    return _compiled(cls, head, [f"v[{name!r}]" for name, _p, _i in fs], fs, env)
+
+
+def _row_decoder(cls: type) -> Decoder:
+    """A record stored as a row: exactly its fields, in order (after ``start`` values: a word)."""
+    fs = [(name, *_decoder(hint, rows)) for name, hint, rows in _fields_of(cls)]
+    head = ["def decoder(v, start=0):",
+            f"    if type(v) is not list or len(v) != start + {len(fs)}:",
+            f"        raise _Malformed(f'expected {len(fs)} values, found {{v!r}}')",
+            f"    {''.join(f'a{i}, ' for i in range(len(fs)))}= v[start:] if start else v" if fs else ""]
+    return _compiled(cls, head, [f"a{i}" for i in range(len(fs))], fs, {})
+
+
+def _compiled(cls: type, head: list[str], sources: list[str], fs: list, env: dict) -> Decoder:
+    """The decoder whose first lines are ``head``, then each field read from its source and checked, written
+    out in full as :mod:`dataclasses` writes ``__init__`` (verify reads every row: no loop, no call per plain
+    value). The source is made of field names and indices only, never of stored data."""
+    lines = list(head)
+    for i, ((name, plain, inner), source) in enumerate(zip(fs, sources)):
+        env[f"P{i}"], env[f"I{i}"] = plain, inner
+        if getattr(inner, "each", None) is not None:
+            env[f"E{i}"] = inner.each
+            lines += [f"    x{i} = {source}",
+                      f"    x{i} = tuple(map(E{i}, x{i})) if type(x{i}) is list else I{i}(x{i})"]
+        elif inner is not None:
+            lines.append(f"    x{i} = I{i}({source})")
+        else:
+            lines += [f"    x{i} = {source}",
+                      f"    if type(x{i}) not in P{i}:",
+                      f"        raise _Malformed(_expected(P{i}, x{i}))"]
+    lines.append("    record = new(cls)")
+    lines.append(f"    record.__dict__.update({', '.join(f'{name}=x{i}' for i, (name, _p, _n) in enumerate(fs))})")
+    if getattr(cls, "__post_init__", None) is not None:
+        lines.append("    record.__post_init__()")
+    lines.append("    return record")
+    env.update(cls=cls, new=object.__new__, _Malformed=_Malformed, _expected=_expected, _filled=_filled)
+    exec("\n".join(lines), env)
+    return env["decoder"]
+
+
+def _tagged_decoder(kinds: list[type]) -> Decoder:
+    """One of several record kinds, stored as a row headed by its word."""
+    by_word = {kind.word: _row_decoder(kind) for kind in kinds}
+
+    def decoder(v: Any) -> Any:
+        row = by_word.get(v[0]) if type(v) is list and v and type(v[0]) is str else None
+        if row is None:
+            raise _Malformed(f"not a known change: {v!r}")
+        return row(v, 1)
+    return decoder
+
+
+def _filled(v: dict, names: frozenset, required: frozenset, defaults: dict) -> dict:
+    """An object's fields with the defaults of those missing, or :class:`_Malformed` naming what is amiss."""
+    missing, extra = required - v.keys(), v.keys() - names
+    if missing or extra:
+        raise _Malformed(f"fields {sorted(missing)} missing, {sorted(extra)} unexpected")
+    filled = dict(v)
+    for name in names - v.keys():
+        f = defaults[name]
+        filled[name] = f.default if f.default is not MISSING else f.default_factory()
+    return filled
+
+
+def _read(specs: list, values: list) -> list:
+    return [_checked(x, plain) if inner is None else inner(x) for (plain, inner), x in zip(specs, values)]
+
+
+def _checked(x: Any, plain: tuple[type, ...]) -> Any:
+    if type(x) not in plain:
+        raise _Malformed(_expected(plain, x))
+    return x
+
+
+def _expected(plain: tuple[type, ...], found: Any) -> str:
+    return f"expected {' or '.join(_WHAT[t] for t in plain)}, found {found!r}"
+
+
+def _list(value: Any, length: int | None = None) -> list:
+    if type(value) is not list or (length is not None and len(value) != length):
+        raise _Malformed(f"expected a list{'' if length is None else f' of {length}'}, found {value!r}")
+    return value
+
+
+def _float(value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise _Malformed(f"expected a time, found {value!r}")
+    return float(value)
+
+
+# -- encoding and decoding --------------------------------------------------------------------
+
+
+_ENCODERS: dict[type, Encoder] = {}
+_DECODERS: dict[type, Decoder] = {}
+_CHANGES = _tuple_decoder((EstateChange, Ellipsis), True)
+
+
+def _coders(cls: type) -> tuple[Encoder, Decoder]:
+    """The encoder and decoder of the record kind ``cls`` (its own ``time`` is the row's), derived once."""
+    if cls not in _ENCODERS:
+        _ENCODERS[cls], _DECODERS[cls] = _object_encoder(cls, skip=("time",)), _object_decoder(cls, skip=("time",))
+    return _ENCODERS[cls], _DECODERS[cls]
 
 
 def encode(record: Record) -> tuple[str, str]:
@@ -118,7 +318,7 @@ def encode(record: Record) -> tuple[str, str]:
     kind = KINDS.get(type(record))
     if kind is None:
         raise TypeError(f"not a journal record: {record!r}")
-    return kind, canonical(_ENCODERS[type(record)](record))
+    return kind, canonical(_coders(type(record))[0](record))
 
 
 def canonical(value: Any) -> str:
@@ -126,269 +326,31 @@ def canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True, allow_nan=False)
 
 
-def _posting(p: Posting) -> list:
-    return [p.payer, p.payee, p.amount, p.kind]
-
-
-def _transaction(tx: Transaction, *, with_time: bool = True) -> dict:
-    body = {"kind": tx.kind, "postings": [_posting(p) for p in tx.postings], "memo": tx.memo,
-            "reverses": tx.reverses, "changes": [list(c) for c in tx.changes], "id": tx.id, "game": tx.game}
-    if with_time:
-        body["time"] = tx.time
-    return body
-
-
-def _settings(s: GameSettings) -> dict:
-    return {f.name: getattr(s, f.name) for f in fields(GameSettings)}
-
-
-def _checkpoint(cp: Checkpoint) -> dict:
-    return {"game": cp.game, "settings": _settings(cp.settings), "started": cp.started,
-            "balances": [list(b) for b in cp.balances], "estate": [list(c) for c in cp.estate],
-            "last": None if cp.last is None else _transaction(cp.last), "undone": list(cp.undone),
-            "bankruptcies": list(cp.bankruptcies), "transactions": cp.transactions}
-
-
-_ENCODERS: dict[type, Callable[[Any], dict]] = {
-    Transaction: lambda r: _transaction(r, with_time=False),
-    Enrolment: lambda r: {"card": {"id": r.card.id, "uid": r.card.uid, "name": r.card.name},
-                          "opening": _transaction(r.opening)},
-    Rename: lambda r: {"card_id": r.card_id, "name": r.name},
-    Removal: lambda r: {"card_id": r.card_id},
-    DeedTag: lambda r: {"uid": r.uid, "slug": r.slug},
-    Setting: lambda r: {"key": r.key, "value": r.value},
-    PinChange: lambda r: {"pin_hash": r.pin_hash},
-    NewGame: lambda r: {"game": r.game, "settings": _settings(r.settings),
-                        "openings": [_transaction(o) for o in r.openings]},
-    GameRestored: lambda r: {"checkpoint": _checkpoint(r.checkpoint)},
-    PinFailure: lambda r: {"via": r.via},
-    Snapshot: lambda r: {"current": None if r.current is None else _checkpoint(r.current),
-                         "cards": [[c.id, c.uid, c.name] for c in r.cards], "names": [list(n) for n in r.names],
-                         "deed_tags": [list(t) for t in r.deed_tags], "options": [list(o) for o in r.options],
-                         "pin_hash": r.pin_hash, "pin_failures": list(r.pin_failures), "next_tx": r.next_tx,
-                         "next_card": r.next_card, "next_game": r.next_game},
-    ChainStart: lambda r: {"scheme": r.scheme, "previous": r.previous, "rows": r.rows},
-}
-
-
-# -- decoding ---------------------------------------------------------------------------------
-
-
-class _Malformed(ValueError):
-    pass
-
-
 def decode(kind: str, body: str, *, seq: int, time: float | None) -> Record:
     """The record stored as ``kind`` and ``body`` in row ``seq``; :class:`CorruptLedger` naming the row if not."""
-    cls = _TYPES.get(kind)
+    cls = next((c for c, word in KINDS.items() if word == kind), None)
     if cls is None:
         raise CorruptLedger(f"journal entry {seq} has an unknown kind {kind!r}: a newer banker's ledger?")
     try:
-        data = json.loads(body)
-        record = _DECODERS[cls](_object(data))
-        object.__setattr__(record, "time", _opt_float(time))  # a fresh value, seen by no one yet
+        record = _coders(cls)[1](json.loads(body))
+        record.__dict__["time"] = None if time is None else _float(time)  # a fresh value, seen by no one yet
         return record
     except (ValueError, TypeError, KeyError) as exc:
         raise CorruptLedger(f"journal entry {seq} ({kind}) cannot be read: {exc}") from exc
 
 
-def _object(value: Any, required: tuple[str, ...] = ()) -> dict:
-    if not isinstance(value, dict):
-        raise _Malformed(f"expected an object, found {value!r}")
-    missing = [k for k in required if k not in value]
-    extra = [k for k in value if k not in required]
-    if required and (missing or extra):
-        raise _Malformed(f"fields {sorted(missing)} missing, {sorted(extra)} unexpected")
-    return value
-
-
-def _list(value: Any) -> list:
-    if not isinstance(value, list):
-        raise _Malformed(f"expected a list, found {value!r}")
-    return value
-
-
-def _int(value: Any) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise _Malformed(f"expected a whole number, found {value!r}")
-    return value
-
-
-def _opt_int(value: Any) -> int | None:
-    return None if value is None else _int(value)
-
-
-def _str(value: Any) -> str:
-    if not isinstance(value, str):
-        raise _Malformed(f"expected text, found {value!r}")
-    return value
-
-
-def _opt_float(value: Any) -> float | None:
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise _Malformed(f"expected a time, found {value!r}")
-    return float(value)
-
-
-def _plain(value: Any) -> Any:
-    if value is not None and not isinstance(value, (str, int, bool)):
-        raise _Malformed(f"an estate change holds {value!r}")
-    return value
-
-
-def _changes(value: Any) -> tuple[tuple, ...]:
-    return tuple(tuple(_plain(v) for v in _list(c)) for c in _list(value))
-
-
-def _posting_of(value: Any) -> Posting:
-    payer, payee, amount, kind = _list(value)
-    return Posting(_opt_int(payer), _opt_int(payee), _int(amount), _str(kind))
-
-
-_TX_FIELDS = ("kind", "postings", "memo", "reverses", "changes", "id", "game")
-
-
-def _transaction_of(d: Any, *, with_time: bool = True) -> Transaction:
-    d = _object(d, _TX_FIELDS + (("time",) if with_time else ()))
-    return Transaction(_str(d["kind"]), tuple(_posting_of(p) for p in _list(d["postings"])), _str(d["memo"]),
-                       _opt_int(d["reverses"]), _changes(d["changes"]), _opt_int(d["id"]), _opt_int(d["game"]),
-                       _opt_float(d["time"]) if with_time else None)
-
-
-def _settings_of(d: Any) -> GameSettings:
-    settings = GameSettings(**_object(d))
-    checks = {"start_balance": _int, "go_salary": _int, "edition": _str, "houses_for_hotel": _int,
-              "luxury_tax": _opt_int}
-    for name, check in checks.items():
-        check(getattr(settings, name))
-    for name in ("allow_negative", "income_tax_choice"):
-        if not isinstance(getattr(settings, name), bool):
-            raise _Malformed(f"{name} is {getattr(settings, name)!r}, not true or false")
-    return settings
-
-
-def _pairs(value: Any) -> tuple[tuple[int, int], ...]:
-    pairs = []
-    for pair in _list(value):
-        card, amount = _list(pair)
-        pairs.append((_int(card), _int(amount)))
-    return tuple(pairs)
-
-
-def _checkpoint_of(d: Any) -> Checkpoint:
-    d = _object(d, ("game", "settings", "started", "balances", "estate", "last", "undone", "bankruptcies",
-                    "transactions"))
-    return Checkpoint(_int(d["game"]), _settings_of(d["settings"]), _opt_float(d["started"]), _pairs(d["balances"]),
-                      _changes(d["estate"]), None if d["last"] is None else _transaction_of(d["last"]),
-                      tuple(_int(t) for t in _list(d["undone"])), tuple(_int(t) for t in _list(d["bankruptcies"])),
-                      _int(d["transactions"]))
-
-
-def _enrolment_of(d: dict) -> Enrolment:
-    d = _object(d, ("card", "opening"))
-    card = _object(d["card"], ("id", "uid", "name"))
-    return Enrolment(Card(_int(card["id"]), _str(card["uid"]), _str(card["name"])), _transaction_of(d["opening"]))
-
-
-def _new_game_of(d: dict) -> NewGame:
-    d = _object(d, ("game", "settings", "openings"))
-    openings = tuple(_transaction_of(o) for o in _list(d["openings"]))
-    return NewGame(_int(d["game"]), _settings_of(d["settings"]), openings)
-
-
-def _simple(cls: type, **checks: Callable[[Any], Any]) -> Callable[[dict], Record]:
-    """A decoder for a record of plain fields, each read through its check."""
-    names = tuple(checks)
-
-    def decoder(d: dict) -> Record:
-        d = _object(d, names)
-        return cls(*(check(d[name]) for name, check in checks.items()))
-    return decoder
-
-
-def _texts(value: Any) -> tuple[tuple[str, str], ...]:
-    out = []
-    for pair in _list(value):
-        a, b = _list(pair)
-        out.append((_str(a), _str(b)))
-    return tuple(out)
-
-
-def _snapshot_of(d: dict) -> Snapshot:
-    d = _object(d, ("current", "cards", "names", "deed_tags", "options", "pin_hash", "pin_failures", "next_tx",
-                    "next_card", "next_game"))
-    cards = []
-    for c in _list(d["cards"]):
-        card_id, uid, name = _list(c)
-        cards.append(Card(_int(card_id), _str(uid), _str(name)))
-    names = []
-    for n in _list(d["names"]):
-        card_id, name = _list(n)
-        names.append((_int(card_id), _str(name)))
-    return Snapshot(None if d["current"] is None else _checkpoint_of(d["current"]), tuple(cards), tuple(names),
-                    _texts(d["deed_tags"]), _texts(d["options"]),
-                    None if d["pin_hash"] is None else _str(d["pin_hash"]),
-                    tuple(float(_opt_float(t)) for t in _list(d["pin_failures"])), _int(d["next_tx"]),
-                    _int(d["next_card"]), _int(d["next_game"]))
-
-
-_TX_KEYS = frozenset(_TX_FIELDS)
-_new = object.__new__
+_TRANSACTION = _coders(Transaction)[1]
 
 
 def fast_transaction(d: Any) -> Transaction | None:
-    """A stored transaction read with the same checks as :func:`_transaction_of`, in a quarter of the time, or
-    None when anything is off (the careful path then says what): most rows are these, and verify reads them all."""
-    if type(d) is not dict or d.keys() != _TX_KEYS:
+    """A stored transaction's parsed body read with every check, or None when anything is off (then
+    :func:`decode` says what): most rows are these, and verify reads them all."""
+    try:
+        return _TRANSACTION(d)
+    except (ValueError, TypeError, KeyError):
         return None
-    kind, memo, reverses, tx_id, game, raw = d["kind"], d["memo"], d["reverses"], d["id"], d["game"], d["postings"]
-    if (type(kind) is not str or type(memo) is not str or type(raw) is not list
-            or not (reverses is None or type(reverses) is int) or not (tx_id is None or type(tx_id) is int)
-            or not (game is None or type(game) is int)):
-        return None
-    postings = []
-    for p in raw:
-        if type(p) is not list or len(p) != 4:
-            return None
-        payer, payee, amount, what = p
-        if (type(amount) is not int or amount <= 0 or type(what) is not str
-                or not (payer is None or type(payer) is int) or not (payee is None or type(payee) is int)
-                or (payer is not None and payer == payee)):
-            return None
-        posting = _new(Posting)
-        posting.__dict__.update(payer=payer, payee=payee, amount=amount, kind=what)
-        postings.append(posting)
-    changes = d["changes"]
-    if type(changes) is not list:
-        return None
-    if changes:
-        try:
-            changes = _changes(changes)
-        except _Malformed:
-            return None
-    tx = _new(Transaction)
-    tx.__dict__.update(kind=kind, postings=tuple(postings), memo=memo, reverses=reverses,
-                       changes=tuple(changes), id=tx_id, game=game, time=None)
-    return tx
 
 
-def _stored_transaction(d: Any) -> Transaction:
-    return fast_transaction(d) or _transaction_of(d, with_time=False)
-
-
-_DECODERS: dict[type, Callable[[dict], Record]] = {
-    Transaction: _stored_transaction,
-    Enrolment: _enrolment_of,
-    Rename: _simple(Rename, card_id=_int, name=_str),
-    Removal: _simple(Removal, card_id=_int),
-    DeedTag: _simple(DeedTag, uid=_str, slug=_str),
-    Setting: _simple(Setting, key=_str, value=_str),
-    PinChange: _simple(PinChange, pin_hash=_str),
-    NewGame: _new_game_of,
-    GameRestored: lambda d: GameRestored(_checkpoint_of(_object(d, ("checkpoint",))["checkpoint"])),
-    PinFailure: _simple(PinFailure, via=_str),
-    Snapshot: _snapshot_of,
-    ChainStart: _simple(ChainStart, scheme=_str, previous=_str, rows=_int),
-}
+def decode_changes(value: Any) -> tuple[EstateChange, ...]:
+    """Estate changes stored as rows (``[["owner", slug, before, after], ...]``); ValueError if they are not."""
+    return _CHANGES(value)

@@ -51,7 +51,7 @@ from banker.records import (
 from .backups import copy_database
 from .editions import editions_for
 from .journal import make_v2_row
-from .codec import V2_SCHEME, keyed_hash, stamped, encode
+from .codec import V2_SCHEME, decode_changes, encode, keyed_hash, stamped
 from .schema import MARKED, file_path, insert_v2_row, statements, v2_statements, write_transaction
 
 #: The ``meta`` key holding what the move found wrong with the v1 ledger: JSON ``[[tx or null, message], ...]``.
@@ -205,7 +205,7 @@ def _check_chain(v1: _V1) -> list[list]:
 def _transaction(tx: _V1Tx, path: str) -> Transaction:
     try:
         postings = tuple(Posting(payer, payee, amount, kind) for payer, payee, amount, kind in json.loads(tx.postings))
-        changes = tuple(tuple(c) for c in json.loads(tx.changes))
+        changes = decode_changes(json.loads(tx.changes))
     except (TypeError, ValueError) as exc:
         raise CorruptLedger(f"{path} cannot move to schema 2: transaction #{tx.id} cannot be read ({exc})") from exc
     return Transaction(tx.kind, postings, tx.memo, tx.reverses, changes, tx.id, tx.game, tx.time)

@@ -19,8 +19,10 @@ from types import MappingProxyType
 from typing import Callable, Iterable, Mapping
 
 from banker.deeds import Edition
+from banker.game import Game
+from banker.game import apply as fold
 from cards import load_edition
-from banker.records import moved
+from banker.records import GameSettings, moved
 from banker.rules.deal import Deal
 from banker.rules.estate import Estate, apply, owner_change, reverse
 from banker.rules.purchase import buy  # noqa: F401  (re-exported for the doctest above)
@@ -59,9 +61,21 @@ class Table:
         return self.after(self.deal(rule, **details))
 
     def after(self, deal: Deal) -> Table:
-        """The table with the deal's money moved and its changes applied."""
-        return replace(self, estate=apply(self.estate, deal.changes),
-                       balances=MappingProxyType(moved(self.balances, deal.postings)))
+        """The table after the deal is committed, by the unit's own fold (:func:`banker.game.apply`): money moved,
+        changes applied, and :class:`~banker.errors.InsufficientFunds` if a payer cannot cover it."""
+        game = self.as_game()
+        game = fold(game, game.numbered(deal.to_transaction()))
+        return replace(self, estate=game.estate, balances=game.balances)
+
+    def as_game(self) -> Game:
+        """This table as the unit's game: game 1 of its edition and rules, each player enrolled as "Player N"."""
+        r = self.rules
+        settings = GameSettings(allow_negative=r.allow_negative, houses_for_hotel=r.houses_for_hotel,
+                                income_tax_choice=r.income_tax_choice, luxury_tax=r.luxury_tax,
+                                edition=self.edition.name)
+        return Game(editions=MappingProxyType({self.edition.name: self.edition}), id=1, settings=settings,
+                    names=MappingProxyType({p: f"Player {p}" for p in self.balances}), balances=self.balances,
+                    estate=self.estate)
 
     def undo(self, deal: Deal) -> Table:
         """The table with ``deal`` reversed (its money moved back, its changes undone)."""

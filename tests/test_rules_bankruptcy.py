@@ -5,7 +5,7 @@ from dataclasses import replace
 import pytest
 
 from banker.errors import InsufficientFunds
-from banker.records import BANK, Posting
+from banker.records import BANK, HousesChange, Posting
 from tests.rules_table import Table
 from banker.rules import HOTEL, apply, bankrupt, draw_jail_card, mortgage
 
@@ -19,7 +19,7 @@ def table():
     """Alice: 300K cash, hotels on the dark blues, Short Line mortgaged, a jail card."""
     table = Table.new(players=(ALICE, BOB, CAROL)).hand(ALICE, "park-place", "boardwalk", "short-line")
     table = table.play(mortgage, player=ALICE, slug="short-line").play(draw_jail_card, player=ALICE)
-    estate = apply(table.estate, [("houses", "park-place", 0, HOTEL), ("houses", "boardwalk", 0, HOTEL)])
+    estate = apply(table.estate, [HousesChange("park-place", 0, HOTEL), HousesChange("boardwalk", 0, HOTEL)])
     return replace(table, estate=estate).with_balance(ALICE, 300 * K)
 
 
@@ -54,10 +54,10 @@ def test_the_creditor_may_lift_a_received_mortgage_at_once_for_the_principal(tab
 
 def test_a_creditor_who_cannot_pay_the_interest_must_raise_money_first(table):
     table = table.with_balance(ALICE, 0)
-    table = replace(table, estate=apply(table.estate, [("houses", "park-place", HOTEL, 0), ("houses", "boardwalk", HOTEL, 0)]))
+    table = replace(table, estate=apply(table.estate, [HousesChange("park-place", HOTEL, 0), HousesChange("boardwalk", HOTEL, 0)]))
     table = table.with_balance(BOB, 50 * K)
     with pytest.raises(InsufficientFunds) as refusal:
-        table.deal(bankrupt, debtor=ALICE, creditor=BOB)
+        table.play(bankrupt, debtor=ALICE, creditor=BOB)
     assert refusal.value.shortfall == 50 * K
 
 

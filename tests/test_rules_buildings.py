@@ -5,7 +5,7 @@ from dataclasses import replace
 import pytest
 
 from banker.errors import AmountError, InsufficientFunds
-from banker.records import BANK, Posting
+from banker.records import BANK, HousesChange, Posting
 from tests.rules_table import Table
 from banker.rules import HOTEL, SHORT_GAME, apply, build, mortgage, rent_due, sell_building, sell_down
 
@@ -20,7 +20,7 @@ def with_buildings(table, player, **houses):
     """The table with ``player`` owning these lots and the given houses on them (5 = hotel)."""
     slugs = [slug.replace("_", "-") for slug in houses]
     table = table.hand(player, *[s for s in slugs if table.estate.owner(s) is None])
-    changes = [("houses", s, table.estate.houses(s), n) for s, n in zip(slugs, houses.values())]
+    changes = [HousesChange(s, table.estate.houses(s), n) for s, n in zip(slugs, houses.values())]
     return replace(table, estate=apply(table.estate, changes))
 
 
@@ -119,7 +119,7 @@ def test_a_shortage_auction_sets_the_price_of_the_house(table):
 
 def test_a_house_the_player_cannot_pay_for_is_refused(table):
     with pytest.raises(InsufficientFunds):
-        table.with_balance(ALICE, 1 * M).deal(build, player=ALICE, slug="boardwalk")
+        table.with_balance(ALICE, 1 * M).play(build, player=ALICE, slug="boardwalk")
 
 
 # --- selling ----------------------------------------------------------------

@@ -1,11 +1,12 @@
 """Buying deeds from the bank (printed price, auction) and paying rent on streets, railroads and utilities."""
 
+from dataclasses import replace
 from types import SimpleNamespace
 
 import pytest
 
 from banker.errors import AmountError, InsufficientFunds
-from banker.records import BANK, Posting
+from banker.records import BANK, HousesChange, OwnerChange, Posting
 from tests.rules_table import Table
 from banker.rules import STANDARD, RuleSettings, apply, buy, mortgage, rent, rent_due
 
@@ -30,7 +31,7 @@ def test_buying_baltic_costs_its_printed_600k(table):
 def test_a_purchase_is_one_posting_to_the_bank_and_one_owner_change(table):
     deal = table.deal(buy, buyer=ALICE, slug="boardwalk")
     assert deal.postings == (Posting(ALICE, BANK, 4 * M, "buy"),)
-    assert deal.changes == (("owner", "boardwalk", None, ALICE),)
+    assert deal.changes == (OwnerChange("boardwalk", None, ALICE),)
     assert deal.kind == "buy" and deal.summary == "Bought Boardwalk"
 
 
@@ -43,7 +44,7 @@ def test_an_owned_deed_cannot_be_bought(table):
 def test_a_player_short_of_money_cannot_buy_and_is_told_the_shortfall(table):
     table = table.with_balance(ALICE, 3 * M)
     with pytest.raises(InsufficientFunds) as refusal:
-        table.deal(buy, buyer=ALICE, slug="boardwalk")
+        table.play(buy, buyer=ALICE, slug="boardwalk")
     assert refusal.value.shortfall == 1 * M
 
 
@@ -65,7 +66,7 @@ def test_an_auction_bid_must_be_positive(table):
 
 def test_an_auction_bid_over_the_bidders_cash_is_refused(table):
     with pytest.raises(InsufficientFunds):
-        table.deal(buy, buyer=BOB, slug="boardwalk", price=16 * M)
+        table.play(buy, buyer=BOB, slug="boardwalk", price=16 * M)
 
 
 # --- rent on streets ------------------------------------------------------
@@ -97,7 +98,7 @@ def test_two_of_three_light_blues_do_not_double_the_rent(table):
 )
 def test_boardwalks_rent_follows_its_houses_and_hotel(table, houses, due):
     table = table.hand(ALICE, "park-place", "boardwalk")
-    estate = apply(table.estate, [("houses", "boardwalk", 0, houses)])
+    estate = apply(table.estate, [HousesChange("boardwalk", 0, houses)])
     assert rent_due(table.edition, estate, "boardwalk") == due
 
 
@@ -158,8 +159,9 @@ def test_no_rent_on_an_unsold_deed(table):
 def test_rent_the_payer_cannot_cover_is_refused_with_the_shortfall(table):
     table = table.hand(ALICE, "park-place", "boardwalk").with_balance(BOB, 300 * K)
     with pytest.raises(InsufficientFunds) as refusal:
-        table.deal(rent, payer=BOB, slug="boardwalk")
+        table.play(rent, payer=BOB, slug="boardwalk")
     assert refusal.value.shortfall == 700 * K
+    assert str(refusal.value) == "Player 2 short 700K"
 
 
 # --- the game a rule reads ------------------------------------------------
@@ -169,8 +171,18 @@ def test_a_rule_reads_any_game_with_an_edition_an_estate_balances_and_rules():
     table = Table.new(players=(ALICE, BOB)).hand(ALICE, "boardwalk")
     game = SimpleNamespace(edition=table.edition, estate=table.estate, balances={ALICE: 15 * M, BOB: 300 * K},
                            rules=STANDARD)
-    with pytest.raises(InsufficientFunds) as refusal:
-        rent(game, payer=BOB, slug="boardwalk")
-    assert refusal.value.shortfall == 200 * K
+    assert rent(game, payer=BOB, slug="boardwalk").postings == (Posting(BOB, ALICE, 500 * K, "rent"),)
     game.rules = RuleSettings(allow_negative=True)
     assert rent(game, payer=BOB, slug="boardwalk").postings == (Posting(BOB, ALICE, 500 * K, "rent"),)
+
+
+def test_a_rule_leaves_funds_to_the_fold_which_judges_each_card_on_its_net():
+    """A rule says what is due; committing it is where a payer who can't cover it is refused."""
+    table = Table.new(players=(ALICE, BOB)).hand(ALICE, "boardwalk").with_balance(BOB, 300 * K)
+    deal = table.deal(rent, payer=BOB, slug="boardwalk")
+    assert deal.postings == (Posting(BOB, ALICE, 500 * K, "rent"),)
+    with pytest.raises(InsufficientFunds, match="Player 2 short 200K") as refusal:
+        table.after(deal)
+    assert refusal.value.shortfall == 200 * K
+    lenient = replace(table, rules=RuleSettings(allow_negative=True))
+    assert lenient.after(deal).balance(BOB) == -200 * K

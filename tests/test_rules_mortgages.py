@@ -5,7 +5,7 @@ from dataclasses import replace
 import pytest
 
 from banker.errors import InsufficientFunds
-from banker.records import BANK, Posting
+from banker.records import BANK, HousesChange, MortgageChange, Posting
 from tests.rules_table import Table
 from banker.rules import apply, interest, lift_cost, lift_mortgage, mortgage
 
@@ -22,7 +22,7 @@ def table():
 def test_mortgaging_boardwalk_lends_its_2m_mortgage_value(table):
     deal = table.deal(mortgage, player=ALICE, slug="boardwalk")
     assert deal.postings == (Posting(BANK, ALICE, 2 * M, "mortgage"),)
-    assert deal.changes == (("mortgaged", "boardwalk", False, True),)
+    assert deal.changes == (MortgageChange("boardwalk", False, True),)
     assert deal.summary == "Mortgaged Boardwalk"
 
 
@@ -37,7 +37,7 @@ def test_a_deed_is_mortgaged_only_once(table):
 
 
 def test_no_mortgage_while_any_lot_of_the_group_has_buildings(table):
-    table = replace(table, estate=apply(table.estate, [("houses", "park-place", 0, 1)]))
+    table = replace(table, estate=apply(table.estate, [HousesChange("park-place", 0, 1)]))
     with refused("Sell buildings first"):
         table.deal(mortgage, player=ALICE, slug="boardwalk")
 
@@ -71,13 +71,13 @@ def test_every_interest_is_a_multiple_of_10k_and_at_least_10_percent(table):
 
 def test_an_unmortgaged_deed_has_nothing_to_lift(table):
     with refused("Not mortgaged"):
-        table.deal(lift_mortgage, player=ALICE, slug="boardwalk")
+        table.play(lift_mortgage, player=ALICE, slug="boardwalk")
 
 
 def test_lifting_needs_the_money(table):
     table = table.play(mortgage, player=ALICE, slug="boardwalk").with_balance(ALICE, 2 * M)
     with pytest.raises(InsufficientFunds) as refusal:
-        table.deal(lift_mortgage, player=ALICE, slug="boardwalk")
+        table.play(lift_mortgage, player=ALICE, slug="boardwalk")
     assert refusal.value.shortfall == 200 * K
 
 

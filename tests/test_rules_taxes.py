@@ -5,7 +5,7 @@ from dataclasses import replace
 import pytest
 
 from banker.errors import InsufficientFunds
-from banker.records import BANK, Posting
+from banker.records import BANK, HousesChange, Posting
 from tests.rules_table import Table
 from banker.rules import RuleSettings, apply, income_tax, jail_fine, luxury_tax, mortgage, pass_go
 
@@ -39,7 +39,7 @@ def test_the_10_percent_option_is_off_by_default():
 def test_10_percent_counts_cash_deed_prices_mortgaged_or_not_and_buildings_at_cost():
     table = Table.new(rules=RuleSettings(income_tax_choice=True))
     table = table.hand(ALICE, "park-place", "boardwalk", "short-line")
-    table = replace(table, estate=apply(table.estate, [("houses", "park-place", 0, 1), ("houses", "boardwalk", 0, 2)]))
+    table = replace(table, estate=apply(table.estate, [HousesChange("park-place", 0, 1), HousesChange("boardwalk", 0, 2)]))
     table = table.play(mortgage, player=ALICE, slug="short-line")
     # cash 16M + deeds 3.5M + 4M + 2M (mortgaged, still at its price) + 3 houses at 2M = 31.5M
     deal = table.deal(income_tax, player=ALICE, percent=True)
@@ -61,5 +61,5 @@ def test_the_jail_fine_is_500k():
 
 def test_a_tax_the_player_cannot_pay_is_refused_with_the_shortfall():
     with pytest.raises(InsufficientFunds) as refusal:
-        Table.new().with_balance(ALICE, 1_500 * K).deal(income_tax, player=ALICE)
+        Table.new().with_balance(ALICE, 1_500 * K).play(income_tax, player=ALICE)
     assert refusal.value.shortfall == 500 * K

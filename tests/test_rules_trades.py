@@ -5,7 +5,7 @@ from dataclasses import replace
 import pytest
 
 from banker.errors import AmountError, InsufficientFunds
-from banker.records import BANK, Posting
+from banker.records import BANK, HousesChange, OwnerChange, Posting
 from tests.rules_table import Table
 from banker.rules import Offer, apply, draw_jail_card, mortgage, trade, use_jail_card
 
@@ -22,7 +22,7 @@ def table():
 def test_alice_sells_park_place_to_bob_for_an_agreed_3m(table):
     deal = table.deal(trade, first=ALICE, second=BOB, first_gives=Offer(deeds=("park-place",)), second_gives=Offer(cash=3 * M))
     assert deal.postings == (Posting(BOB, ALICE, 3 * M, "trade"),)
-    assert deal.changes == (("owner", "park-place", ALICE, BOB),)
+    assert deal.changes == (OwnerChange("park-place", ALICE, BOB),)
     assert deal.summary == "Traded Park Place"
     table = table.after(deal)
     assert table.balance(ALICE) == 18 * M and table.estate.owner("park-place") == BOB
@@ -44,7 +44,7 @@ def test_a_jail_card_sells_for_any_agreed_price(table):
 
 
 def test_no_deed_of_a_built_group_changes_hands(table):
-    table = replace(table, estate=apply(table.estate, [("owner", "boardwalk", BOB, ALICE), ("houses", "boardwalk", 0, 1)]))
+    table = replace(table, estate=apply(table.estate, [OwnerChange("boardwalk", BOB, ALICE), HousesChange("boardwalk", 0, 1)]))
     with refused("Sell buildings first"):
         table.deal(trade, first=ALICE, second=BOB, first_gives=Offer(deeds=("park-place",)), second_gives=Offer(cash=1))
 
@@ -77,7 +77,7 @@ def test_a_negative_price_is_an_amount_error(table):
 def test_the_buyer_must_have_the_price(table):
     table = table.with_balance(BOB, 1 * M)
     with pytest.raises(InsufficientFunds) as refusal:
-        table.deal(trade, first=ALICE, second=BOB, first_gives=Offer(deeds=("park-place",)), second_gives=Offer(cash=3 * M))
+        table.play(trade, first=ALICE, second=BOB, first_gives=Offer(deeds=("park-place",)), second_gives=Offer(cash=3 * M))
     assert refusal.value.shortfall == 2 * M
 
 

@@ -4,6 +4,7 @@ from dataclasses import replace
 
 from tests.rules_table import Table
 from banker.rules import HOTEL, SHORT_GAME, apply, end_game_worth, mortgage, ranking, total_worth
+from banker.records import HousesChange
 
 K, M = 1_000, 1_000_000
 ALICE, BOB, CAROL = 1, 2, 3
@@ -13,7 +14,7 @@ def position(rules=SHORT_GAME):
     """Alice: 15M + 2M mortgage cash, Short Line mortgaged, a hotel and 3 houses on the dark blues."""
     table = Table.new(players=(ALICE, BOB, CAROL), rules=rules).hand(ALICE, "park-place", "boardwalk", "short-line")
     table = table.play(mortgage, player=ALICE, slug="short-line")
-    return replace(table, estate=apply(table.estate, [("houses", "park-place", 0, 3), ("houses", "boardwalk", 0, HOTEL)]))
+    return replace(table, estate=apply(table.estate, [HousesChange("park-place", 0, 3), HousesChange("boardwalk", 0, HOTEL)]))
 
 
 def worth(valuation, table, player=ALICE):

@@ -13,8 +13,8 @@ import pytest
 
 from banker.errors import CorruptLedger, LedgerError
 from banker.game import apply, replay
-from banker.records import (BANK, Card, DeedTag, Enrolment, GameRestored, GameSettings, NewGame, PinChange, Posting,
-                            Removal, Rename, Setting, Transaction)
+from banker.records import (BANK, Card, DeedTag, Enrolment, GameRestored, GameSettings, JailCardChange, NewGame,
+                            OwnerChange, PinChange, Posting, Removal, Rename, Setting, Transaction)
 from cards import load_edition
 from firmware_sim.memory_store import MemoryStore
 from store import KEEP, GameRow, LedgerInUse, SqliteStore, list_backups
@@ -50,7 +50,7 @@ def an_evening():
     add(Enrolment(Card(game.next_card, "A1", "Alice"), opening(game, 1, "Alice")))
     add(Enrolment(Card(game.next_card, "B2", "Bob"), opening(game, 2, "Bob")))
     add(game.numbered(Transaction("buy", (Posting(1, BANK, 600_000, "buy"),), "Bought Medit. Ave",
-                                  changes=(("owner", "mediterranean-avenue", None, 1),))))
+                                  changes=(OwnerChange("mediterranean-avenue", None, 1),))))
     add(game.numbered(Transaction("transfer", (Posting(2, 1, 2_000_000, "transfer"),), "Bob paid Alice")))
     add(game.numbered(Transaction("undo", (Posting(1, 2, 2_000_000, "transfer"),), "Undo #4 Bob paid Alice",
                                   reverses=4)))
@@ -65,7 +65,7 @@ def an_evening():
     add(NewGame(2, short, (opening(game, 1, "Alice", verb="starts", game_id=2),
                            replace(opening(game, 2, "Bobby", offset=1, verb="starts"), game=2))))
     add(game.numbered(Transaction("collect", (Posting(BANK, 1, 500_000, "collect"),), "Get out of jail free",
-                                  changes=(("jail-card", None, 1),))))
+                                  changes=(JailCardChange(None, 1),))))
     add(GameRestored(first))
     add(game.numbered(Transaction("go", (Posting(BANK, 2, 2_000_000, "go"),), "Passed GO")))
     return records
@@ -105,7 +105,7 @@ def test_every_kind_of_record_comes_back_equal_with_its_time(make_store):
     assert enrolment.time == enrolment.opening.time == 1_700_000_014.0
     assert all(o.time == written[12].time for o in written[12].openings)
     buy = next(store.records(3))
-    assert buy.changes == (("owner", "mediterranean-avenue", None, 1),) and isinstance(buy.postings, tuple)
+    assert buy.changes == (OwnerChange("mediterranean-avenue", None, 1),) and isinstance(buy.postings, tuple)
     assert store.last_seq() == len(written) and not store.is_empty()
     assert list(store.records(since=10)) == written[10:] and list(store.records(since=len(written))) == []
 
@@ -164,6 +164,12 @@ def test_each_record_has_one_body_text_and_reads_back_from_it():
     ("tx", '{"kind":"pay","postings":[[1,null,0,"pay"]],"memo":"","reverses":null,"changes":[],"id":1,"game":1}',
      "positive"),
     ("new-game", '{"game":2,"settings":{"colour":"red"},"openings":[]}', "cannot be read"),
+    ("tx", '{"kind":"buy","postings":[],"memo":"","reverses":null,"changes":[["hotels","boardwalk",0,1]],"id":1,'
+           '"game":1}', "not a known change"),
+    ("tx", '{"kind":"buy","postings":[],"memo":"","reverses":null,"changes":[["mortgaged","boardwalk",0,1]],"id":1,'
+           '"game":1}', "expected true or false"),
+    ("tx", '{"kind":"buy","postings":[],"memo":"","reverses":null,"changes":[["owner","boardwalk",null]],"id":1,'
+           '"game":1}', "expected 3 values"),
 ])
 def test_an_unreadable_body_is_a_corrupt_ledger_naming_its_entry(kind, body, reason):
     with pytest.raises(CorruptLedger, match=reason) as caught:

@@ -18,15 +18,16 @@ The worth functions take the game too: ``total_worth(game, player)``,
 ``end_game_worth(game, player)``, ``ranking(game, players)``.
 
 A rule returns a :class:`Deal` (postings, estate changes, a one-line
-summary, a kind) or raises :class:`banker.errors.Refused` (or its
-:class:`~banker.errors.InsufficientFunds`, with ``shortfall``) having
-decided nothing. The caller commits ``deal.to_transaction()`` to the ledger
-and ``apply(estate, deal.changes)`` to get the new estate.
+summary, a kind) or raises :class:`banker.errors.Refused` having decided
+nothing. The caller commits ``deal.to_transaction()`` to the ledger; the
+fold (:func:`banker.game.apply`) is the one place that checks funds and
+refuses a transaction a payer cannot cover (:class:`~banker.errors.InsufficientFunds`,
+with ``shortfall``).
 
 Modules, by topic: ``position`` (what the rules read of a game), ``estate``
-(ownership record and reversible changes), ``deal`` (the result and the
-funds check), ``settings`` (house rules), ``holdings`` (questions about an
-estate), ``purchase``, ``rent``, ``buildings``, ``mortgages``, ``trades``,
+(ownership record and reversible changes), ``deal`` (the result),
+``settings`` (house rules), ``holdings`` (questions about an estate),
+``purchase``, ``rent``, ``buildings``, ``mortgages``, ``trades``,
 ``taxes``, ``bankruptcy``, ``worth``.
 :func:`net_flows` is :func:`banker.records.net_flows`, re-exported.
 """

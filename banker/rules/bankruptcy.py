@@ -13,7 +13,7 @@ from typing import Iterable
 from banker.deeds import Deed
 from banker.errors import Refused
 from banker.records import BANK, Posting
-from banker.rules.deal import Deal, pay, settle
+from banker.rules.deal import Deal, pay
 from banker.rules.estate import Change, Estate, houses_change, jail_card_change, mortgaged_change, owner_change
 from banker.rules.holdings import owned_deeds, resale_per_step, step
 from banker.rules.mortgages import take_over_mortgages
@@ -26,8 +26,10 @@ def bankrupt(game: Position, *, debtor: int, creditor: int | None, lift_now: Ite
     To a player: the buildings go back to the bank at half price, then all
     the cash, the deeds (mortgaged ones stay mortgaged) and the jail cards go
     to the creditor, who pays the bank the interest on each mortgaged deed
-    at once, and the principal too for deeds in ``lift_now``. Refused if the
-    creditor cannot pay that interest even with the cash received.
+    at once, and the principal too for deeds in ``lift_now``. The fold
+    refuses it if the creditor cannot pay that even with the cash received.
+    The debtor hands over only what they have, so their own balance never
+    goes below zero: a bankruptcy needs no exemption from the funds rule.
 
     To the bank: the cash goes to the bank, the buildings simply return to
     it, and every deed goes back unsold and unmortgaged, ready for auction
@@ -63,8 +65,7 @@ def _to_player(
         *lift_changes,
         *_hand_over_jail_cards(estate, debtor, creditor),
     )
-    deal = Deal(postings, changes, "Bankrupt to player", "bankruptcy")
-    return settle(deal, game, exempt=(debtor,))
+    return Deal(postings, changes, "Bankrupt to player", "bankruptcy")
 
 
 def _to_bank(game: Position, debtor: int, deeds: tuple[Deed, ...]) -> Deal:
@@ -76,8 +77,7 @@ def _to_bank(game: Position, debtor: int, deeds: tuple[Deed, ...]) -> Deal:
         *(owner_change(estate, d.slug, BANK) for d in deeds),
         *_hand_over_jail_cards(estate, debtor, None),
     )
-    deal = Deal(pay(debtor, BANK, cash, "bankruptcy"), changes, "Bankrupt to bank", "bankruptcy")
-    return settle(deal, game, exempt=(debtor,))
+    return Deal(pay(debtor, BANK, cash, "bankruptcy"), changes, "Bankrupt to bank", "bankruptcy")
 
 
 def _clear_buildings(estate: Estate, deeds: tuple[Deed, ...]) -> tuple[Change, ...]:

@@ -18,7 +18,7 @@ from __future__ import annotations
 from banker.deeds import Deed, Edition
 from banker.errors import AmountError, Refused
 from banker.records import BANK
-from banker.rules.deal import Deal, pay, require_amount, settle
+from banker.rules.deal import Deal, pay, require_amount
 from banker.rules.estate import HOTEL, Estate, houses_change
 from banker.rules.holdings import (
     group_has_mortgage,
@@ -55,13 +55,12 @@ def build(game: Position, *, player: int, slug: str, price: int | None = None) -
         raise Refused("Bank has no houses")
     what = "Hotel" if hotel else "House"
     amount = deed.house_cost if price is None else require_amount(price, "Bid")
-    deal = Deal(
+    return Deal(
         postings=pay(player, BANK, amount, what.lower()),
         changes=(houses_change(estate, slug, HOTEL if hotel else houses + 1),),
         summary=f"{what} on {deed.short}",
         kind="build",
     )
-    return settle(deal, game)
 
 
 def sell_building(game: Position, *, player: int, slug: str) -> Deal:
@@ -84,13 +83,12 @@ def sell_building(game: Position, *, player: int, slug: str) -> Deal:
         raise Refused("Bank short: sell down")
     after = rules.houses_for_hotel if hotel else houses - 1
     what = "Hotel" if hotel else "House"
-    deal = Deal(
+    return Deal(
         postings=pay(BANK, player, resale_per_step(deed), "building-sale"),
         changes=(houses_change(estate, slug, after),),
         summary=f"{what} off {deed.short}",
         kind="sell-building",
     )
-    return settle(deal, game)
 
 
 def sell_down(game: Position, *, player: int, group: str, houses: int = 0) -> Deal:
@@ -119,13 +117,12 @@ def sell_down(game: Position, *, player: int, group: str, houses: int = 0) -> De
         raise Refused("Nothing to sell")
     if houses_out > estate.houses_in_bank:
         raise Refused("Bank short of houses")
-    deal = Deal(
+    return Deal(
         postings=pay(BANK, player, proceeds, "building-sale"),
         changes=tuple(changes),
         summary=f"Sold down {group}"[:21],
         kind="sell-building",
     )
-    return settle(deal, game)
 
 
 def _require_buildable(edition: Edition, estate: Estate, deed: Deed, player: int) -> None:

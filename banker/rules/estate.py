@@ -1,28 +1,28 @@
-"""The estate: who owns each deed, its buildings and mortgage, the jail cards; changed only by reversible change tuples.
+"""The estate: who owns each deed, its buildings and mortgage, the jail cards; changed only by reversible changes.
 
 An :class:`Estate` is immutable. It changes by :func:`apply` of *changes*,
-plain tuples that record the value before AND after, so that a journal can
-replay them (:func:`replay`) and undo them (:func:`reverse`)::
+typed values (:data:`banker.records.EstateChange`) that record the value
+before AND after, so that a journal can replay them (:func:`replay`) and
+undo them (:func:`reverse`)::
 
-    ("owner", slug, before, after)       # card id, or None for the bank (unsold)
-    ("houses", slug, before, after)      # 0-4 houses, 5 = a hotel
-    ("mortgaged", slug, before, after)   # bool
-    ("jail-card", before, after)         # one Get Out of Jail Free card moves:
-                                         # card id, or None for the deck
+    OwnerChange(slug, before, after)      # card id, or None for the bank (unsold)
+    HousesChange(slug, before, after)     # 0-4 houses, 5 = a hotel
+    MortgageChange(slug, before, after)   # bool
+    JailCardChange(before, after)         # one Get Out of Jail Free card moves:
+                                          # card id, or None for the deck
 
-Every element is a str, int, bool or None, so a change survives a JSON round
-trip (which turns tuples into lists: :func:`apply` accepts lists too). The
-bank's houses and hotels are not stored: they are the edition's stock minus
-what stands on the board.
+The bank's houses and hotels are not stored: they are the edition's stock
+minus what stands on the board.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping
 
 from banker.errors import Refused
+from banker.records import EstateChange, HousesChange, JailCardChange, MortgageChange, OwnerChange
 
 if TYPE_CHECKING:
     from banker.deeds import Edition
@@ -31,8 +31,7 @@ if TYPE_CHECKING:
 HOTEL = 5
 
 Owner = int | None
-Change = tuple
-CHANGE_KINDS = ("owner", "houses", "mortgaged", "jail-card")
+Change = EstateChange
 
 
 class EstateConflict(Refused):
@@ -99,7 +98,7 @@ class Estate:
         return self.hotel_stock - sum(1 for n in self.buildings.values() if n == HOTEL)
 
 
-def apply(estate: Estate, changes: Iterable[Sequence]) -> Estate:
+def apply(estate: Estate, changes: Iterable[Change]) -> Estate:
     """The estate after ``changes``, in order; :class:`EstateConflict` if any ``before`` is not what is there.
 
     The whole batch is checked (every before value, then the invariants:
@@ -111,23 +110,20 @@ def apply(estate: Estate, changes: Iterable[Sequence]) -> Estate:
     mortgaged = set(estate.mortgaged)
     jail_cards = dict(estate.jail_cards)
     for change in changes:
-        kind, *values = change
-        if kind == "owner":
-            slug, before, after = values
-            _expect(owners.get(slug), before, change)
-            _store(owners, slug, after, absent=None)
-        elif kind == "houses":
-            slug, before, after = values
-            _expect(buildings.get(slug, 0), before, change)
-            if not (isinstance(after, int) and 0 <= after <= HOTEL):
+        kind = type(change)
+        if kind is OwnerChange:
+            _expect(owners.get(change.slug), change)
+            _store(owners, change.slug, change.after, absent=None)
+        elif kind is HousesChange:
+            _expect(buildings.get(change.slug, 0), change)
+            if not (isinstance(change.after, int) and 0 <= change.after <= HOTEL):
                 raise EstateConflict(f"bad houses value in {change!r}")
-            _store(buildings, slug, after, absent=0)
-        elif kind == "mortgaged":
-            slug, before, after = values
-            _expect(slug in mortgaged, before, change)
-            (mortgaged.add if after else mortgaged.discard)(slug)
-        elif kind == "jail-card":
-            before, after = values
+            _store(buildings, change.slug, change.after, absent=0)
+        elif kind is MortgageChange:
+            _expect(change.slug in mortgaged, change)
+            (mortgaged.add if change.after else mortgaged.discard)(change.slug)
+        elif kind is JailCardChange:
+            before, after = change.before, change.after
             if before is not None:
                 if jail_cards.get(before, 0) < 1:
                     raise EstateConflict(f"{before} holds no jail card: {change!r}")
@@ -149,17 +145,12 @@ def apply(estate: Estate, changes: Iterable[Sequence]) -> Estate:
     return result
 
 
-def reverse(changes: Iterable[Sequence]) -> tuple[Change, ...]:
+def reverse(changes: Iterable[Change]) -> tuple[Change, ...]:
     """The changes that undo ``changes``: the same changes, last first, before and after swapped."""
-    undone = []
-    for change in reversed(list(changes)):
-        kind, *values = change
-        *where, before, after = values
-        undone.append((kind, *where, after, before))
-    return tuple(undone)
+    return tuple(replace(c, before=c.after, after=c.before) for c in reversed(tuple(changes)))
 
 
-def replay(edition: Edition, journal: Iterable[Iterable[Sequence]]) -> Estate:
+def replay(edition: Edition, journal: Iterable[Iterable[Change]]) -> Estate:
     """The estate after every batch of changes in the journal, from a new game."""
     estate = Estate.new(edition)
     for changes in journal:
@@ -167,25 +158,38 @@ def replay(edition: Edition, journal: Iterable[Iterable[Sequence]]) -> Estate:
     return estate
 
 
-def owner_change(estate: Estate, slug: str, after: Owner) -> Change:
-    return ("owner", slug, estate.owner(slug), after)
+def building_changes(estate: Estate | None) -> tuple[Change, ...]:
+    """The changes that build ``estate`` from a new game's estate (a checkpoint keeps an estate as these)."""
+    if estate is None:
+        return ()
+    changes: list[Change] = [OwnerChange(slug, None, owner) for slug, owner in sorted(estate.owners.items())]
+    changes += [MortgageChange(slug, False, True) for slug in sorted(estate.mortgaged)]
+    changes += [HousesChange(slug, 0, n) for slug, n in sorted(estate.buildings.items())]
+    for player, count in sorted(estate.jail_cards.items()):
+        changes += [JailCardChange(None, player)] * count
+    return tuple(changes)
 
 
-def houses_change(estate: Estate, slug: str, after: int) -> Change:
-    return ("houses", slug, estate.houses(slug), after)
+def owner_change(estate: Estate, slug: str, after: Owner) -> OwnerChange:
+    return OwnerChange(slug, estate.owner(slug), after)
 
 
-def mortgaged_change(estate: Estate, slug: str, after: bool) -> Change:
-    return ("mortgaged", slug, estate.is_mortgaged(slug), after)
+def houses_change(estate: Estate, slug: str, after: int) -> HousesChange:
+    return HousesChange(slug, estate.houses(slug), after)
 
 
-def jail_card_change(before: Owner, after: Owner) -> Change:
-    return ("jail-card", before, after)
+def mortgaged_change(estate: Estate, slug: str, after: bool) -> MortgageChange:
+    return MortgageChange(slug, estate.is_mortgaged(slug), after)
 
 
-def _expect(actual: object, before: object, change: Sequence) -> None:
+def jail_card_change(before: Owner, after: Owner) -> JailCardChange:
+    return JailCardChange(before, after)
+
+
+def _expect(actual: object, change: Change) -> None:
+    before = change.before
     if actual != before or type(actual) is not type(before):
-        raise EstateConflict(f"estate has {actual!r}, change expects {before!r}: {tuple(change)!r}")
+        raise EstateConflict(f"estate has {actual!r}, change expects {before!r}: {change!r}")
 
 
 def _store(table: dict, key: object, value: object, absent: object) -> None:

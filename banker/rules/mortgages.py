@@ -7,7 +7,7 @@ from typing import Iterable
 from banker.deeds import Deed, Edition
 from banker.errors import Refused
 from banker.records import BANK, Posting
-from banker.rules.deal import Deal, pay, settle
+from banker.rules.deal import Deal, pay
 from banker.rules.estate import Change, Estate, mortgaged_change
 from banker.rules.holdings import group_is_built, require_owner
 from banker.rules.position import Position
@@ -34,13 +34,12 @@ def mortgage(game: Position, *, player: int, slug: str) -> Deal:
         raise Refused("Already mortgaged")
     if group_is_built(edition, estate, deed.group):
         raise Refused("Sell buildings first")
-    deal = Deal(
+    return Deal(
         postings=pay(BANK, player, deed.mortgage, "mortgage"),
         changes=(mortgaged_change(estate, slug, True),),
         summary=f"Mortgaged {deed.short}",
         kind="mortgage",
     )
-    return settle(deal, game)
 
 
 def lift_mortgage(game: Position, *, player: int, slug: str) -> Deal:
@@ -50,7 +49,7 @@ def lift_mortgage(game: Position, *, player: int, slug: str) -> Deal:
     require_owner(estate, deed, player)
     if not estate.is_mortgaged(slug):
         raise Refused("Not mortgaged")
-    deal = Deal(
+    return Deal(
         postings=(
             *pay(player, BANK, deed.mortgage, "lift-mortgage"),
             *pay(player, BANK, interest(edition, deed), "interest"),
@@ -59,7 +58,6 @@ def lift_mortgage(game: Position, *, player: int, slug: str) -> Deal:
         summary=f"Lifted {deed.short}",
         kind="lift-mortgage",
     )
-    return settle(deal, game)
 
 
 def take_over_mortgages(

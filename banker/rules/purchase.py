@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from banker.errors import Refused
 from banker.records import BANK
-from banker.rules.deal import Deal, pay, require_amount, settle
+from banker.rules.deal import Deal, pay, require_amount
 from banker.rules.estate import owner_change
 from banker.rules.position import Position
 
@@ -22,10 +22,9 @@ def buy(game: Position, *, buyer: int, slug: str, price: int | None = None) -> D
         raise Refused(f"{deed.short} is owned")
     kind = "buy" if price is None else "auction"
     amount = deed.price if price is None else require_amount(price, "Bid")
-    deal = Deal(
+    return Deal(
         postings=pay(buyer, BANK, amount, kind),
         changes=(owner_change(estate, slug, buyer),),
         summary=f"Bought {deed.short}",
         kind=kind,
     )
-    return settle(deal, game)

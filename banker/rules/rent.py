@@ -5,7 +5,7 @@ from __future__ import annotations
 from banker.deeds import Deed, Edition
 from banker.errors import AmountError, Refused
 from banker.records import BANK
-from banker.rules.deal import Deal, pay, settle
+from banker.rules.deal import Deal, pay
 from banker.rules.estate import Estate
 from banker.rules.holdings import owns_group
 from banker.rules.position import Position
@@ -44,13 +44,12 @@ def rent(game: Position, *, payer: int, slug: str, dice: int | None = None) -> D
     if estate.is_mortgaged(slug):
         raise Refused("Mortgaged: no rent")
     amount = rent_due(edition, estate, slug, dice)
-    deal = Deal(
+    return Deal(
         postings=pay(payer, owner, amount, "rent"),
         changes=(),
         summary=f"Rent {deed.short}",
         kind="rent",
     )
-    return settle(deal, game)
 
 
 def _street_rent(edition: Edition, estate: Estate, deed: Deed, owner: int) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from banker.errors import Refused
 from banker.records import BANK
-from banker.rules.deal import Deal, pay, settle
+from banker.rules.deal import Deal, pay
 from banker.rules.position import Position
 from banker.rules.worth import total_worth
 
@@ -13,8 +13,7 @@ def pass_go(game: Position, *, player: int, times: int = 1) -> Deal:
     """The bank pays the GO salary, ``times`` times (2: passed GO, then drew "Advance to GO")."""
     if times not in (1, 2):
         raise Refused("GO pays once or twice")
-    deal = Deal(pay(BANK, player, game.edition.go_salary * times, "go"), (), "Passed GO", "go")
-    return settle(deal, game)
+    return Deal(pay(BANK, player, game.edition.go_salary * times, "go"), (), "Passed GO", "go")
 
 
 def income_tax_due(game: Position, player: int, percent: bool = False) -> int:
@@ -30,18 +29,15 @@ def income_tax_due(game: Position, player: int, percent: bool = False) -> int:
 def income_tax(game: Position, *, player: int, percent: bool = False) -> Deal:
     """``player`` pays Income Tax: flat, or 10% of total worth when that option is on and chosen."""
     amount = income_tax_due(game, player, percent)
-    deal = Deal(pay(player, BANK, amount, "income-tax"), (), "Income Tax", "income-tax")
-    return settle(deal, game)
+    return Deal(pay(player, BANK, amount, "income-tax"), (), "Income Tax", "income-tax")
 
 
 def luxury_tax(game: Position, *, player: int) -> Deal:
     """``player`` pays Luxury Tax (the edition's, or the older sets' amount set in the game's rules)."""
     amount = game.rules.luxury_tax or game.edition.luxury_tax
-    deal = Deal(pay(player, BANK, amount, "luxury-tax"), (), "Luxury Tax", "luxury-tax")
-    return settle(deal, game)
+    return Deal(pay(player, BANK, amount, "luxury-tax"), (), "Luxury Tax", "luxury-tax")
 
 
 def jail_fine(game: Position, *, player: int) -> Deal:
     """``player`` pays the fine to leave jail."""
-    deal = Deal(pay(player, BANK, game.edition.jail_fine, "jail-fine"), (), "Jail fine", "jail-fine")
-    return settle(deal, game)
+    return Deal(pay(player, BANK, game.edition.jail_fine, "jail-fine"), (), "Jail fine", "jail-fine")

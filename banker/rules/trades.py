@@ -15,7 +15,7 @@ from typing import Iterable
 from banker.deeds import Edition
 from banker.errors import AmountError, Refused
 from banker.records import Posting
-from banker.rules.deal import Deal, pay, settle
+from banker.rules.deal import Deal, pay
 from banker.rules.estate import Change, Estate, jail_card_change, owner_change
 from banker.rules.holdings import group_is_built, require_owner
 from banker.rules.mortgages import take_over_mortgages
@@ -44,7 +44,7 @@ def trade(
 
     Whoever receives a mortgaged deed pays the bank its interest at once,
     and also the principal for deeds in ``lift_now`` (lifting it now).
-    Funds are judged on each player's net over the whole trade.
+    The fold judges funds on each player's net over the whole trade.
     """
     if first == second:
         raise Refused("Trade with yourself")
@@ -65,13 +65,12 @@ def trade(
         postings += extra_postings
         changes += extra_changes
     _require_all_received(lift_now, first_gives, second_gives)
-    deal = Deal(
+    return Deal(
         postings=tuple(postings),
         changes=tuple(changes),
         summary=_summary(edition, first_gives, second_gives),
         kind="trade",
     )
-    return settle(deal, game)
 
 
 def draw_jail_card(game: Position, *, player: int) -> Deal:
