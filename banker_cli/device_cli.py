@@ -166,12 +166,13 @@ def run_command(backend: str, seconds: float | None, web: bool | None, db: Path 
                 timer.start()
             click.echo(f"banker: running on {backend} (game {ledger.game().id}, {len(ledger.cards())} cards)", err=True)
             if config.serial_url:
-                from drivers.serial_port import SerialTestPort, ShellTarget, run_shell_with_port
+                from drivers.serial_port import SerialTestPort
+                from runtime.script_driver import shell_target
 
-                port = SerialTestPort(config.serial_url, ShellTarget(shell, ledger), baudrate=config.serial_baudrate,
+                port = SerialTestPort(config.serial_url, shell_target(shell), baudrate=config.serial_baudrate,
                                       serial_for_url=hw.serial_for_url())
                 device.serial_port = port
-                run_shell_with_port(shell, port, stop)
+                shell.run(stop, poll=(port.poll,))
             else:
                 shell.run(stop)
             if page is not None:

@@ -1,12 +1,12 @@
 """What a keypad script or the serial test port asks of a unit's ledger: balances, deeds, worth, by name.
 
-A mixin for script backends and serial-port targets that hold a ``ledger``.
+A mixin for the one script driver (:class:`runtime.script_driver.ScriptDriver`), which holds a ``ledger``:
+the expectations are answered here once, for every backend whose unit is local.
 """
 
 from __future__ import annotations
 
 from banker.flows.common import worth_of
-from banker.records import normalise_uid
 from banker.script import made_up_uid
 
 
@@ -24,25 +24,12 @@ class LedgerQueries:
         tag = next((uid for uid, slug in self.ledger.deed_tags().items() if slug == name.lower()), None)
         return tag if tag is not None else made_up_uid(name)
 
-    def uid_or_hex(self, name: str) -> str:
-        """As :meth:`uid_of`, but a name that is hex and nobody's is taken as the UID itself (serial port)."""
-        uid = LedgerQueries.uid_of(self, name)
-        if uid == made_up_uid(name):
-            try:
-                return normalise_uid(name)
-            except ValueError:
-                pass
-        return uid
-
     def balance(self, name: str) -> int | None:
         card = self.ledger.card_by_name(name)
         return None if card is None else self.ledger.balance(card.id)
 
     def balances(self) -> dict[str, int]:
         return self.ledger.balances()
-
-    def enrol_deed(self, slug: str, uid: str) -> None:
-        self.ledger.enrol_deed(slug, uid)
 
     def owner(self, slug: str) -> str:
         """The owner's name, or "bank"; UnknownDeed for a slug of no deed."""
