@@ -153,14 +153,14 @@ class ChipHands:
 
     # -- the hands -------------------------------------------------------------------------
 
-    def insert(self, reader: str, uid: str) -> None:
+    def insert(self, reader: str, uid: str, name: str = "") -> None:
         card = self._card(uid)
         chip = self._chip(reader)
         self._take(reader)
         self.cards_on[reader] = [chip.place(card)]
         self._run(self.hw.config.removal_after + 0.2 if self._was_stacked.pop(reader, False) else 0.15)
 
-    def stack(self, reader: str, uid: str) -> None:
+    def stack(self, reader: str, uid: str, name: str = "") -> None:
         """Lay another card in the chip's field beside the ones there: the real driver sees them collide."""
         card = self._card(uid)
         chip = self._chip(reader)

@@ -44,10 +44,11 @@ _OWN = object()  # "the driver's own PIN" (a serial line may carry one, or none)
 
 
 class Hands(Protocol):
-    """How a backend's cards, keys and time reach the unit (``uid``: the card's, already looked up)."""
+    """How a backend's cards, keys and time reach the unit (``uid``: the card's, already looked up; ``name``: as the
+    script calls it, for a window's tile)."""
 
-    def insert(self, reader: str, uid: str) -> None: ...
-    def stack(self, reader: str, uid: str) -> None: ...
+    def insert(self, reader: str, uid: str, name: str = "") -> None: ...
+    def stack(self, reader: str, uid: str, name: str = "") -> None: ...
     def remove(self, reader: str) -> None: ...
     def hold(self, key: str, seconds: float) -> None: ...
     def wait(self, seconds: float) -> None: ...
@@ -104,10 +105,10 @@ class ScriptDriver(LedgerQueries):
     # -- events: the hands' --------------------------------------------------------------------
 
     def insert(self, reader: str, name: str) -> None:
-        self.hands.insert(reader, self.uid_of(name))
+        self.hands.insert(reader, self.uid_of(name), name)
 
     def stack(self, reader: str, name: str) -> None:
-        self.hands.stack(reader, self.uid_of(name))
+        self.hands.stack(reader, self.uid_of(name), name)
 
     def remove(self, reader: str) -> None:
         self.hands.remove(reader)
@@ -180,12 +181,12 @@ class SimulatedHands:
         self.t = end
         self.send(Tick(self.t))
 
-    def insert(self, reader: str, uid: str) -> None:
+    def insert(self, reader: str, uid: str, name: str = "") -> None:
         self.t += PRESS_SECONDS
         for event in self.cards.insert(reader, uid, self.t):
             self.send(event)
 
-    def stack(self, reader: str, uid: str) -> None:
+    def stack(self, reader: str, uid: str, name: str = "") -> None:
         self.t += PRESS_SECONDS
         for event in self.cards.stack(reader, uid, self.t):
             self.send(event)
@@ -220,10 +221,10 @@ class RealTimeHands:
         for event in events:
             self.shell.handle(event)
 
-    def insert(self, reader: str, uid: str) -> None:
+    def insert(self, reader: str, uid: str, name: str = "") -> None:
         self._send(self.cards.insert(reader, uid, self.shell.clock()))
 
-    def stack(self, reader: str, uid: str) -> None:
+    def stack(self, reader: str, uid: str, name: str = "") -> None:
         self._send(self.cards.stack(reader, uid, self.shell.clock()))
 
     def remove(self, reader: str) -> None:
