@@ -74,7 +74,7 @@ def _script_on_ledger(name: str, lines, db: Path | None, *, as_json: bool, quiet
     import json
 
     from banker.records import transactions_in
-    from runtime.backends import parse
+    from .backends import parse
 
     from .common import current_config, play_lines
 
@@ -119,7 +119,7 @@ def _script_on_ledger(name: str, lines, db: Path | None, *, as_json: bool, quiet
 
 
 def _backend(spec: str, ledger, config, pin: str | None = None):
-    from runtime.backends import script_backend
+    from .backends import script_backend
 
     try:
         return script_backend(spec, ledger, config=config, pin=pin)
@@ -130,7 +130,7 @@ def _backend(spec: str, ledger, config, pin: str | None = None):
 def _rehearse(name: str, lines, stored, spec: str, config, pin: str | None = None) -> None:
     """Play ``lines`` on an in-memory copy of ``stored`` first: a step that fails there exits 2 with its line."""
     from firmware_sim.memory_store import MemoryStore
-    from runtime.backends import parse
+    from .backends import parse
     from runtime.ledger import Ledger
 
     from .common import play_lines

@@ -166,6 +166,11 @@ class SerialBackend:
         self.close()
 
 
+def serial_backend(url: str, *, pin: str | None = None) -> SerialBackend:
+    """The ``serial`` backend of the CLI's table: the unit at ``url``, asked over its test port."""
+    return SerialBackend(url, pin=pin)
+
+
 class CoreTarget(CoreBackend):
     """The core unit on simulated time as a serial-port target: the one script driver, ``via="serial"``.
 
