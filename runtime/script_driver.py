@@ -4,7 +4,7 @@
 backend whose unit is here: the banker's acts go to the ledger with the
 script's PIN as a grant (the write path decides whether it is needed), the
 expectations are answered from the shell's game and screen
-(:class:`~runtime.queries.LedgerQueries`), and the steps that are events go
+(:class:`LedgerQueries`, once for every backend whose unit is local), and the steps that are events go
 to its *hands* (:class:`Hands`), which are all a backend adds: how a card, a
 key or time reaches the unit, and its clock.
 
@@ -30,17 +30,63 @@ from typing import Callable, Protocol
 
 from banker.authority import Grant
 from banker.events import Effect, Event, KeyDown, KeyUp, Tick
+from banker.flows.common import worth_of
 from banker.panel import SLEEP_AFTER
 from banker.records import normalise_uid
 from banker.script import made_up_uid
 from banker.script_run import Hands as CardsInHand
 
-from .queries import LedgerQueries
 from .shell import Shell
 
 PRESS_SECONDS = 0.05
 TICK_SECONDS = 0.25
 _OWN = object()  # "the driver's own PIN" (a serial line may carry one, or none)
+
+
+class LedgerQueries:
+    """Answers by player name and deed slug from ``self.ledger``."""
+
+    ledger: object
+
+    def uid_of(self, name: str) -> str:
+        """The UID of the card enrolled as ``name``, or of the tag of the deed slug ``name``;
+        any other name is an unknown card (a made-up UID)."""
+        card = self.ledger.card_by_name(name)
+        if card is not None:
+            return card.uid
+        tag = next((uid for uid, slug in self.ledger.deed_tags().items() if slug == name.lower()), None)
+        return tag if tag is not None else made_up_uid(name)
+
+    def balance(self, name: str) -> int | None:
+        card = self.ledger.card_by_name(name)
+        return None if card is None else self.ledger.balance(card.id)
+
+    def balances(self) -> dict[str, int]:
+        return self.ledger.balances()
+
+    def owner(self, slug: str) -> str:
+        """The owner's name, or "bank"; UnknownDeed for a slug of no deed."""
+        self.ledger.edition().deed(slug)
+        owner = self.ledger.estate().owner(slug)
+        if owner is None:
+            return "bank"
+        return next((c.name for c in self.ledger.cards() if c.id == owner), f"card {owner}")
+
+    def houses(self, slug: str) -> int:
+        self.ledger.edition().deed(slug)
+        return self.ledger.estate().houses(slug)
+
+    def mortgaged(self, slug: str) -> bool:
+        self.ledger.edition().deed(slug)
+        return self.ledger.estate().is_mortgaged(slug)
+
+    def bank_buildings(self) -> tuple[int, int]:
+        estate = self.ledger.estate()
+        return estate.houses_in_bank, estate.hotels_in_bank
+
+    def worth(self, name: str) -> int | None:
+        card = self.ledger.card_by_name(name)
+        return None if card is None else worth_of(self.ledger.game(), card.id)
 
 
 class Hands(Protocol):
