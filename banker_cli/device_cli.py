@@ -20,7 +20,7 @@ from firmware_sim.serial_backend import SerialBackend
 
 from .common import UNUSABLE, config_option, current_config, db_option, describe, fail, failing, open_ledger, play_lines
 
-BACKENDS = ("pi", "hw-sim")
+from .backends import RUN_BACKENDS as BACKENDS
 
 
 def backend_option(func):
@@ -29,14 +29,11 @@ def backend_option(func):
                              "(checks the config without the hardware).")(func)
 
 
-def hardware(backend: str, config, *, realtime: bool = True):
-    if backend == "hw-sim":
-        from firmware_sim.hw_sim import SimulatedHardware
+def hardware(backend: str, config):
+    """The unit's hardware named ``backend``, from the one backend table (:data:`banker_cli.backends.HARDWARE`)."""
+    from .backends import hardware as from_table
 
-        return SimulatedHardware(config, realtime=realtime)
-    from runtime.device import PiHardware
-
-    return PiHardware()
+    return from_table(backend, config)
 
 
 # -- doctor -------------------------------------------------------------------------------
@@ -166,12 +163,13 @@ def run_command(backend: str, seconds: float | None, web: bool | None, db: Path 
                 timer.start()
             click.echo(f"banker: running on {backend} (game {ledger.game().id}, {len(ledger.cards())} cards)", err=True)
             if config.serial_url:
-                from drivers.serial_port import SerialTestPort, ShellTarget, run_shell_with_port
+                from drivers.serial_port import SerialTestPort
+                from runtime.script_driver import shell_target
 
-                port = SerialTestPort(config.serial_url, ShellTarget(shell, ledger), baudrate=config.serial_baudrate,
+                port = SerialTestPort(config.serial_url, shell_target(shell), baudrate=config.serial_baudrate,
                                       serial_for_url=hw.serial_for_url())
                 device.serial_port = port
-                run_shell_with_port(shell, port, stop)
+                shell.run(stop, poll=(port.poll,))
             else:
                 shell.run(stop)
             if page is not None:

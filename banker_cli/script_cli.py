@@ -74,7 +74,7 @@ def _script_on_ledger(name: str, lines, db: Path | None, *, as_json: bool, quiet
     import json
 
     from banker.records import transactions_in
-    from runtime.backends import parse
+    from .backends import parse
 
     from .common import current_config, play_lines
 
@@ -91,7 +91,6 @@ def _script_on_ledger(name: str, lines, db: Path | None, *, as_json: bool, quiet
         ledger = SqliteLedger(":memory:")
     with ledger:
         if db is not None:
-            _authority(lines, ledger, pin)
             with failing(f"{name}: "):
                 _rehearse(name, lines, ledger, backend, config, pin)
         store = ledger.store = _Watched(ledger.store)
@@ -119,20 +118,8 @@ def _script_on_ledger(name: str, lines, db: Path | None, *, as_json: bool, quiet
                    f"{posted} transaction{'s' * (posted != 1)} posted{kept}")
 
 
-def _authority(lines, ledger, pin: str | None) -> None:
-    """A script that enrols a new card or a deed tag in a stored ledger needs the banker's PIN, as the keypad does."""
-    from banker import script as scripts
-
-    from .safety import authorise
-
-    enrols = any(isinstance(line.step, scripts.EnrolDeed) or isinstance(line.step, scripts.Enrol)
-                 and ledger.card_by_name(line.step.name) is None for line in lines)
-    if enrols:
-        authorise(ledger, pin)
-
-
 def _backend(spec: str, ledger, config, pin: str | None = None):
-    from runtime.backends import script_backend
+    from .backends import script_backend
 
     try:
         return script_backend(spec, ledger, config=config, pin=pin)
@@ -143,7 +130,7 @@ def _backend(spec: str, ledger, config, pin: str | None = None):
 def _rehearse(name: str, lines, stored, spec: str, config, pin: str | None = None) -> None:
     """Play ``lines`` on an in-memory copy of ``stored`` first: a step that fails there exits 2 with its line."""
     from firmware_sim.memory_store import MemoryStore
-    from runtime.backends import parse
+    from .backends import parse
     from runtime.ledger import Ledger
 
     from .common import play_lines
@@ -158,9 +145,41 @@ def _rehearse(name: str, lines, stored, spec: str, config, pin: str | None = Non
     with Ledger(copy, editions=stored.editions) as rehearsal:
         backend = _backend(kind if kind in ("core", "hw-sim") else "core", rehearsal, config, pin)
         try:
-            play_lines(name, lines, backend, rehearsal=True)
+            play_lines(name, lines, _CountedRefusals(backend, stored, pin), rehearsal=True)
         finally:
             getattr(backend, "close", lambda: None)()
+
+
+class _CountedRefusals:
+    """A rehearsal's backend whose banker's acts, refused on the copy, are put to the real ledger's own check.
+
+    The copy's journal is thrown away, so a wrong PIN found there would go
+    uncounted: the refusal asks the write path of ``stored``
+    (:meth:`runtime.ledger.Ledger.authorise`) with the same grant, which
+    journals the wrong try and applies the lockout, and the script stops at
+    that line before anything is written.
+    """
+
+    def __init__(self, backend, stored, pin: str | None) -> None:
+        self._backend, self._stored, self._pin = backend, stored, pin
+
+    def _refused(self, act, *args) -> None:
+        from banker.authority import Grant, NotAuthorised
+
+        try:
+            act(*args)
+        except NotAuthorised:
+            self._stored.authorise(Grant(self._pin, "script"))  # raises the real refusal, counted
+            raise
+
+    def enrol(self, name: str, uid: str) -> None:
+        self._refused(self._backend.enrol, name, uid)
+
+    def enrol_deed(self, slug: str, uid: str) -> None:
+        self._refused(self._backend.enrol_deed, slug, uid)
+
+    def __getattr__(self, attribute: str):
+        return getattr(self._backend, attribute)
 
 
 class _Watched:

@@ -17,7 +17,7 @@ Protocol ``banker-serial/1`` (also in ``docs/serial-protocol.md``):
   step has been carried out (after a ``wait``, when the time has passed).
 - The banker's acts (``enrol`` of a new card, ``enrol-deed``) carry the
   banker's PIN as a last word ``pin=PIN`` when the unit has one set; it is
-  checked by :meth:`runtime.ledger.Ledger.authorise` (a wrong one is
+  checked by the ledger's write path (a wrong one is
   journalled, so the lockout counts with the keypad's and the CLI's), never
   sent back and never logged. Refused: ``{"ok": false, "error": "...",
   "needs_pin": true, "line": N}``.
@@ -37,9 +37,11 @@ Protocol ``banker-serial/1`` (also in ``docs/serial-protocol.md``):
 
 Framing (:class:`LineFramer`) and the commands (:class:`PortSession`) know
 nothing of I/O; :class:`SerialTestPort` joins them to a pyserial port. The
-device side runs the commands on a *target*: :class:`ShellTarget` on the
-real unit, ``firmware_sim.serial_backend.CoreTarget`` in tests; the client
-side is ``firmware_sim.serial_backend.SerialBackend``.
+device side runs the commands on a *target*: the one script driver
+(``runtime.script_driver.shell_target`` on the live unit,
+``firmware_sim.serial_backend.CoreTarget`` in tests); the client side is
+``firmware_sim.serial_backend.SerialBackend``. The port is polled from the
+shell's one run loop (``Shell.run(stop, poll=(port.poll,))``).
 """
 
 from __future__ import annotations
@@ -47,15 +49,12 @@ from __future__ import annotations
 import json
 import logging
 import re
-import threading
-import time
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
 
-from banker.authority import Grant, NotAuthorised
+from banker.authority import NotAuthorised
 from banker.errors import BankerError, ScriptError
-from banker.events import KeyDown, KeyUp, Tick
-from runtime.queries import LedgerQueries
-from banker.script import ACTIONS, Backend, Enrol, EnrolDeed, Hands, Hold, Wait, parse_line, perform
+from banker.script import ACTIONS, Enrol, EnrolDeed, Hold, Wait, parse_line
+from banker.script_run import Backend, perform
 
 from .errors import DriverLibraryMissing
 
@@ -252,14 +251,13 @@ class SerialTestPort:
     Wiring on a Pi Zero/4/5: enable the USB gadget serial (``dtoverlay=dwc2``
     and ``modules-load=dwc2,g_serial``), then ``url="/dev/ttyGS0"``; the host
     sees ``/dev/ttyACM0``. Commands run in the thread that calls
-    :meth:`poll` (the thread that owns the unit; see
-    :func:`run_shell_with_port`), or in :meth:`serve`'s for a thread-safe target.
+    :meth:`poll`: the thread that owns the unit, in its one run loop.
     A port error is logged and :attr:`failed` set; it never raises into the unit.
 
     Example::
 
-        with SerialTestPort("/dev/ttyGS0", ShellTarget(shell, ledger)) as port:
-            run_shell_with_port(shell, port, stop)
+        with SerialTestPort("/dev/ttyGS0", shell_target(shell)) as port:
+            shell.run(stop, poll=(port.poll,))
     """
 
     def __init__(self, url: str, target: Target, *, baudrate: int = 115200, max_line: int = MAX_LINE,
@@ -282,17 +280,6 @@ class SerialTestPort:
         except Exception as exc:  # SerialException is an IOError; anything else must not stop the unit either
             self._report(exc)
             return 0
-
-    def serve(self, stop: threading.Event) -> None:
-        """Answer lines until ``stop`` is set (blocking reads of at most the port's timeout); never raises."""
-        while not stop.is_set():
-            try:
-                data = self.port.read(max(1, self.port.in_waiting))
-                if data:
-                    self._handle(data)
-            except Exception as exc:
-                self._report(exc)
-                stop.wait(0.5)
 
     def _handle(self, data: bytes) -> int:
         answered = 0
@@ -320,89 +307,3 @@ class SerialTestPort:
 
     def __exit__(self, *exc) -> None:
         self.close()
-
-
-class ShellTarget(LedgerQueries):
-    """The live unit as a serial-port target: steps go through the shell as events, in real time.
-
-    Call it only from the thread that owns ``shell`` (it steps the unit and
-    reads ``ledger``). ``wait`` and ``hold`` keep the shell running (queued
-    events, clock ticks every ``tick`` s) while the time passes.
-    ``clock``/``sleep`` default to the shell's clock and ``time.sleep``.
-    ``enrol`` and ``enrol_deed`` are the banker's acts: checked with the PIN
-    the line carried, by the write path (:meth:`runtime.ledger.Ledger.commit`, ``via="serial"``).
-    """
-
-    def __init__(self, shell, ledger, *, tick: float = 0.1, press_seconds: float = 0.05,
-                 sleep: Callable[[float], None] = time.sleep) -> None:
-        self.shell, self.ledger = shell, ledger
-        self.tick, self.press_seconds, self.sleep = tick, press_seconds, sleep
-        self.hands = Hands()
-
-    def _now(self) -> float:
-        return self.shell.clock()
-
-    def run_for(self, seconds: float) -> None:
-        """Keep the unit running for ``seconds``: queued events and a tick every ``tick`` seconds."""
-        end = self._now() + seconds
-        while True:
-            self.shell.pump()
-            now = self._now()
-            self.shell.handle(Tick(min(now, end)))
-            if now >= end:
-                return
-            self.sleep(min(self.tick, end - now))
-
-    def enrol(self, name: str, uid: str, pin: str | None = None) -> None:
-        if self.ledger.card_by_name(name) is None:
-            self.ledger.enrol(name, uid, Grant(pin, "serial"))
-            self.shell.show()
-
-    def enrol_deed(self, slug: str, uid: str, pin: str | None = None) -> None:
-        self.ledger.edition().deed(slug)  # an unknown deed is the line's mistake (UnknownDeed), not a refusal
-        self.ledger.enrol_deed(slug, uid, Grant(pin, "serial"))
-        self.shell.show()
-
-    def insert(self, reader: str, name: str) -> None:
-        for event in self.hands.insert(reader, self.uid_or_hex(name), self._now()):
-            self.shell.handle(event)
-
-    def stack(self, reader: str, name: str) -> None:
-        for event in self.hands.stack(reader, self.uid_or_hex(name), self._now()):
-            self.shell.handle(event)
-
-    def remove(self, reader: str) -> None:
-        for event in self.hands.remove(reader, self._now()):
-            self.shell.handle(event)
-
-    def press(self, key: str) -> None:
-        self.hold(key, self.press_seconds)
-
-    def hold(self, key: str, seconds: float) -> None:
-        self.shell.handle(KeyDown(key, self._now()))
-        self.run_for(seconds)
-        self.shell.handle(KeyUp(key, self._now()))
-
-    def wait(self, seconds: float) -> None:
-        self.run_for(seconds)
-
-    def screen_lines(self) -> list[str]:
-        return list(self.shell.screen.lines)
-
-    def status(self) -> dict[str, Any]:
-        return {"screen": self.screen_lines(), "balances": self.balances(),
-                "volume": self.ledger.game().volume, "game": self.ledger.game().id}
-
-
-def run_shell_with_port(shell, port: SerialTestPort, stop: threading.Event, tick: float = 0.1,
-                        idle: float = 0.005) -> None:
-    """The owning thread's loop with the test port on: serial commands, queued events, clock ticks."""
-    next_tick = shell.clock()
-    while not stop.is_set():
-        port.poll()
-        shell.pump()
-        now = shell.clock()
-        if now >= next_tick:
-            shell.handle(Tick(now))
-            next_tick = now + tick
-        stop.wait(idle)

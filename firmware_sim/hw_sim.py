@@ -5,7 +5,8 @@ devices: MFRC522 chip models on simulated SPI devices and RST pins, the
 keypad matrix and the piezo, all on one gpiozero ``MockFactory``, the OLED
 on a recording bus. :class:`HwSimBackend` runs keypad scripts through it: a card
 is a tag laid on a chip's antenna, a key is a finger on the matrix, and the
-unit only learns of them by the drivers' polling, on a simulated clock. A
+unit only learns of them by the drivers' polling, on a simulated clock
+(:class:`ChipHands`, the hands of the one script driver). A
 ``stack`` lays a second tag in the same chip's field, so the driver meets
 the collision itself.
 """
@@ -20,8 +21,8 @@ from banker.errors import ScriptError
 from banker.events import Tick
 from runtime.ledger import Ledger
 from runtime.device import Device, open_device
+from runtime.script_driver import ScriptDriver
 from runtime.shell import Shell
-from firmware_sim.core_backend import CoreBackend
 from firmware_sim.mfrc522_chip import Picc, SimClock
 
 STEP = 0.005  # the simulated main loop's resolution (the keypad scan interval)
@@ -90,16 +91,14 @@ class SimulatedHardware:
         self.factory.reset()
 
 
-class HwSimBackend(CoreBackend):
-    """A keypad-script backend whose cards and keys reach the unit only through the real drivers.
+class ChipHands:
+    """The hw-sim backend's hands: tags on the chips' antennas, fingers on the matrix, time on the chips' clock.
 
-    Balances, deeds and screen text are read from the unit as the core
-    backend does; everything that happens goes through the chips. ``pin``:
-    the banker's PIN for the script's ``enrol`` and ``enrol-deed``, as on
-    :class:`~firmware_sim.core_backend.CoreBackend`.
+    The unit learns of them only through the real drivers, polled by a
+    simulated main loop (:meth:`_run`); ``wrap`` (a spy) wraps the shell.
     """
 
-    def __init__(self, ledger: Ledger, config: Config | None = None, *, pin: str | None = None) -> None:
+    def __init__(self, ledger: Ledger, config: Config | None = None, *, wrap=None) -> None:
         self.hw = SimulatedHardware(config or Config())
         self.hw.__enter__()
         try:
@@ -107,16 +106,16 @@ class HwSimBackend(CoreBackend):
         except BaseException:
             self.hw.__exit__(None, None, None)
             raise
-        super().__init__(ledger, start=self.hw.clock(), sleep_after=self.hw.config.sleep_after, pin=pin)
-        self.shell = Shell(ledger, display=self.device.display, buzzer=self.device.buzzer, clock=self.hw.clock, now=self.hw.clock(),
-                           sleep_after=self.hw.config.sleep_after)
+        shell = Shell(ledger, display=self.device.display, buzzer=self.device.buzzer, clock=self.hw.clock,
+                      now=self.hw.clock(), sleep_after=self.hw.config.sleep_after)
+        self.shell = wrap(shell) if wrap is not None else shell
         self.cards_on: dict[str, list[Picc]] = {}
         self._was_stacked: dict[str, bool] = {}
         self._next_poll = self._next_tick = self.hw.clock()
         self._fine_until = 0.0
         self._run(0.05)  # the keypad's first scans: nothing is down at power-up
 
-    # -- the simulated main loop ----------------------------------------------------------
+    # -- the simulated main loop: the chips' clock ------------------------------------------
 
     def _run(self, seconds: float) -> None:
         """Let ``seconds`` of simulated time pass: keypad scans, reader polls, clock ticks."""
@@ -135,7 +134,6 @@ class HwSimBackend(CoreBackend):
             if now >= self._next_tick:
                 self.shell.handle(Tick(now))
                 self._next_tick = now + 0.1
-        self.t = self.hw.clock()
 
     def _chip(self, reader: str):
         chip = self.hw.chips.get(reader)
@@ -153,18 +151,18 @@ class HwSimBackend(CoreBackend):
         for card in self.cards_on.pop(reader, []):
             self._chip(reader).take(card)
 
-    # -- script steps ---------------------------------------------------------------------
+    # -- the hands -------------------------------------------------------------------------
 
-    def insert(self, reader: str, name: str) -> None:
-        card = self._card(self.uid_of(name))
+    def insert(self, reader: str, uid: str, name: str = "") -> None:
+        card = self._card(uid)
         chip = self._chip(reader)
         self._take(reader)
         self.cards_on[reader] = [chip.place(card)]
         self._run(self.hw.config.removal_after + 0.2 if self._was_stacked.pop(reader, False) else 0.15)
 
-    def stack(self, reader: str, name: str) -> None:
+    def stack(self, reader: str, uid: str, name: str = "") -> None:
         """Lay another card in the chip's field beside the ones there: the real driver sees them collide."""
-        card = self._card(self.uid_of(name))
+        card = self._card(uid)
         chip = self._chip(reader)
         held = self.cards_on.setdefault(reader, [])
         if any(c.uid == card.uid for c in held):
@@ -180,9 +178,6 @@ class HwSimBackend(CoreBackend):
         self._was_stacked.pop(reader, None)
         self._run(self.hw.config.removal_after + 0.2)
 
-    def press(self, key: str) -> None:
-        self.hold(key, 0.06)
-
     def hold(self, key: str, seconds: float) -> None:
         self.hw.matrix.press(key)
         self._run(max(seconds, 0.06))
@@ -196,3 +191,20 @@ class HwSimBackend(CoreBackend):
     def close(self) -> None:
         self.device.close()
         self.hw.__exit__(None, None, None)
+
+
+class HwSimBackend(ScriptDriver):
+    """The ``hw-sim`` keypad-script backend: the one script driver with :class:`ChipHands`.
+
+    ``hw`` (the chips) and ``device`` (the real drivers) are the hands'.
+    ``pin``: the banker's PIN for the script's ``enrol`` and ``enrol-deed``.
+    """
+
+    def __init__(self, ledger: Ledger, config: Config | None = None, *, pin: str | None = None, wrap=None) -> None:
+        hands = ChipHands(ledger, config, wrap=wrap)
+        super().__init__(hands.shell, hands, pin=pin)
+
+
+def realtime_hardware(config: Config) -> SimulatedHardware:
+    """``banker run --backend hw-sim``: the simulated chips, keeping wall-clock time."""
+    return SimulatedHardware(config, realtime=True)

@@ -3,8 +3,8 @@
 - :class:`SerialBackend` runs ``banker script FILE --port URL``: each step
   becomes one protocol line (``drivers.serial_port``), each expectation a
   ``screen?`` or ``balance?`` query; the banker's acts carry its ``pin``.
-- :class:`CoreTarget` is a device for it to talk to: the core unit on
-  simulated time (``CoreBackend``) with the queries the port needs.
+- :class:`CoreTarget` is a device for it to talk to: the one script driver
+  over the core unit on simulated time (``CoreBackend``).
 - :class:`NullModem` is a cable between two pyserial ``socket://`` URLs on
   127.0.0.1, so both ends run in one process with pyserial's own transport.
 
@@ -166,27 +166,21 @@ class SerialBackend:
         self.close()
 
 
-class CoreTarget(CoreBackend):
-    """The core unit on simulated time as a serial-port target (``insert`` also takes a hex UID).
+def serial_backend(url: str, *, pin: str | None = None) -> SerialBackend:
+    """The ``serial`` backend of the CLI's table: the unit at ``url``, asked over its test port."""
+    return SerialBackend(url, pin=pin)
 
-    Its banker's acts are checked with the PIN each line carries (``via="serial"``);
-    the unit keeps no PIN of its own for them.
+
+class CoreTarget(CoreBackend):
+    """The core unit on simulated time as a serial-port target: the one script driver, ``via="serial"``.
+
+    ``insert`` also takes a hex UID; its banker's acts are checked with the
+    PIN each line carries: the unit keeps no PIN of its own for them (``pin``
+    is ignored).
     """
 
-    via = "serial"
-
-    def uid_of(self, name: str) -> str:
-        return self.uid_or_hex(name)
-
-    def enrol(self, name: str, uid: str, pin: str | None = None) -> None:
-        self._enrol(name, uid, pin)
-
-    def enrol_deed(self, slug: str, uid: str, pin: str | None = None) -> None:
-        self._enrol_deed(slug, uid, pin)
-
-    def status(self) -> dict[str, Any]:
-        return {"screen": self.screen_lines(), "balances": self.balances(),
-                "volume": self.ledger.game().volume, "game": self.ledger.game().id}
+    def __init__(self, ledger, *, start: float = 0.0, pin: str | None = None) -> None:
+        super().__init__(ledger, start=start, via="serial", hex_names=True)
 
 
 class NullModem:

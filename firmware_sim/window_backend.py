@@ -29,16 +29,12 @@ from typing import Callable  # noqa: E402
 
 import pygame  # noqa: E402
 
-from banker.authority import Grant  # noqa: E402
 from banker.errors import BankerError  # noqa: E402
 
-from banker.script import made_up_uid  # noqa: E402
-from firmware_sim.core_backend import CoreBackend  # noqa: E402
 from firmware_sim.desktop.layout import centre  # noqa: E402
+from runtime.script_driver import ScriptDriver  # noqa: E402
 
 PRESS_SECONDS = 0.05
-#: The rules' expectations (deeds, buildings, worth) read only the ledger: the core backend's serve.
-LEDGER_QUERIES = ("enrol_deed", "_enrol_deed", "owner", "houses", "mortgaged", "bank_buildings", "worth")
 BLANK_CARD_NAME = "new-card"
 #: Real seconds (at speed 1) the window pauses after a key, and after a card is laid down or taken away.
 KEY_PAUSE = 0.25
@@ -53,25 +49,20 @@ class WindowClosed(BankerError):
     """The window was closed while a script played in it."""
 
 
-class WindowBackend:
-    """Runs script steps on ``sim`` (a :class:`DesktopSim`), whose clock it freezes and steps.
+class WindowHands:
+    """The window backend's hands: the window's own mouse and keyboard events on ``sim``, whose clock it freezes and steps.
 
     ``speed`` (None: as fast as it goes, nothing shown) plays it watchably;
-    ``sleep`` waits real seconds (a test gives its own); ``pin``: the
-    banker's PIN for ``enrol`` and ``enrol-deed``, as on the core backend.
+    ``sleep`` waits real seconds (a test gives its own).
     """
 
-    via = "script"
-
     def __init__(self, sim: DesktopSim, *, speed: float | None = None,
-                 sleep: Callable[[float], None] = time.sleep, pin: str | None = None) -> None:
+                 sleep: Callable[[float], None] = time.sleep) -> None:
         if speed is not None and speed <= 0:
             raise ValueError(f"speed must be positive, not {speed}")
         self.sim = sim
-        self.ledger = sim.ledger
         self.speed = speed
         self.sleep = sleep
-        self.pin = pin  # never shown, logged or sent back
         sim.clock.freeze()
 
     @property
@@ -95,11 +86,6 @@ class WindowBackend:
             self.sleep(step)
             self._show()
             left -= step
-
-    def __getattr__(self, name: str):
-        if name in LEDGER_QUERIES and hasattr(CoreBackend, name):
-            return getattr(CoreBackend, name).__get__(self)
-        raise AttributeError(name)
 
     # -- the window's events ---------------------------------------------------------------------
 
@@ -165,26 +151,22 @@ class WindowBackend:
         self._advance(PRESS_SECONDS)
         self.key_up(key)
 
-    # -- the Backend protocol of banker.script ---------------------------------------------------
+    # -- the hands of the one script driver ------------------------------------------------------
 
-    def uid_of(self, name: str) -> str:
-        card = self.sim.ledger.card_by_name(name)
-        if card is not None:
-            return card.uid
+    def blank_uid(self, name: str) -> str | None:
+        """The blank "New card" tile's UID for a script's ``new-card`` that nobody enrolled; else None."""
         if name.casefold() == BLANK_CARD_NAME:
             return next(t.uid for t in self.sim.tiles() if t.blank)
-        tags = self.ledger.deed_tags() if hasattr(self.ledger, "deed_tags") else {}
-        return next((uid for uid, slug in tags.items() if slug == name.lower()), made_up_uid(name))
+        return None
 
-    def enrol(self, name: str, uid: str) -> None:
-        if self.sim.ledger.card_by_name(name) is None:
-            self.sim.ledger.enrol(name, uid, Grant(self.pin, self.via))
-
-    def insert(self, reader: str, name: str) -> None:
-        self._advance(PRESS_SECONDS)
-        uid = self.uid_of(name)
-        if self.sim.ledger.card_by_name(name) is None and name.casefold() != BLANK_CARD_NAME:
+    def _loose(self, name: str, uid: str) -> None:
+        """A card nobody enrolled gets a grey tile of its own, labelled with the script's name for it."""
+        if self.sim.ledger.card_by_uid(uid) is None and name.casefold() != BLANK_CARD_NAME:
             self.sim.table.add_loose(name, uid)
+
+    def insert(self, reader: str, uid: str, name: str = "") -> None:
+        self._advance(PRESS_SECONDS)
+        self._loose(name or uid, uid)
         elsewhere = self.sim.table.reader_of(uid)
         numbers = {t.uid: n for n, t in enumerate(self.sim.tiles(), start=1)}
         if reader in elsewhere:
@@ -198,16 +180,14 @@ class WindowBackend:
             self.drag(centre(self.sim.tile_rect(uid)), centre(self.sim.layout.slot(reader)))
         self.pause(CARD_PAUSE)
 
-    def stack(self, reader: str, name: str) -> None:
-        """Lay card ``name`` on top of the one on ``reader`` (Alt and its F key; one without a tile, by hand)."""
+    def stack(self, reader: str, uid: str, name: str = "") -> None:
+        """Lay card ``uid`` on top of the one on ``reader`` (Alt and its F key; one without a tile, by hand)."""
         if self.sim.table.on[reader] is None:
-            return self.insert(reader, name)
+            return self.insert(reader, uid, name)
         self._advance(PRESS_SECONDS)
-        uid = self.uid_of(name)
-        if self.sim.ledger.card_by_name(name) is None and name.casefold() != BLANK_CARD_NAME:
-            self.sim.table.add_loose(name, uid)
+        self._loose(name or uid, uid)
         if reader in self.sim.table.reader_of(uid):
-            raise BankerError(f"card {name} already lies on the {reader} reader: a card can't be stacked on itself")
+            raise BankerError(f"card {name or uid} already lies on the {reader} reader: a card can't be stacked on itself")
         numbers = {t.uid: n for n, t in enumerate(self.sim.tiles(), start=1)}
         if uid in numbers and numbers[uid] <= len(HOTKEYS):
             self.hotkey(numbers[uid], shift=reader == "right", alt=True)
@@ -228,9 +208,6 @@ class WindowBackend:
             self.drag(centre(self.sim.tile_rect(uid, reader)), (x + w // 2, y + 4 * self.sim.layout.scale))
             self.pause(CARD_PAUSE)
 
-    def press(self, key: str) -> None:
-        self.hold(key, PRESS_SECONDS)
-
     def hold(self, key: str, seconds: float) -> None:
         self._advance(PRESS_SECONDS)
         where = centre(self.sim.layout.key(key))
@@ -242,15 +219,25 @@ class WindowBackend:
     def wait(self, seconds: float) -> None:
         self._advance(seconds)
 
-    def balance(self, name: str) -> int | None:
-        card = self.sim.ledger.card_by_name(name)
-        return None if card is None else self.sim.ledger.balance(card.id)
 
-    def screen_lines(self) -> list[str]:
-        return list(self.sim.shell.screen.lines)
+class WindowBackend(ScriptDriver):
+    """The ``window`` keypad-script backend: the one script driver with :class:`WindowHands` on ``sim``.
+
+    ``speed``, ``sleep``: as on the hands (whose ``drag``, ``hotkey``,
+    ``keystroke`` ... it answers for too); ``pin``: the banker's PIN for
+    ``enrol`` and ``enrol-deed``; ``wrap`` (a spy) wraps the window's shell.
+    """
+
+    def __init__(self, sim: DesktopSim, *, speed: float | None = None, sleep: Callable[[float], None] = time.sleep,
+                 pin: str | None = None, wrap=None) -> None:
+        hands = WindowHands(sim, speed=speed, sleep=sleep)
+        if wrap is not None:
+            sim.shell = wrap(sim.shell)  # the window steps its shell through the wrapper from now on
+        super().__init__(sim.shell, hands, pin=pin, unknown_uid=hands.blank_uid)
 
 
-def open_window_backend(ledger, *, scale: int = 3, speed: float | None = None, pin: str | None = None) -> WindowBackend:
+def open_window_backend(ledger, *, scale: int = 3, speed: float | None = None, pin: str | None = None,
+                        wrap=None) -> WindowBackend:
     """A window backend over ``ledger``: the simulator's window, silent (SDL's dummy drivers off a display)."""
     import os
 
@@ -258,4 +245,4 @@ def open_window_backend(ledger, *, scale: int = 3, speed: float | None = None, p
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    return WindowBackend(DesktopSim(ledger, scale=scale, sound=False), speed=speed, pin=pin)
+    return WindowBackend(DesktopSim(ledger, scale=scale, sound=False), speed=speed, pin=pin, wrap=wrap)

@@ -76,6 +76,11 @@ class PiHardware:
         return None
 
 
+def pi_hardware(config: Config | None = None) -> PiHardware:
+    """``banker run --backend pi``: the Pi's own buses (the backend table's factory; ``config`` is not needed)."""
+    return PiHardware()
+
+
 @dataclass
 class Device:
     """The opened devices of one unit; ``close()`` releases them all."""

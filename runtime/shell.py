@@ -10,7 +10,9 @@ drawn only when the panel or the game changed. This is the one place where
 
 Drivers (keypad scanner, card readers, the serial test port, a window) call
 :meth:`Shell.post` from any thread; the owning thread runs :meth:`Shell.run`
-(or :meth:`Shell.pump` in tests and the simulator).
+(or :meth:`Shell.pump` in tests and the simulator); the serial test port is
+polled from that one loop (``poll``), and a script's ``wait`` on the live unit
+is the same loop run ``until`` a time.
 """
 
 from __future__ import annotations
@@ -38,6 +40,8 @@ log = logging.getLogger("banker.shell")
 
 #: Seconds between clock ticks in the run loop (holds, sleep, the display's retry).
 TICK_SECONDS = 0.1
+#: The longest the run loop leaves its pollers (the serial test port) unasked.
+POLL_SECONDS = 0.005
 
 Spy = Callable[[str, object], None]
 
@@ -187,15 +191,36 @@ class Shell:
             self.handle(event)
             count += 1
 
-    def run(self, stop: threading.Event, tick: float = TICK_SECONDS) -> None:
-        """Own the unit until ``stop`` is set: events as they come, a clock tick every ``tick`` seconds."""
+    def run(self, stop: threading.Event | None = None, tick: float = TICK_SECONDS, *, until: float | None = None,
+            poll: tuple[Callable[[], object], ...] = (), sleep: Callable[[float], None] | None = None) -> None:
+        """The one run loop: own the unit until ``stop`` is set (or the clock reaches ``until``).
+
+        Events are stepped as they come and a clock tick comes every ``tick``
+        seconds. Each ``poll`` (the serial test port's :meth:`poll`) is called
+        at least every :data:`POLL_SECONDS`. ``sleep`` (a test's manual clock)
+        passes the time between instead of waiting on the queue; ``until``
+        (a script's ``wait`` on the live unit) ends with a tick at that time.
+        """
         next_tick = self.clock()
-        while not stop.is_set():
-            timeout = max(0.0, next_tick - self.clock())
-            try:
-                self.handle(self._events.get(timeout=timeout))
-            except queue.Empty:
-                pass
+        while stop is None or not stop.is_set():
+            for each in poll:
+                each()
+            now = self.clock()
+            if until is not None and now >= until:
+                self.pump()
+                self.handle(Tick(now))
+                return
+            timeout = max(0.0, min(next_tick, until if until is not None else next_tick) - now)
+            if poll:
+                timeout = min(timeout, POLL_SECONDS)
+            if sleep is not None:
+                self.pump()
+                sleep(timeout)
+            else:
+                try:
+                    self.handle(self._events.get(timeout=timeout))
+                except queue.Empty:
+                    pass
             if self.clock() >= next_tick:
                 self.handle(Tick(self.clock()))
-                next_tick += tick
+                next_tick = max(next_tick + tick, self.clock()) if sleep is not None else next_tick + tick

@@ -8,7 +8,7 @@ import pytest
 from banker import script as scripts
 from banker.errors import ConfigError
 from firmware_sim.memory_store import MemoryStore
-from runtime.backends import parse, script_backend
+from banker_cli.backends import parse, script_backend
 from runtime.ledger import Ledger
 
 EXAMPLE = Path(__file__).parent.parent / "examples" / "first-game.kps"

@@ -22,6 +22,7 @@ from drivers.serial_port import SerialTestPort
 from drivers.supervised import Supervised
 from firmware_sim.keypad_sim import KeypadMatrix
 from firmware_sim.serial_backend import CoreTarget
+from runtime.shell import Shell
 from tests.threads_support import WAIT, scanning
 
 
@@ -203,10 +204,11 @@ def test_a_serial_test_port_that_raises_never_stops_the_unit(ledger, error):
     assert port.poll() == 0 and port.poll() == 0
     assert port.failed and port.errors == 2
     stop = threading.Event()
-    server = threading.Thread(target=port.serve, args=(stop,), daemon=True)
+    shell = Shell(ledger)
+    server = threading.Thread(target=shell.run, args=(stop,), kwargs={"poll": (port.poll,)}, daemon=True)
     server.start()
     time.sleep(0.05)
-    assert server.is_alive()                      # serve() keeps trying, half a second apart
+    assert server.is_alive() and port.errors > 2  # the one run loop keeps polling it
     stop.set()
     server.join(WAIT)
     assert not server.is_alive()

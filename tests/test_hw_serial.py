@@ -13,7 +13,8 @@ from banker import script
 from drivers.display import OledDisplay
 from drivers.errors import SerialProtocolError, SerialTimeout
 from render import render_image
-from drivers.serial_port import FrameError, LineFramer, PortSession, SerialTestPort, ShellTarget
+from drivers.serial_port import FrameError, LineFramer, PortSession, SerialTestPort
+from runtime.script_driver import shell_target
 from runtime.shell import Shell
 from firmware_sim.display_sim import OledChip
 from firmware_sim.keypad_sim import ManualClock
@@ -175,7 +176,7 @@ def test_the_live_shell_target_drives_the_unit_and_its_display(ledger):
     chip = OledChip("ssd1306")
     with OledDisplay(interface=chip) as display, NullModem() as cable:
         shell = Shell(ledger, now=clock(), display=display, clock=clock)
-        target = ShellTarget(shell, ledger, sleep=clock.advance)
+        target = shell_target(shell, sleep=clock.advance)
         with SerialTestPort(cable.device_url, target) as device:
             def client(result):
                 with SerialBackend(cable.client_url) as remote:
@@ -211,7 +212,7 @@ def test_a_silent_device_times_out():
 def test_stack_on_the_live_unit_through_the_port_shows_two_cards_and_pays_nothing(ledger):
     clock = ManualClock()
     shell = Shell(ledger, clock=clock)
-    session = PortSession(ShellTarget(shell, ledger, sleep=clock.advance))
+    session = PortSession(shell_target(shell, sleep=clock.advance))
     for line in ("enrol Alice A1", "enrol Bob B2", "insert left Alice"):
         assert ask(session, line)["ok"]
     assert ask(session, "stack left Bob")["screen"][0] == "Two cards on +"
@@ -258,7 +259,7 @@ def test_a_refused_enrolment_on_the_live_unit_says_it_needs_the_pin(ledger):
     with_pin(ledger)
     clock = ManualClock()
     shell = Shell(ledger, clock=clock)
-    session = PortSession(ShellTarget(shell, ledger, sleep=clock.advance))
+    session = PortSession(shell_target(shell, sleep=clock.advance))
     assert ask(session, "enrol Eve E5")["needs_pin"] and ask(session, "enrol-deed boardwalk B0 pin=0000")["needs_pin"]
     assert ask(session, "enrol Eve E5 pin=2468")["ok"] and ask(session, "enrol-deed boardwalk B0 pin=2468")["ok"]
     assert ledger.card_by_name("Eve") is not None and ledger.deed_tags() == {"B0": "boardwalk"}

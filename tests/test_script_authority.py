@@ -21,7 +21,7 @@ from drivers.serial_port import PortSession, SerialTestPort
 from firmware_sim.core_backend import CoreBackend
 from firmware_sim.memory_store import MemoryStore
 from firmware_sim.serial_backend import CoreTarget, NullModem, SerialBackend
-from runtime.backends import script_backend
+from banker_cli.backends import script_backend
 from runtime.ledger import Ledger
 from tests.test_hw_serial import run_device
 

@@ -187,7 +187,7 @@ def test_closing_the_window_stops_a_watched_script_quietly(tmp_path, monkeypatch
         pygame.event.post(pygame.event.Event(pygame.QUIT))
         self._show()
 
-    monkeypatch.setattr(window_backend.WindowBackend, "pause", close_it)
+    monkeypatch.setattr(window_backend.WindowHands, "pause", close_it)
     play = script(tmp_path, "enrol Alice\ninsert left Alice\npress 1 M\nexpect balance Alice 99M\n")
     result = sim("--script", play, "--speed", 1)
     assert result.exit_code == 0, result.output  # closed before the failing expect: no failure, no traceback

@@ -69,8 +69,8 @@ expect houses boardwalk 1
 
 
 def play_demo(ledger) -> None:
-    """Play :data:`DEMO` on ``ledger`` (a :class:`runtime.ledger.Ledger`) through the core backend."""
-    from firmware_sim.core_backend import CoreBackend
+    """Play :data:`DEMO` on ``ledger`` (a :class:`runtime.ledger.Ledger`) through the one script driver, events straight in."""
+    from runtime.script_driver import CoreBackend
 
     failure = script.run(script.parse(DEMO), CoreBackend(ledger))
     if failure is not None:
