@@ -30,7 +30,7 @@ from typing import Callable, Protocol
 
 from banker.authority import Grant
 from banker.events import Effect, Event, KeyDown, KeyUp, Tick
-from banker.flows.common import worth_of
+from banker.rules.standings import worth_of
 from banker.panel import SLEEP_AFTER
 from banker.records import normalise_uid
 from banker.script import made_up_uid

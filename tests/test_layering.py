@@ -100,8 +100,6 @@ def test_the_web_never_imports_the_simulators_or_the_drivers():
     assert offenders("web", ("firmware_sim", "drivers")) == []
 
 
-@pytest.mark.xfail(strict=False, reason="banker/modes/menu.py imports banker/flows: issue 18 item 4 (the keypad as "
-                                        "modes, another engineer's branch) moves the router into flows/")
 def test_modes_never_import_flows():
     assert offenders("banker.modes", ("banker.flows",)) == []
 

@@ -14,7 +14,6 @@ from ..modes.base import MENU, STAY, Ctx, Mode, Reply, Then
 from ..money import format_amount, format_signed
 from ..records import Card
 from ..rules import Deal
-from ..rules.standings import end_worth_of, worth_of  # noqa: F401  (runtime/queries.py still imports worth_of here)
 from ..screen import Screen
 
 #: A result screen: built from the deal and the game it leads to.
