@@ -36,10 +36,9 @@ def audit_records(entries: Iterable[tuple[int, Record]], *, editions: Mapping[st
     stray: dict[int, GameTotals] = {}  # transactions of games that never started: no fold reaches them
     last: dict[int, Game] = {}  # each game as the fold held it when another game became current
     left_out: dict[int, int] = {}  # each game's transactions the fold refused (the journal holds them all the same)
-    seen: dict[int, int] = {}  # tx id -> game
-    reversed_by: dict[int, int] = {}
+    check_links = _Links().check
     deeds_failed: set[int] = set()  # games whose deeds the fold could not take (said once each)
-    expected_tx, count, refused = 1, 0, False
+    count, refused = 0, False
     game = replay((), editions=editions)
     for seq, record in entries:
         found = len(problems)
@@ -56,27 +55,12 @@ def audit_records(entries: Iterable[tuple[int, Record]], *, editions: Mapping[st
         names = (game if after is None else after).names
         for tx in ((record,) if plain else transactions_in(record)):
             count += 1
-            if tx.id is None or tx.id < expected_tx:
-                problems.append(Problem(tx.id, f"is out of order (after #{expected_tx - 1})"))
-            else:
-                if tx.id != expected_tx:
-                    problems.append(Problem(tx.id, f"transactions #{expected_tx}-#{tx.id - 1} are missing (deleted)"))
-                expected_tx = tx.id + 1
+            check_links(tx, problems)
             if tx.game in started:
                 _postings(tx, names, totals[tx.game], problems)
             else:
                 problems.append(Problem(tx.id, f"belongs to game {tx.game}, which does not exist"))
                 _postings(tx, names, stray.setdefault(tx.game, GameTotals()), problems, players=True)
-            if tx.reverses is not None:
-                if seen.get(tx.reverses) != tx.game:
-                    problems.append(Problem(tx.id, f"undoes #{tx.reverses}, which is not an earlier transaction "
-                                                   f"of game {tx.game}"))
-                elif tx.reverses in reversed_by:
-                    problems.append(Problem(tx.id, f"undoes #{tx.reverses} again (already undone by "
-                                                   f"#{reversed_by[tx.reverses]})"))
-                reversed_by[tx.reverses] = tx.id
-            if tx.id is not None:
-                seen[tx.id] = tx.game
         if after is None:
             problems += _refused(record, why, game, deeds_failed)
             for tx in transactions_in(record):
@@ -96,11 +80,45 @@ def audit_records(entries: Iterable[tuple[int, Record]], *, editions: Mapping[st
     for gid, money in totals.items():
         if gid in last:
             money.players = dict(last[gid].balances)
-    for gid, money in [*totals.items(), *stray.items()]:
-        if money.held != money.issued - money.returned and not left_out.get(gid):  # a refusal is named already
-            problems.append(Problem(None, f"game {gid}: players hold {format_amount(money.held)}, "
-                                          f"the bank issued {format_amount(money.issued - money.returned)}"))
+    problems += _unconserved({**totals, **stray}, left_out)
     return Audit(problems, {**totals, **stray}, count)
+
+
+class _Links:
+    """The transactions' numbers, in order with none missing, and their undo links, each to an earlier transaction
+    of the same game and undone once."""
+
+    def __init__(self) -> None:
+        self.expected = 1
+        self.seen: dict[int, int] = {}  # tx id -> game
+        self.reversed_by: dict[int, int] = {}
+
+    def check(self, tx: Transaction, problems: list[Problem]) -> None:
+        expected = self.expected
+        if tx.id is None or tx.id < expected:
+            problems.append(Problem(tx.id, f"is out of order (after #{expected - 1})"))
+        else:
+            if tx.id != expected:
+                problems.append(Problem(tx.id, f"transactions #{expected}-#{tx.id - 1} are missing (deleted)"))
+            self.expected = tx.id + 1
+        if tx.reverses is not None:
+            if self.seen.get(tx.reverses) != tx.game:
+                problems.append(Problem(tx.id, f"undoes #{tx.reverses}, which is not an earlier transaction "
+                                               f"of game {tx.game}"))
+            elif tx.reverses in self.reversed_by:
+                problems.append(Problem(tx.id, f"undoes #{tx.reverses} again (already undone by "
+                                               f"#{self.reversed_by[tx.reverses]})"))
+            self.reversed_by[tx.reverses] = tx.id
+        if tx.id is not None:
+            self.seen[tx.id] = tx.game
+
+
+def _unconserved(games: Mapping[int, GameTotals], left_out: Mapping[int, int]) -> list[Problem]:
+    """Games whose players do not hold what the bank issued less what it took back (a game with a refused record
+    is left out: the refusal is named already)."""
+    return [Problem(None, f"game {gid}: players hold {format_amount(money.held)}, "
+                          f"the bank issued {format_amount(money.issued - money.returned)}")
+            for gid, money in games.items() if money.held != money.issued - money.returned and not left_out.get(gid)]
 
 
 def _entry_problem(seq: int, record: Record, message: str) -> Problem:
