@@ -199,8 +199,8 @@ def _brought_back(seq: int, record: Record, after: Game, last: Mapping[int, Game
     if _id(after.last) != _id(held.last) or after.transactions != held.transactions + left_out.get(after.id, 0):
         differs.append("last transaction")
     if differs:
-        return [Problem(None, f"journal entry {seq} ({kind_of(record)}) restores game {after.id} with {', '.join(differs)} "
-                              "that differ from its journal")]
+        return [Problem(None, f"journal entry {seq} ({kind_of(record)}) restores game {after.id} with "
+                              f"{', '.join(differs)} that differ from its journal")]
     return []
 
 

@@ -1,4 +1,4 @@
-"""What reads a game's past reads the one fold: restore from the newest snapshot, the game list, the audit, the chart."""
+"""What reads a game's past reads the one fold: restore (from the newest snapshot), the game list, audit, chart."""
 
 from dataclasses import dataclass, replace
 
