@@ -1,18 +1,151 @@
-"""The banker's authority: a PIN kept only as a salted hash (the lockout after wrong tries: :mod:`banker.lockout`)."""
+"""The banker's authority: which records need it (one table), the grant offered with one, and the PIN's hash.
+
+An act that changes who plays, what a deed's tag is, the rules, the PIN or
+the past is the banker's. Such a record is committed with a :class:`Grant`
+(the PIN as typed, the path it came by) and the write path
+(:meth:`runtime.ledger.Ledger.commit`) is the one place that checks it,
+journals a wrong one and applies the lockout (:mod:`banker.lockout`). No
+other code decides whether a PIN is needed: a flow, a CLI command, a script
+or the serial port builds the record and passes whatever PIN it was given.
+
+>>> from banker.game import replay
+>>> from banker.records import Setting
+>>> game = replay([], editions={})
+>>> needs_authority(game, Setting("volume", "1")), needs_authority(game, Setting("rules", "x"))
+(None, 'changing a setting')
+"""
 
 from __future__ import annotations
 
 import hashlib
 import hmac
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
 
 from .errors import AmountError, BankerError
+from .lockout import seconds_locked
+from .records import (
+    DeedTag,
+    Enrolment,
+    GameRestored,
+    NewGame,
+    PinChange,
+    Record,
+    Removal,
+    Rename,
+    Setting,
+    Transaction,
+)
+
+if TYPE_CHECKING:
+    from .game import Game
 
 PIN_SETTING = "banker_pin"
 ROUNDS = 50_000
+#: The one setting any player may change (the ``.`` key): the volume.
+FREE_SETTINGS = frozenset({"volume"})
 
 
 class NotAuthorised(BankerError, PermissionError):
     """An action that needs the banker's PIN was tried without it (or with a wrong one)."""
+
+
+class PinNeeded(NotAuthorised):
+    """No PIN came with an act that needs one."""
+
+
+class WrongPin(NotAuthorised):
+    """The PIN given is not the banker's (the try is journalled: it counts towards the lockout)."""
+
+
+class PinLocked(NotAuthorised):
+    """PIN entry is locked after wrong tries; ``seconds`` until it opens again."""
+
+    def __init__(self, message: str, seconds: int) -> None:
+        super().__init__(message)
+        self.seconds = seconds
+
+
+@dataclass(frozen=True)
+class Grant:
+    """The banker's authority offered with an act: ``pin`` as typed (None: none given), ``via`` the path it came
+    by ("keypad", "cli", "script", "serial"), ``wall`` the wall-clock time it was typed at (None: the
+    ledger's clock when it is checked). Never shown, logged or journalled."""
+
+    pin: str | None
+    via: str = "keypad"
+    wall: float | None = None
+
+    def __repr__(self) -> str:
+        return f"Grant(pin={'***' if self.pin else None}, via={self.via!r})"
+
+
+# -- the one table -------------------------------------------------------------------------------
+
+
+def _undo_of_older(game: Game, tx: Transaction) -> str | None:
+    if tx.reverses is None or (game.last is not None and game.last.id == tx.reverses):
+        return None
+    return "undoing an older transaction"
+
+
+def _new_game(game: Game, rec: NewGame) -> str | None:
+    return None if game.id == 0 or rec.settings == game.settings else "changing the game's rules"
+
+
+def _pin(game: Game, rec: PinChange) -> str | None:
+    return None if game.pin_hash is None else "changing the banker's PIN"
+
+
+def _setting(game: Game, rec: Setting) -> str | None:
+    return None if rec.key in FREE_SETTINGS else "changing a setting"
+
+
+#: Each kind of record that can need the banker's authority, and what decides it from the game and the record.
+#: A kind not here never needs it (a payment, a wrong PIN's record, a snapshot).
+AUTHORITY: dict[type, Callable[..., str | None]] = {
+    Enrolment: lambda game, rec: "enrolling a card",
+    Rename: lambda game, rec: "renaming a player",
+    Removal: lambda game, rec: "retiring a card",
+    DeedTag: lambda game, rec: "tagging a deed",
+    GameRestored: lambda game, rec: "restoring a game",
+    NewGame: _new_game,
+    PinChange: _pin,
+    Setting: _setting,
+    Transaction: _undo_of_older,
+}
+
+
+def needs_authority(game: Game, record: Record) -> str | None:
+    """What ``record`` is, in a few words, if committing it to ``game`` is the banker's act; else None."""
+    rule = AUTHORITY.get(type(record))
+    return None if rule is None else rule(game, record)
+
+
+def requires_pin(game: Game, record: Record) -> bool:
+    """Whether committing ``record`` to ``game`` needs the banker's PIN now (an act of the banker's, a PIN set)."""
+    return game.pin_hash is not None and needs_authority(game, record) is not None
+
+
+def refusal(game: Game, grant: Grant | None, now: float) -> NotAuthorised | None:
+    """Why ``grant`` does not carry the banker's authority in ``game`` at wall-clock ``now``; None when it does.
+
+    The one check of a PIN (the write path calls it; a :class:`WrongPin` is
+    then journalled there). Nothing to check when no PIN is set.
+    """
+    if game.pin_hash is None:
+        return None
+    left = seconds_locked(game.pin_failures, now)
+    if left:
+        return PinLocked(f"PIN entry is locked for {left} s after wrong PINs", left)
+    if grant is None or grant.pin is None:
+        return PinNeeded("this needs the banker's PIN (--pin)")
+    if not pin_matches(grant.pin, game.pin_hash):
+        return WrongPin("wrong banker PIN" if is_pin(grant.pin) else "wrong banker PIN (a PIN is 4 to 8 digits 0-9)")
+    return None
+
+
+# -- the PIN's hash ------------------------------------------------------------------------------
 
 
 def is_pin(text: str) -> bool:

@@ -9,15 +9,40 @@ Effects are values the shell carries out (play a tone, switch the display, log a
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Literal, Union
 
-#: The 16 keys of the unit, in keypad order (row by row).
-KEYS: tuple[str, ...] = (
-    "1", "2", "3", "M",
-    "4", "5", "6", "K",
-    "7", "8", "9", "C",
-    ".", "0", "GO", "FN",
-)
+class Key(StrEnum):
+    """The 16 keys of the unit, in keypad order (row by row). The values are what drivers, keypad scripts and
+    the serial port send (``"0"``-``"9"``, ``"."``, ``"M"``, ``"K"``, ``"C"``, ``"GO"``, ``"FN"``); a member
+    equals its string, so ``Key(word)`` checks a key word and ``key == Key.M`` reads it in the core."""
+
+    D1 = "1"
+    D2 = "2"
+    D3 = "3"
+    M = "M"
+    D4 = "4"
+    D5 = "5"
+    D6 = "6"
+    K = "K"
+    D7 = "7"
+    D8 = "8"
+    D9 = "9"
+    C = "C"
+    POINT = "."
+    D0 = "0"
+    GO = "GO"
+    FN = "FN"
+
+
+#: The key words, in keypad order (row by row).
+KEYS: tuple[str, ...] = tuple(key.value for key in Key)
+#: The digit keys ``0``-``9``.
+DIGITS: frozenset[Key] = frozenset(key for key in Key if key.isdigit())
+#: The keys that finish an amount: ``M`` (millions) and ``K`` (thousands).
+SUFFIXES: frozenset[Key] = frozenset((Key.M, Key.K))
+#: The keys an amount is typed with: the digits and the point.
+AMOUNT_KEYS: frozenset[Key] = DIGITS | {Key.POINT}
 
 Reader = Literal["left", "right"]
 READERS: tuple[Reader, ...] = ("left", "right")
@@ -25,8 +50,9 @@ READERS: tuple[Reader, ...] = ("left", "right")
 
 @dataclass(frozen=True)
 class KeyDown:
-    """A key went down. ``salt``: fresh random bytes from the shell, for a PIN typed with this key;
-    ``wall``: the wall clock's time then (epoch seconds, from the shell), against which a PIN lockout runs."""
+    """A key went down: ``key`` is a key word (:data:`KEYS`; the step reads it as a :class:`Key`). ``salt``:
+    fresh random bytes from the shell, for a PIN typed with this key; ``wall``: the wall clock's time then
+    (epoch seconds, from the shell), against which a PIN lockout runs."""
 
     key: str
     t: float
@@ -74,6 +100,16 @@ class CommitFailed:
     t: float
 
 
+@dataclass(frozen=True)
+class PinRefused:
+    """The write path refused the banker's PIN the last step offered: nothing was written but a wrong try.
+    ``why``: "wrong", "locked" (for ``locked_for`` more seconds) or "needed" (no PIN came)."""
+
+    why: Literal["wrong", "locked", "needed"]
+    locked_for: int
+    t: float
+
+
 Fault = Literal["two-cards", "not-answering"]
 FAULTS: tuple[Fault, ...] = ("two-cards", "not-answering")
 
@@ -109,7 +145,8 @@ class WebAddress:
     t: float
 
 
-Event = Union[KeyDown, KeyUp, CardPlaced, CardRemoved, Tick, CommitFailed, ReaderFault, ReaderRecovered, WebAddress]
+Event = Union[KeyDown, KeyUp, CardPlaced, CardRemoved, Tick, CommitFailed, PinRefused, ReaderFault, ReaderRecovered,
+              WebAddress]
 
 Tone = Literal["key", "success", "refusal", "new-game", "volume"]
 TONES: tuple[Tone, ...] = ("key", "success", "refusal", "new-game", "volume")

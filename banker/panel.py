@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+
 from .entry import AmountEntry
+from .events import Reader
 from .screen import Screen
 
 #: Seconds ``C`` must be held (with no card on a reader) to start a new game.
@@ -51,3 +53,11 @@ class Panel:
     def fault(self, reader: str) -> str | None:
         """The fault standing on ``reader``, if any."""
         return next((fault for where, fault in self.faults if where == reader), None)
+
+    def card_on(self, reader: Reader) -> str | None:
+        """The UID lying on ``reader``."""
+        return self.left if reader == "left" else self.right
+
+    def with_card(self, reader: Reader, uid: str | None) -> "Panel":
+        """This panel with ``uid`` (None: no card) lying on ``reader``."""
+        return replace(self, left=uid) if reader == "left" else replace(self, right=uid)

@@ -7,9 +7,11 @@ recording fake in ``firmware_sim/``. Anything that owns hardware also has
 
 from __future__ import annotations
 
-from typing import Callable, Protocol
+from typing import Callable, Iterator, Protocol
 
-from .events import Event, Tone
+from .audit import Audit
+from .events import Tone
+from .records import GameSettings, Record, Snapshot, Transaction
 from .screen import Screen
 
 
@@ -26,8 +28,65 @@ class Buzzer(Protocol):
     def play(self, tone: Tone, volume: int) -> None: ...
 
 
-class EventSource(Protocol):
-    """Something that produces events (keypad scanner, card readers): started with a sink to post them to."""
+class GameSummary(Protocol):
+    """A game of the ledger as the store lists it: its number, settings, start time, transaction count."""
 
-    def start(self, post: Callable[[Event], None]) -> None: ...
+    id: int
+    settings: GameSettings
+    started: float | None
+    transactions: int
+
+
+class Store(Protocol):
+    """The journal: append-only records, durable when :meth:`append` returns, read back in order.
+
+    Implemented by :class:`store.SqliteStore` (the unit's SQLite file) and by
+    :class:`firmware_sim.memory_store.MemoryStore` (the fake, which can be told
+    to fail). No rules, no caches that are the truth: the game is the fold of
+    :meth:`records` (:func:`banker.game.replay`).
+    """
+
+    #: Where the journal lives (``":memory:"`` for one that dies with the process).
+    path: str
+    #: False when opened only for reading: :meth:`append` then refuses.
+    writer: bool
+
+    def append(self, record: Record) -> Record:
+        """Write ``record`` as the next entry; returns it stamped with its time once durable, or raises
+        :class:`banker.errors.LedgerError` with nothing written."""
+        ...
+
+    def records(self, since: int = 0, until: int | None = None) -> Iterator[Record]:
+        """The records after entry ``since`` up to entry ``until`` (None: the last), in order (streamed)."""
+        ...
+
+    def last_snapshot(self, before: int | None = None) -> tuple[int, Snapshot] | None:
+        """The newest :class:`Snapshot` (before entry ``before``) and its entry number, if any: a fold starts there."""
+        ...
+
+    def game_stretches(self, game_id: int) -> list[tuple[int, int]]:
+        """(first entry, entry after the last) of each stretch game ``game_id`` was current in; none: no such game."""
+        ...
+
+    def last_seq(self) -> int: ...
+    def head(self) -> str: ...
+    def game_transactions(self, game_id: int) -> list[Transaction]: ...
+    def iter_game_transactions(self, game_id: int) -> Iterator[Transaction]: ...
+    def transaction(self, tx_id: int) -> Transaction | None: ...
+    def games(self) -> list[GameSummary]: ...
+    def verify(self, progress: Callable[[int], None] | None = None) -> Audit: ...
+
+    def maintain(self) -> None:
+        """Upkeep off the commit path: backups when due (a writer's)."""
+        ...
+
+    def anchor(self) -> None:
+        """Keep the head outside the file, where the store has somewhere to keep it."""
+        ...
+
+    @property
+    def backup_error(self) -> str | None:
+        """Why the last backup failed, if it did (None: no backups, or all well)."""
+        ...
+
     def close(self) -> None: ...

@@ -93,6 +93,13 @@ def not_saved(reason: str) -> Screen:
     return screen("NOT SAVED", "Storage error", "Nothing paid", reason, error=True)
 
 
+def pin_refused(why: str, locked_for: int) -> Screen:
+    """The banker's PIN refused by the write path: wrong, locked for ``locked_for`` s, or not given."""
+    if why == "locked":
+        return refused("PIN locked", f"try in {locked_for} s")
+    return refused("Wrong PIN" if why == "wrong" else "Banker PIN needed")
+
+
 def volume(level: int) -> Screen:
     return screen("Volume", VOLUME_NAMES[level], big=1)
 

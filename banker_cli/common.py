@@ -90,6 +90,14 @@ def pin_option(func):
                         help="The banker's PIN, when one is set. [env: BANKER_PIN]")(func)
 
 
+def cli_grant(pin: str | None):
+    """The banker's authority a command offers with its act: ``--pin`` as given (the write path decides if it
+    is needed, and checks it)."""
+    from banker.authority import Grant
+
+    return Grant(pin, "cli")
+
+
 def amount_type(text: str) -> int:
     from banker.errors import BankerError
     from banker.money import parse_amount

@@ -15,8 +15,7 @@ from cards import load_edition
 from banker.errors import BankerError
 from banker.money import format_amount
 
-from .common import USAGE, db_option, fail, failing, open_ledger, pin_option, resolve_db, uid_or_none
-from .safety import authorise
+from .common import USAGE, cli_grant, db_option, fail, failing, open_ledger, pin_option, resolve_db, uid_or_none
 
 
 def deed_record(deed) -> dict:
@@ -74,15 +73,14 @@ def deeds_enrol(slug: str, uid: str, pin: str | None, db: Path | None) -> None:
     uid = uid_or_none(uid)
     with open_ledger(db) as ledger, failing():
         ledger.edition().deed(slug)  # an unknown slug is a bad argument (exit 2), before the PIN is asked
-        authorise(ledger, pin)
-        ledger.enrol_deed(slug, uid)
+        ledger.enrol_deed(slug, uid, cli_grant(pin))
         name = ledger.edition().deed(slug).name
         click.echo(f"tag {uid} is now {name}'s")
 
 
 def game_state(ledger) -> dict:
     """The current game as data: balances, worth, deeds and their buildings and mortgages, the bank's stock."""
-    from banker.flows.common import end_worth_of, worth_of
+    from banker.rules.standings import end_worth_of, worth_of
 
     estate, edition = ledger.estate(), ledger.edition()
     names = ledger.card_names()

@@ -13,19 +13,19 @@ from banker.authority import PIN_SETTING, hash_pin
 from banker.errors import BankerError
 from banker.money import format_amount
 
-from .common import NEEDS_PIN, UNUSABLE, USAGE, db_option, exit_code, fail, failing, open_ledger, pin_option, resolve_db
+from .common import (
+    NEEDS_PIN, UNUSABLE, USAGE, cli_grant, db_option, exit_code, fail, failing, open_ledger, pin_option, resolve_db,
+)
 
 
 def authorise(ledger, pin: str | None) -> None:
-    """Exit 4 with a message unless no PIN is set or ``pin`` is the banker's.
-
-    The ledger checks it against the lockout; on a ledger open for writing a
-    wrong try is journalled, so the lockout holds on every path.
-    """
+    """Exit 4 with a message unless no PIN is set or ``pin`` is the banker's, for an act that writes no
+    record of ``ledger`` (replacing it by a backup): the write path's own check, so a wrong try is journalled
+    and the lockout holds on every path."""
     from banker.authority import NotAuthorised
 
     try:
-        ledger.authorise(pin, via="cli")
+        ledger.authorise(cli_grant(pin))
     except NotAuthorised as exc:
         fail(str(exc), NEEDS_PIN)
     except BankerError as exc:  # the wrong try could not be written down: the ledger can't be used
@@ -76,10 +76,7 @@ def ledger_undo(tx_id: int | None, pin: str | None, db: Path | None) -> None:
     Undoing anything but the last transaction needs the banker's PIN.
     """
     with open_ledger(db) as ledger, failing():
-        last = ledger.last_transaction()
-        if tx_id is not None and (last is None or last.id != tx_id):
-            authorise(ledger, pin)
-        undo = ledger.undo(tx_id)
+        undo = ledger.undo(tx_id, cli_grant(pin))
         click.echo(f"undone #{undo.reverses} by #{undo.id}: {undo.memo}")
 
 
@@ -96,8 +93,7 @@ def pin_group() -> None:
 def pin_set(new_pin: str, pin: str | None, db: Path | None) -> None:
     """Set or change the banker's PIN (the current one is needed to change it)."""
     with open_ledger(db) as ledger, failing():
-        authorise(ledger, pin)
-        ledger.set_setting(PIN_SETTING, hash_pin(new_pin, os.urandom(16)))
+        ledger.set_setting(PIN_SETTING, hash_pin(new_pin, os.urandom(16)), cli_grant(pin))
     click.echo("banker PIN set")
 
 

@@ -140,7 +140,7 @@ class CardSlots:
     ``-`` slot) to its reader. A unit with a single physical reader is just
     one slot configured, e.g. ``CardSlots({"right": reader})``. The slots own
     the readers: ``close()`` closes them. Either call ``poll()`` from your own
-    loop, or ``start(post)`` (the core's ``EventSource`` port) to poll every
+    loop, or ``start(post)`` (a background thread that posts to ``post``) to poll every
     ``interval_s`` on a background thread.
 
     Nothing a reader does stops the polling: two cards on it become a
@@ -207,7 +207,7 @@ class CardSlots:
         """The fault standing on each slot that has one."""
         return {name: slot.fault for name, slot in self.slots.items() if slot.fault is not None}
 
-    # -- the EventSource port ------------------------------------------------------------
+    # -- polling in the background ----------------------------------------------------
 
     def start(self, post: Callable[[Event], None], *, interval_s: float = 0.05) -> None:
         """Poll every ``interval_s`` on a supervised daemon thread, handing each event to ``post``."""

@@ -48,34 +48,35 @@ DEFAULT_ROWS = (5, 6, 13, 19)
 DEFAULT_COLUMNS = (12, 16, 20, 21)
 
 
-def parse_keymap(rows: Iterable[Iterable[str | None]], *, shape: tuple[int, int] | None = None
-                 ) -> tuple[tuple[str | None, ...], ...]:
+def parse_keymap(rows: Iterable[Iterable[str | None]], *, shape: tuple[int, int] | None = None,
+                 name: str = "keymap") -> tuple[tuple[str | None, ...], ...]:
     """A keymap from config: rows of key names (``M``, ``GO``...) or stock legends (``A``, ``#``...).
 
     An empty string or None marks a position with no key. Raises
-    :class:`ConfigError` for an unknown name, a key given twice, or a shape
-    that does not match ``shape`` (rows, columns).
+    :class:`ConfigError` (its message starting with ``name``, the config key)
+    for an unknown name, a key given twice, or a shape that does not match
+    ``shape`` (rows, columns). The one check of a keymap: the config uses it too.
     """
     parsed, seen = [], set()
     for row in rows:
         out = []
-        for name in row:
-            if name in (None, ""):
+        for given in row:
+            if given in (None, ""):
                 out.append(None)
                 continue
-            word = str(name).strip().upper()
+            word = str(given).strip().upper()
             key = word if word in KEYS else LEGEND_KEYS.get(word)
             if key is None:
-                raise ConfigError(f"keymap: unknown key {name!r} (keys: {' '.join(KEYS)}; legends A B D * #)")
+                raise ConfigError(f"{name}: unknown key {given!r} (keys: {' '.join(KEYS)}; legends A B D * #)")
             if key in seen:
-                raise ConfigError(f"keymap: key {key} appears twice")
+                raise ConfigError(f"{name}: the key {key} is given twice")
             seen.add(key)
             out.append(key)
         parsed.append(tuple(out))
     if not parsed or len({len(r) for r in parsed}) != 1:
-        raise ConfigError("keymap: give rows of equal length")
+        raise ConfigError(f"{name}: give rows of equal length")
     if shape is not None and (len(parsed), len(parsed[0])) != shape:
-        raise ConfigError(f"keymap is {len(parsed)}x{len(parsed[0])} but the keypad has {shape[0]} row and {shape[1]} column pins")
+        raise ConfigError(f"{name} is {len(parsed)}x{len(parsed[0])} but the keypad has {shape[0]} row and {shape[1]} column pins")
     return tuple(parsed)
 
 
@@ -213,7 +214,7 @@ class MatrixKeypad:
         """Keys being ignored (stuck, or down since start-up) until they read up."""
         return {key for key, state in self._states.items() if state.ignored}
 
-    # -- the EventSource port ------------------------------------------------------------
+    # -- scanning in the background ---------------------------------------------------
 
     def start(self, post: Callable[[Event], None]) -> None:
         """Scan on a supervised background thread, posting events to ``post``.

@@ -51,7 +51,7 @@ import threading
 import time
 from typing import Any, Callable, Protocol
 
-from banker.authority import NotAuthorised
+from banker.authority import Grant, NotAuthorised
 from banker.errors import BankerError, ScriptError
 from banker.events import KeyDown, KeyUp, Tick
 from runtime.queries import LedgerQueries
@@ -330,7 +330,7 @@ class ShellTarget(LedgerQueries):
     events, clock ticks every ``tick`` s) while the time passes.
     ``clock``/``sleep`` default to the shell's clock and ``time.sleep``.
     ``enrol`` and ``enrol_deed`` are the banker's acts: checked with the PIN
-    the line carried (:meth:`runtime.ledger.Ledger.authorise`, ``via="serial"``).
+    the line carried, by the write path (:meth:`runtime.ledger.Ledger.commit`, ``via="serial"``).
     """
 
     def __init__(self, shell, ledger, *, tick: float = 0.1, press_seconds: float = 0.05,
@@ -355,14 +355,12 @@ class ShellTarget(LedgerQueries):
 
     def enrol(self, name: str, uid: str, pin: str | None = None) -> None:
         if self.ledger.card_by_name(name) is None:
-            self.ledger.authorise(pin, via="serial")
-            self.ledger.enrol(name, uid)
+            self.ledger.enrol(name, uid, Grant(pin, "serial"))
             self.shell.show()
 
     def enrol_deed(self, slug: str, uid: str, pin: str | None = None) -> None:
-        self.ledger.edition().deed(slug)  # UnknownDeed before the PIN is tried
-        self.ledger.authorise(pin, via="serial")
-        self.ledger.enrol_deed(slug, uid)
+        self.ledger.edition().deed(slug)  # an unknown deed is the line's mistake (UnknownDeed), not a refusal
+        self.ledger.enrol_deed(slug, uid, Grant(pin, "serial"))
         self.shell.show()
 
     def insert(self, reader: str, name: str) -> None:

@@ -13,6 +13,7 @@ a lockout. With no PIN set in the ledger nothing is asked.
 
 from __future__ import annotations
 
+from banker.authority import Grant
 from banker.events import Effect, Event, KeyDown, KeyUp, Tick
 from banker.panel import SLEEP_AFTER
 from banker.script import Hands
@@ -70,13 +71,11 @@ class CoreBackend(LedgerQueries):
 
     def _enrol(self, name: str, uid: str, pin: str | None) -> None:
         if self.ledger.card_by_name(name) is None:
-            self.ledger.authorise(pin, via=self.via)
-            self.ledger.enrol(name, uid)
+            self.ledger.enrol(name, uid, Grant(pin, self.via))
 
     def _enrol_deed(self, slug: str, uid: str, pin: str | None) -> None:
-        self.ledger.edition().deed(slug)  # UnknownDeed before the PIN is tried
-        self.ledger.authorise(pin, via=self.via)
-        self.ledger.enrol_deed(slug, uid)
+        self.ledger.edition().deed(slug)  # an unknown deed is the script's mistake (UnknownDeed), not a refusal
+        self.ledger.enrol_deed(slug, uid, Grant(pin, self.via))
 
     def insert(self, reader: str, name: str) -> None:
         self.t += PRESS_SECONDS

@@ -42,8 +42,8 @@ class MemoryStore:
 
     path = ":memory:"
     writer = True
-    backups = None
-    backup_error = None
+    #: It makes no backups, so none fails.
+    backup_error: str | None = None
 
     def __init__(self, *, clock: Callable[[], float] = time.time) -> None:
         self._clock = clock

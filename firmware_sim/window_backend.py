@@ -29,6 +29,7 @@ from typing import Callable  # noqa: E402
 
 import pygame  # noqa: E402
 
+from banker.authority import Grant  # noqa: E402
 from banker.errors import BankerError  # noqa: E402
 
 from banker.script import made_up_uid  # noqa: E402
@@ -177,8 +178,7 @@ class WindowBackend:
 
     def enrol(self, name: str, uid: str) -> None:
         if self.sim.ledger.card_by_name(name) is None:
-            self.sim.ledger.authorise(self.pin, via=self.via)
-            self.sim.ledger.enrol(name, uid)
+            self.sim.ledger.enrol(name, uid, Grant(self.pin, self.via))
 
     def insert(self, reader: str, name: str) -> None:
         self._advance(PRESS_SECONDS)

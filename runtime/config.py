@@ -189,23 +189,13 @@ def _pins(section: _Section, key: str, default: tuple[int, ...]) -> tuple[int, .
 
 def _keys(section: _Section) -> tuple[tuple[str, ...], ...]:
     """The keypad's 4 rows of 4 key names: the unit's names or a stock keypad's legends, each key once."""
-    from drivers.keypad import LEGEND_KEYS
-
-    from banker.events import KEYS
+    from drivers.keypad import parse_keymap
 
     keys = section.get("keys", [list(r) for r in DEFAULT_KEYS], list)
-    if len(keys) != 4 or not all(isinstance(r, list) and len(r) == 4 and all(isinstance(x, str) for x in r)
-                                 for r in keys):
+    named = all(isinstance(r, list) and len(r) == 4 and all(isinstance(x, str) and x.strip() for x in r) for r in keys)
+    if len(keys) != 4 or not named:
         raise ConfigError("keypad.keys must be 4 rows of 4 key names")
-    seen = set()
-    for name in (x for r in keys for x in r):
-        key = name.strip().upper()
-        key = key if key in KEYS else LEGEND_KEYS.get(key)
-        if key is None:
-            raise ConfigError(f"keypad.keys: unknown key {_shown(name)} (keys: {' '.join(KEYS)}; legends A B D * #)")
-        if key in seen:
-            raise ConfigError(f"keypad.keys: the key {key} is given twice")
-        seen.add(key)
+    parse_keymap(keys, shape=(4, 4), name="keypad.keys")  # the one check of a keymap: the driver's
     return tuple(tuple(r) for r in keys)
 
 

@@ -29,11 +29,11 @@ from typing import Callable, Iterator
 
 from banker import acts
 from banker.audit import Audit
-from banker.authority import PIN_SETTING, NotAuthorised, is_pin, pin_matches
+from banker.authority import PIN_SETTING, Grant, WrongPin, refusal, requires_pin
 from banker.deeds import Edition
-from banker.errors import CorruptLedger, Refused
+from banker.errors import CorruptLedger, LedgerError, Refused
 from banker.game import Game, apply, from_snapshot, replay
-from banker.lockout import seconds_locked
+from banker.ports import Store
 from banker.records import Card, GameSettings, PinChange, PinFailure, Record, Setting, Transaction
 from banker.rules.estate import Estate
 from banker.undo import reversal, undo_last
@@ -58,54 +58,62 @@ SNAPSHOT_AT_CLOSE = 50
 
 
 class Ledger:
-    """``store`` (a :class:`store.SqliteStore` or a :class:`firmware_sim.memory_store.MemoryStore`) and its game.
+    """``store`` (any :class:`banker.ports.Store`: the SQLite journal, or the in-memory fake) and its game.
 
     A store with no records yet gets the first game started.
     """
 
-    def __init__(self, store, *, editions=None) -> None:
+    def __init__(self, store: Store, *, editions=None) -> None:
         self.store = store
         self.editions = editions if editions is not None else packaged_editions()
-        found = store.last_snapshot() if hasattr(store, "last_snapshot") else None
+        #: Every commit the store could not write, in order (nothing of them was written).
+        self.unsaved: list[LedgerError] = []
+        found = store.last_snapshot()
         self._snapshot_seq = found[0] if found else 0
         try:
             start = None if found is None else from_snapshot(found[1], editions=self.editions)
             self._game = replay(store.records(self._snapshot_seq), editions=self.editions, start=start)
         except Refused as exc:
             raise CorruptLedger(f"{self.path}: the journal does not replay ({exc})") from exc
-        if self._game.id == 0 and getattr(store, "writer", True):
+        if self._game.id == 0 and store.writer:
             self.commit(acts.new_game(self._game, GameSettings()))
-        if getattr(store, "writer", True) and store.last_seq() - self._snapshot_seq >= SNAPSHOT_EVERY:
+        if store.writer and store.last_seq() - self._snapshot_seq >= SNAPSHOT_EVERY:
             self._take_snapshot()  # a ledger of an earlier release, or one built in bulk: the next start is quick
 
     @property
     def path(self) -> str:
-        return str(getattr(self.store, "path", ":memory:"))
-
-    @property
-    def backups(self):
-        return getattr(self.store, "backups", None)
+        return self.store.path
 
     @property
     def backup_error(self) -> str | None:
-        return getattr(self.store, "backup_error", None)
+        return self.store.backup_error
 
     # -- the one write path --------------------------------------------------------------
 
-    def commit(self, record: Record) -> Record:
+    def commit(self, record: Record, grant: Grant | None = None) -> Record:
         """Check ``record`` against the game, append it (durable), then fold it in; returns it as stored.
 
-        :class:`Refused` if it does not fit, :class:`banker.errors.LedgerError`
-        if the store cannot write it: either way nothing changed.
+        A record that is the banker's act (:func:`banker.authority.needs_authority`)
+        needs ``grant`` to carry the banker's PIN, once one is set: this is the
+        one place that decides it (:meth:`authorise`). :class:`NotAuthorised`
+        without it, :class:`Refused` if the record does not fit,
+        :class:`banker.errors.LedgerError` if the store cannot write it:
+        either way nothing changed (but a wrong PIN's own record).
         """
+        if requires_pin(self._game, record):
+            self.authorise(grant)
         apply(self._game, record)
-        stored = self.store.append(record)
+        try:
+            stored = self.store.append(record)
+        except LedgerError as exc:
+            self.unsaved.append(exc)  # the unit shows NOT SAVED; a script that met one must not pass
+            raise
         self._game = apply(self._game, stored)
         return stored
 
     def maintain(self) -> None:
         """Upkeep off the commit path (the shell calls it when idle): a snapshot when due, backups, the anchor."""
-        if not getattr(self.store, "writer", True):
+        if not self.store.writer:
             return
         if self.store.last_seq() - self._snapshot_seq >= SNAPSHOT_EVERY:
             self._take_snapshot()
@@ -116,28 +124,26 @@ class Ledger:
         self._snapshot_seq = self.store.last_seq()
         self.store.anchor()
 
-    def authorise(self, pin: str | None, *, via: str, now: float | None = None) -> None:
-        """Check the banker's PIN for an act from ``via`` ("cli", "script", "serial"); wrong ones are journalled.
+    def authorise(self, grant: Grant | None) -> None:
+        """Check that ``grant`` carries the banker's authority; a wrong PIN is journalled (it counts everywhere).
 
-        :class:`NotAuthorised` when PIN entry is locked (:mod:`banker.lockout`,
-        whatever path the wrong tries came by), when no PIN is given, or when
-        it is wrong (that try is committed first, so it counts everywhere; a
-        ledger open only for reading can't write it down, so a caller that
-        lets a PIN decide anything opens the ledger for writing). Nothing to
-        check when no PIN is set.
+        The one check of the banker's PIN, on every path (keypad, CLI, keypad
+        scripts, the serial port): :class:`NotAuthorised` when PIN entry is
+        locked (:mod:`banker.lockout`, whatever path the wrong tries came by),
+        when no PIN is given, or when it is wrong (that try is committed
+        first; a ledger open only for reading can't write it down, so a caller
+        that lets a PIN decide anything opens the ledger for writing).
+        Nothing to check when no PIN is set. :meth:`commit` calls it for every
+        record that needs it; call it alone only for an act that writes no
+        record of this ledger (replacing it by a backup).
         """
-        game = self._game
-        if game.pin_hash is None:
+        now = time.time() if grant is None or grant.wall is None else grant.wall
+        refused = refusal(self._game, grant, now)
+        if refused is None:
             return
-        left = seconds_locked(game.pin_failures, time.time() if now is None else now)
-        if left:
-            raise NotAuthorised(f"PIN entry is locked for {left} s after wrong PINs")
-        if pin is None:
-            raise NotAuthorised("this needs the banker's PIN (--pin)")
-        if not pin_matches(pin, game.pin_hash):
-            if getattr(self.store, "writer", True):
-                self.commit(PinFailure(via))
-            raise NotAuthorised("wrong banker PIN" if is_pin(pin) else "wrong banker PIN (a PIN is 4 to 8 digits 0-9)")
+        if isinstance(refused, WrongPin) and grant is not None and self.store.writer:
+            self._game = apply(self._game, self.store.append(PinFailure(grant.via)))
+        raise refused
 
     # -- reading -------------------------------------------------------------------------
 
@@ -206,7 +212,7 @@ class Ledger:
     def verify(self, progress=None) -> Audit:
         """The store's audit of the whole journal (``progress(rows checked)`` as it goes); the snapshots the
         game was opened from are among what it checks against the fold."""
-        return self.store.verify(progress=progress) if progress is not None else self.store.verify()
+        return self.store.verify(progress)
 
     def head(self) -> str:
         return self.store.head()
@@ -219,37 +225,37 @@ class Ledger:
 
     # -- the banker's acts (each one record) ------------------------------------------------
 
-    def post(self, tx: Transaction) -> Transaction:
+    def post(self, tx: Transaction, grant: Grant | None = None) -> Transaction:
         """Commit ``tx`` as the current game's next transaction; returns it with its id, game and time."""
-        return self.commit(self._game.numbered(tx))
+        return self.commit(self._game.numbered(tx), grant)
 
-    def enrol(self, name: str, uid: str) -> Card:
+    def enrol(self, name: str, uid: str, grant: Grant | None = None) -> Card:
         """Enrol a card for ``name`` and give it the current game's start balance, in one commit."""
-        return self.commit(acts.enrolment(self._game, name, uid)).card
+        return self.commit(acts.enrolment(self._game, name, uid), grant).card
 
-    def enrol_deed(self, slug: str, uid: str) -> None:
+    def enrol_deed(self, slug: str, uid: str, grant: Grant | None = None) -> None:
         """Give the title deed ``slug`` the RFID tag ``uid`` (replacing any tag it had)."""
-        self.commit(acts.deed_tag(self._game, slug, uid))
+        self.commit(acts.deed_tag(self._game, slug, uid), grant)
 
-    def rename(self, name: str, new_name: str) -> Card:
-        record = self.commit(acts.rename(self._game, name, new_name))
+    def rename(self, name: str, new_name: str, grant: Grant | None = None) -> Card:
+        record = self.commit(acts.rename(self._game, name, new_name), grant)
         return self._game.card_by_id(record.card_id)
 
-    def remove(self, name: str) -> Card:
+    def remove(self, name: str, grant: Grant | None = None) -> Card:
         """Retire a card: it leaves the list of players; its journal entries stay."""
         card = acts.card_named(self._game, name)
-        self.commit(acts.removal(self._game, name))
+        self.commit(acts.removal(self._game, name), grant)
         return card
 
-    def set_setting(self, key: str, value: str) -> None:
-        self.commit(PinChange(value) if key == PIN_SETTING else Setting(key, value))
+    def set_setting(self, key: str, value: str, grant: Grant | None = None) -> None:
+        self.commit(PinChange(value) if key == PIN_SETTING else Setting(key, value), grant)
 
-    def new_game(self, settings: GameSettings | None = None) -> Game:
+    def new_game(self, settings: GameSettings | None = None, grant: Grant | None = None) -> Game:
         """Archive the current game and start a new one: every enrolled card at the start balance, one commit."""
-        self.commit(acts.new_game(self._game, settings))
+        self.commit(acts.new_game(self._game, settings), grant)
         return self._game
 
-    def restore_game(self, game_id: int) -> Game:
+    def restore_game(self, game_id: int, grant: Grant | None = None) -> Game:
         """Make an archived game current again (the present one stays archived).
 
         Its state is the fold's just before the record that archived it:
@@ -260,20 +266,22 @@ class Ledger:
         if not stretches:
             raise Refused(f"there is no game {game_id}")
         if game_id != self._game.id:
-            self.commit(acts.restore(self._game, self._game_before(stretches[-1][1]).checkpoint()))
+            self.commit(acts.restore(self._game, self._game_before(stretches[-1][1]).checkpoint()), grant)
+        elif self._game.pin_hash is not None:
+            self.authorise(grant)  # nothing to write, but still the banker's act: a wrong PIN counts
         return self._game
 
-    def undo(self, tx_id: int | None = None) -> Transaction:
+    def undo(self, tx_id: int | None = None, grant: Grant | None = None) -> Transaction:
         """Post the reversing entry of ``tx_id`` (default: the game's last transaction)."""
         target = None if tx_id is None else self.transaction(tx_id)
-        return self.commit(undo_last(self._game) if target is None else reversal(self._game, target))
+        return self.commit(undo_last(self._game) if target is None else reversal(self._game, target), grant)
 
     # -- lifetime ------------------------------------------------------------------------
 
     def close(self) -> None:
         """A clean stop: a snapshot if enough came since the last (the next start is quick), then the store closes."""
         try:
-            if getattr(self.store, "writer", True):
+            if self.store.writer:
                 if self.store.last_seq() - self._snapshot_seq >= SNAPSHOT_AT_CLOSE:
                     self._take_snapshot()
                 self.store.maintain()  # a backup due (a new game began) is made before the store closes

@@ -23,8 +23,9 @@ import time
 from dataclasses import replace
 from typing import Callable
 
+from banker.authority import NotAuthorised, PinLocked, WrongPin
 from banker.errors import LedgerError, Refused
-from banker.events import CommitFailed, Effect, Event, KeyDown, Log, PlayTone, SetDisplayPower, Tick
+from banker.events import CommitFailed, Effect, Event, KeyDown, Log, PinRefused, PlayTone, SetDisplayPower, Tick
 from banker.panel import SLEEP_AFTER, Panel
 from banker.ports import Buzzer, Display
 from banker.screen import Screen
@@ -114,10 +115,17 @@ class Shell:
         game = self.ledger.game()
         try:
             outcome = step(self.panel, game, event)
-            if outcome.record is None:
+            if outcome.record is None and outcome.grant is None:
                 return outcome
             try:
-                stored = self.ledger.commit(outcome.record)
+                if outcome.record is None:
+                    self.ledger.authorise(outcome.grant)  # a PIN checked alone, before the flow goes on
+                    return outcome
+                stored = self.ledger.commit(outcome.record, outcome.grant)
+            except NotAuthorised as exc:
+                locked = exc.seconds if isinstance(exc, PinLocked) else 0
+                why = "locked" if locked else "wrong" if isinstance(exc, WrongPin) else "needed"
+                return step(outcome.panel, self.ledger.game(), PinRefused(why, locked, event.t))
             except (LedgerError, Refused) as exc:
                 return step(outcome.panel, game, CommitFailed(str(exc), event.t))
             if self.spy is not None:

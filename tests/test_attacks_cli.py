@@ -141,7 +141,7 @@ ATTACKS = [
     cmd("game", "new", "--start", "20M", code=4, says="banker's PIN", pin=True),
     cmd("game", "restore", "1", code=4, says="banker's PIN", pin=True),
     cmd("deeds", "enrol", "boardwalk", "--uid", "DD", code=4, says="banker's PIN", pin=True),
-    cmd("ledger", "undo", "1", code=4, says="banker's PIN", pin=True),
+    cmd("ledger", "undo", "1", code=1, says="can't be undone", pin=True),   # refused as it stands, before any PIN
     # lenient money, names and UIDs on the command line
     cmd("game", "new", "--start", "1,5M", code=2, says="not an amount"),
     cmd("game", "new", "--start", "١٢M", code=2, says="not an amount"),

@@ -2,7 +2,7 @@
 
 import pytest
 
-from banker.authority import NotAuthorised, hash_pin
+from banker.authority import Grant, NotAuthorised, hash_pin
 from banker.lockout import LOCKOUT_SECONDS, locked_until, seconds_locked
 from banker.records import PinChange, PinFailure
 from runtime.ledger import SqliteLedger
@@ -25,9 +25,9 @@ def test_wrong_pins_from_the_cli_lock_the_keypad_too(table):
     assert now == ()
     for _ in range(3):
         with pytest.raises(NotAuthorised, match="wrong banker PIN"):
-            table.ledger.authorise("0000", via="cli")
+            table.ledger.authorise(Grant("0000", "cli"))
     with pytest.raises(NotAuthorised, match="locked for"):
-        table.ledger.authorise("2468", via="cli")  # even the right PIN, while locked
+        table.ledger.authorise(Grant("2468", "cli"))  # even the right PIN, while locked
     table.keys("FN", ".")
     table.type("2468M")
     assert "PIN locked" in table.shown
@@ -39,19 +39,19 @@ def test_the_lockout_survives_a_new_process(tmp_path):
         with_pin(ledger)
         for _ in range(3):
             with pytest.raises(NotAuthorised):
-                ledger.authorise("1111", via="script")
+                ledger.authorise(Grant("1111", "script"))
     with SqliteLedger(path) as again:  # the next program, moments later
         with pytest.raises(NotAuthorised, match="locked"):
-            again.authorise("2468", via="cli")
+            again.authorise(Grant("2468", "cli"))
         assert [type(r) for r in again.store.records()].count(PinFailure) == 3
         assert again.verify().ok
 
 
 def test_the_right_pin_passes_and_no_pin_is_refused(ledger):
     with_pin(ledger)
-    ledger.authorise("2468", via="cli")
+    ledger.authorise(Grant("2468", "cli"))
     with pytest.raises(NotAuthorised, match="needs the banker's PIN"):
-        ledger.authorise(None, via="cli")
+        ledger.authorise(Grant(None, "cli"))
 
 
 def test_only_ascii_digits_make_a_pin():
@@ -60,3 +60,23 @@ def test_only_ascii_digits_make_a_pin():
     for pin in ("١٢٣٤", "12 34", "²²²²", "abcd"):
         with pytest.raises(AmountError):
             hash_pin(pin, b"salt")
+
+
+def test_undoing_an_older_payment_needs_the_pin_on_the_cli(tmp_path):
+    from click.testing import CliRunner
+
+    from banker_cli.main import cli
+
+    db = tmp_path / "ledger.db"
+    script = tmp_path / "game.kps"
+    script.write_text("enrol Alice A1\nenrol Bob B2\ninsert left Alice\ninsert right Bob\npress 2 M\npress 1 M\n")
+
+    def banker(*args):
+        return CliRunner().invoke(cli, [*map(str, args), "--db", str(db)])
+
+    assert banker("script", script).exit_code == 0
+    assert banker("pin", "set", "--new", "2468").exit_code == 0
+    assert banker("ledger", "undo").exit_code == 0       # the last one (#4): no PIN, as FN C on the unit
+    refused = banker("ledger", "undo", "3")            # 2M, no longer the last
+    assert refused.exit_code == 4 and "banker's PIN" in refused.output
+    assert banker("ledger", "undo", "3", "--pin", "2468").exit_code == 0

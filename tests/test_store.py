@@ -201,7 +201,26 @@ def test_a_refused_append_in_memory_writes_nothing(tmp_path):
     store.heal()
     store.append(records[2])
     assert [r.card.name for r in list(store.records())[1:]] == ["Alice", "Bob"] and store.verify().ok
-    assert store.backups is None and store.backup_error is None and store.path == ":memory:"
+    assert store.backup_error is None and store.path == ":memory:"
+
+
+@pytest.mark.parametrize("implementation", ["store.SqliteStore", "firmware_sim.memory_store.MemoryStore"])
+def test_both_stores_are_the_store_port_whole(implementation):
+    """Every member of banker.ports.Store, with the same parameters, on the SQLite store and on the fake."""
+    import importlib
+    import inspect
+
+    from banker.ports import Store
+
+    module, _, name = implementation.rpartition(".")
+    cls = getattr(importlib.import_module(module), name)
+    members = [m for m in vars(Store) if not m.startswith("_")] + list(Store.__annotations__)
+    for member in members:
+        assert hasattr(cls, member) or member in getattr(cls, "__annotations__", {}) or member in ("path", "writer"), member
+        port = getattr(Store, member, None)
+        if inspect.isfunction(port):
+            want = list(inspect.signature(port).parameters)
+            assert list(inspect.signature(getattr(cls, member)).parameters)[:len(want)] == want, member
 
 
 def test_a_full_disk_writes_nothing_and_says_so(tmp_path):

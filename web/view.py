@@ -14,13 +14,13 @@ from dataclasses import dataclass, field
 from typing import Iterable, Sequence
 
 from banker.errors import Refused
-from banker.flows.game import game_over_line, standings
 from banker.game import Game, apply
 from banker.history import before_play
 from banker.money import format_amount
 from banker.records import BANK, Transaction
 from banker.rules import total_worth
 from banker.rules.estate import HOTEL
+from banker.rules.standings import game_over_line, standings
 
 #: Journal entries sent with each state (the newest).
 JOURNAL_TAIL = 50

@@ -8,24 +8,26 @@ from typing import Callable
 from .. import views
 from ..entry import AmountEntry
 from ..errors import AmountError, InsufficientFunds, Refused
+from ..events import AMOUNT_KEYS, SUFFIXES, Key
 from ..game import Game
-from ..modes.base import KEEP, MENU, Ctx, Mode, Reply
+from ..modes.base import MENU, STAY, Ctx, Mode, Reply, Then
 from ..money import format_amount, format_signed
 from ..records import Card
-from ..rules import Deal, end_game_worth, total_worth
+from ..rules import Deal
+from ..rules.standings import end_worth_of, worth_of  # noqa: F401  (runtime/queries.py still imports worth_of here)
 from ..screen import Screen
 
 #: A result screen: built from the deal and the game it leads to.
 DealShown = Callable[[Deal, Game], Screen]
 
 
-def act(ctx: Ctx, rule, shown: DealShown, *, actor: Card | None, stay: object = None, back: object = KEEP,
+def act(ctx: Ctx, rule, shown: DealShown, *, actor: Card | None, stay: object = None, back: Then | Mode = STAY,
         memo: str | None = None, **details) -> Reply:
     """Run ``rule`` and commit its deal; on success show ``shown(deal, game after)``.
 
     A refusal of the rules (not the owner, build evenly, short of funds, ...)
-    is shown with the refusal tone and keeps the flow (``back``: the mode to
-    return to instead), so the players can put the right card down and try
+    is shown with the refusal tone and keeps the flow (``back``: where the
+    refusal leaves the unit instead, a mode or a :class:`~banker.modes.base.Then`), so the players can put the right card down and try
     again; nothing is written. ``stay`` is the mode after a success (building
     house after house); None ends the flow. ``actor`` is the card whose
     shortfall a funds refusal names.
@@ -34,13 +36,11 @@ def act(ctx: Ctx, rule, shown: DealShown, *, actor: Card | None, stay: object = 
     try:
         deal = rule(game, **details)
     except InsufficientFunds as exc:
-        if actor is None:
-            return ctx.refuse(views.refused(str(exc)), keep_mode=True, mode=back)
-        return ctx.refuse(views.short_of_funds(actor, exc.shortfall, game.balance(actor.id)), keep_mode=True, mode=back)
+        return ctx.refuse(ctx.short_of_funds(exc, actor), then=back)
     except (Refused, AmountError) as exc:
-        return ctx.refuse(views.refused(str(exc)), keep_mode=True, mode=back)
+        return ctx.refuse(views.refused(str(exc)), then=back)
     tx = game.numbered(deal.to_transaction(memo))
-    return ctx.commit(tx, lambda after: shown(deal, after), mode=stay, refusal_mode=back, actor=actor)
+    return ctx.commit(tx, lambda after: shown(deal, after), mode=stay, on_refusal=back, actor=actor)
 
 
 def one_player_result(card: Card, title: str | None = None) -> DealShown:
@@ -76,28 +76,18 @@ def price_of(entry: AmountEntry, suffix: str, *, allow_zero: bool = False) -> in
     return entry.finish(suffix)
 
 
-def worth_of(game: Game, card_id: int) -> int:
-    """The player's total worth: cash + printed price of every deed + buildings at cost."""
-    return total_worth(game, card_id)
-
-
-def end_worth_of(game: Game, card_id: int) -> int:
-    """The short and time-limit game's valuation (a mortgaged deed counts half its price)."""
-    return end_game_worth(game, card_id)
-
-
 class Flow(Mode):
     """A rules flow: ``FN`` always starts over at the FN menu; every other key goes to :meth:`press`."""
 
-    def key(self, ctx: Ctx, key: str) -> Reply:
-        if key == "FN":
+    def key(self, ctx: Ctx, key: Key) -> Reply:
+        if key == Key.FN:
             return self.fn(ctx)
         return self.press(ctx, key)
 
     def fn(self, ctx: Ctx) -> Reply:
         return ctx.enter(MENU)
 
-    def press(self, ctx: Ctx, key: str) -> Reply:
+    def press(self, ctx: Ctx, key: Key) -> Reply:
         raise NotImplementedError
 
 
@@ -112,15 +102,15 @@ class AmountFlow(Flow):
     hint = "Amount, then M or K"
     allow_zero = False
 
-    def press(self, ctx: Ctx, key: str) -> Reply:
+    def press(self, ctx: Ctx, key: Key) -> Reply:
         try:
-            if key.isdigit() or key == ".":
+            if key in AMOUNT_KEYS:
                 return ctx.enter(replace(self, entry=self.entry.type(key)))
-            if key not in ("M", "K"):
+            if key not in SUFFIXES:
                 raise AmountError(self.hint)
             amount = price_of(self.entry, key, allow_zero=self.allow_zero)
         except AmountError as exc:
-            return ctx.refuse(views.refused(str(exc)), keep_mode=True)
+            return ctx.refuse(views.refused(str(exc)), then=STAY)
         return self.priced(replace(self, entry=AmountEntry()), ctx, amount)
 
     def priced(self, cleared: "AmountFlow", ctx: Ctx, amount: int) -> Reply:

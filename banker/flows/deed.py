@@ -15,13 +15,12 @@ from .. import views
 from ..acts import deed_tag
 from ..entry import AmountEntry
 from ..errors import AmountError, Refused
-from ..modes.base import MENU, Ctx, Reply
-from ..modes.pin import with_authority
+from ..events import AMOUNT_KEYS, SUFFIXES, Key
+from ..modes.base import MENU, STAY, Ctx, Reply, card_moved
 from ..money import format_amount
 from ..records import Card
 from ..rules import Offer, buy, interest, rent, trade
 from ..screen import Screen
-from ..modes.base import card_moved
 from .common import Flow, act, one_player_result, price_of, two_player_result
 from .deed_view import OWNER, RENT, SALE, TRADE, context, deed_screen
 from .owner import owner_key
@@ -55,28 +54,28 @@ class DeedMode(Flow):
 
     # -- keys --------------------------------------------------------------------------
 
-    def press(self, ctx: Ctx, key: str) -> Reply:
+    def press(self, ctx: Ctx, key: Key) -> Reply:
         where, plus, minus = self._where(ctx)
         if where == OWNER:
             return owner_key(replace(self, entry=AmountEntry()), ctx, key, minus)
-        if (key.isdigit() or key == ".") and where in (RENT, TRADE) and not self._typing_for(ctx, where, key):
+        if (key in AMOUNT_KEYS) and where in (RENT, TRADE) and not self._typing_for(ctx, where, key):
             return self.refuse(ctx, f"{ctx.game.edition.deed(self.slug).short} not yours", "GO pays the rent")
-        if key.isdigit() or key == ".":
+        if key in AMOUNT_KEYS:
             try:
                 return ctx.enter(replace(self, entry=self.entry.type(key)))
             except AmountError as exc:
-                return ctx.refuse(views.refused(str(exc)), keep_mode=True)
-        if key in ("M", "K"):
+                return ctx.refuse(views.refused(str(exc)), then=STAY)
+        if key in SUFFIXES:
             return self._money_key(ctx, key, where, plus, minus)
-        if key == "GO":
+        if key == Key.GO:
             return self._rent(ctx, minus)
-        return ctx.refuse(views.refused(f"{key}: no use here"), keep_mode=True)
+        return ctx.refuse(views.refused(f"{key}: no use here"), then=STAY)
 
-    def _typing_for(self, ctx: Ctx, where: str, key: str) -> bool:
+    def _typing_for(self, ctx: Ctx, where: str, key: Key) -> bool:
         """Whether a digit or point types something here: a trade's price, or a utility's dice total."""
         if where == TRADE:
             return True
-        return ctx.game.edition.deed(self.slug).kind == "utility" and key != "."
+        return ctx.game.edition.deed(self.slug).kind == "utility" and key != Key.POINT
 
     @property
     def cleared(self) -> "DeedMode":
@@ -84,14 +83,14 @@ class DeedMode(Flow):
 
     def refuse(self, ctx: Ctx, *lines: str) -> Reply:
         """Refuse with ``lines``; the deed stays chosen and the typed number is dropped."""
-        return ctx.refuse(views.refused(*lines), keep_mode=True, mode=self.cleared)
+        return ctx.refuse(views.refused(*lines), then=self.cleared)
 
-    def _money_key(self, ctx: Ctx, key: str, where: str, plus: Card | None, minus: Card | None) -> Reply:
+    def _money_key(self, ctx: Ctx, key: Key, where: str, plus: Card | None, minus: Card | None) -> Reply:
         deed = ctx.game.edition.deed(self.slug)
         if where == SALE:
             if minus is None:
                 return self.refuse(ctx, "Buyer's card on", "the - reader")
-            if self.entry.empty and key == "K":
+            if self.entry.empty and key == Key.K:
                 return self.refuse(ctx, "Type the bid, then", "M or K (M alone:", "the printed price)")
             try:
                 price = None if self.entry.empty else self.entry.finish(key)
@@ -128,7 +127,7 @@ class DeedMode(Flow):
         uid = ctx.unknown_uid()
         if uid is None:
             return ctx.enter(MENU)
-        return with_authority(ctx, TagDeed(self.slug, uid))
+        return TagDeed(self.slug, uid).run(ctx)
 
     def cards_changed(self, ctx: Ctx) -> Reply:
         """Every card taken off the readers after one lay there: the deed is put away."""
@@ -169,10 +168,10 @@ class LiftChoice(Flow):
     def cards_changed(self, ctx: Ctx) -> Reply:
         return card_moved(ctx)
 
-    def press(self, ctx: Ctx, key: str) -> Reply:
-        if key not in ("M", "."):
-            return ctx.refuse(views.refused("M: keep mortgaged", ".: lift it now", "C: cancel"), keep_mode=True)
-        return sell_deed(ctx, self.slug, self.seller, self.buyer, self.price, lift=key == ".")
+    def press(self, ctx: Ctx, key: Key) -> Reply:
+        if key not in (Key.M, Key.POINT):
+            return ctx.refuse(views.refused("M: keep mortgaged", ".: lift it now", "C: cancel"), then=STAY)
+        return sell_deed(ctx, self.slug, self.seller, self.buyer, self.price, lift=key == Key.POINT)
 
 
 def sell_deed(ctx: Ctx, slug: str, seller: Card, buyer: Card, price: int, *, lift: bool, back: object = None) -> Reply:

@@ -6,38 +6,22 @@ from dataclasses import dataclass, replace
 
 from .. import views
 from ..acts import new_game
+from ..events import Key
 from ..game import Game
-from ..modes.base import Ctx, Reply
-from ..modes.pin import with_authority
+from ..modes.base import STAY, Ctx, Reply
 from ..money import format_amount
 from ..records import GameSettings
-from ..rules import end_game_worth, ranking
+from ..rules.standings import standings
 from ..screen import Screen
 from .common import Flow
 
 #: The new games the menu offers: key -> (houses for a hotel, Income Tax 10% option, what the screen calls it).
 NEW_GAMES = {
-    "1": (4, False, "official rules"),
-    "2": (4, True, "Income Tax 10% option"),
-    "3": (3, False, "short game"),
+    Key.D1: (4, False, "official rules"),
+    Key.D2: (4, True, "Income Tax 10% option"),
+    Key.D3: (3, False, "short game"),
 }
 PER_PAGE = 3
-
-
-def standings(game: Game) -> list[tuple[int, str, int]]:
-    """(place, name, end value) of every player still in the game, richest first."""
-    who = {c.id: c.name for c in game.in_game()}
-    ranked = ranking(game, players=list(who), valuation=end_game_worth)
-    return [(s.place, who[s.player], s.worth) for s in ranked]
-
-
-def game_over_line(game: Game) -> str | None:
-    """``Game over: Bob wins`` when one player is left, or at a short game's second bankruptcy; else None."""
-    left = standings(game)
-    if len(left) <= 1 or (game.is_short_game and game.live_bankruptcies() >= 2):
-        winners = [name for place, name, _ in left if place == 1]
-        return f"Game over: {' & '.join(winners)} win{'s' if len(winners) == 1 else ''}" if winners else "Game over"
-    return None
 
 
 @dataclass(frozen=True)
@@ -48,12 +32,12 @@ class GameMenu(Flow):
         rules = "short game" if ctx.game.is_short_game else "game"
         return views.screen(f"Game menu ({rules})", "0 Standings", "New: 1 official", "2 10% tax  3 short")
 
-    def press(self, ctx: Ctx, key: str) -> Reply:
-        if key == "0":
+    def press(self, ctx: Ctx, key: Key) -> Reply:
+        if key == Key.D0:
             return ctx.enter(Standings())
         if key in NEW_GAMES:
             return ctx.enter(ConfirmNewGame(key))
-        return ctx.refuse(views.refused("0 Standings", "1 2 3 New game"), keep_mode=True)
+        return ctx.refuse(views.refused("0 Standings", "1 2 3 New game"), then=STAY)
 
 
 @dataclass(frozen=True)
@@ -69,9 +53,9 @@ class Standings(Flow):
         title = "Standings" + (f" {self.page % pages + 1}/{pages}" if pages > 1 else "")
         return views.screen(title, *(f"{place}. {name} {format_amount(worth)}" for place, name, worth in shown))
 
-    def press(self, ctx: Ctx, key: str) -> Reply:
-        if key != "0":
-            return ctx.refuse(views.refused("0 next page", "C done"), keep_mode=True)
+    def press(self, ctx: Ctx, key: Key) -> Reply:
+        if key != Key.D0:
+            return ctx.refuse(views.refused("0 next page", "C done"), then=STAY)
         return ctx.enter(replace(self, page=self.page + 1))
 
 
@@ -84,16 +68,14 @@ class ConfirmNewGame(Flow):
     def screen(self, ctx: Ctx) -> Screen:
         return views.screen("New game?", NEW_GAMES[self.choice][2], "Old game archived", "M: yes  C: no")
 
-    def press(self, ctx: Ctx, key: str) -> Reply:
-        if key != "M":
-            return ctx.refuse(views.refused("M: new game", "C: keep this one"), keep_mode=True)
+    def press(self, ctx: Ctx, key: Key) -> Reply:
+        if key != Key.M:
+            return ctx.refuse(views.refused("M: new game", "C: keep this one"), then=STAY)
         if ctx.panel.cards_down:
             return ctx.refuse(views.message("New game?", "Take the cards", "off the readers", error=True))
         houses, choice, title = NEW_GAMES[self.choice]
-        now = ctx.game.settings
-        settings = replace(now, houses_for_hotel=houses, income_tax_choice=choice)
-        action = StartGame(settings, title)
-        return with_authority(ctx, action) if settings != now else action.run(ctx)
+        settings = replace(ctx.game.settings, houses_for_hotel=houses, income_tax_choice=choice)
+        return StartGame(settings, title).run(ctx)  # the PIN is asked when the rules change (banker.authority)
 
 
 @dataclass(frozen=True)

@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .. import views
-from ..events import RenewWebToken
-from ..modes.base import Ctx, Reply
-from ..modes.pin import with_authority
+from ..events import Key, RenewWebToken
+from ..modes.base import STAY, Ctx, Reply
+from ..modes.pin import ask_pin
 from ..screen import Screen
 from .common import Flow
 
@@ -34,12 +34,13 @@ class JoinCode(Flow):
             return views.join_code(url, "New code", "old pages", "closed", "C: done")
         return views.join_code(url, "Scan for", "the table", "M new code", "C: done")
 
-    def press(self, ctx: Ctx, key: str) -> Reply:
+    def press(self, ctx: Ctx, key: Key) -> Reply:
         if ctx.panel.web_url is None:
             return ctx.refuse(views.refused("Table page is off"))
-        if key == "M":
-            return with_authority(ctx, RenewToken())
-        return ctx.refuse(views.refused("M: new code", "C: done"), keep_mode=True)
+        if key == Key.M:
+            renew = RenewToken().run(ctx)  # no record yet: the PIN is checked alone, before the token changes
+            return renew if ctx.game.pin_hash is None else ask_pin(renew)
+        return ctx.refuse(views.refused("M: new code", "C: done"), then=STAY)
 
 
 @dataclass(frozen=True)

@@ -6,7 +6,8 @@ from dataclasses import dataclass
 
 from .. import views
 from ..entry import AmountEntry
-from ..modes.base import Ctx, Reply
+from ..events import DIGITS, SUFFIXES, Key
+from ..modes.base import STAY, Ctx, Reply
 from ..records import Card
 from ..rules import build, lift_mortgage, mortgage, rent, sell_building, sell_down
 from ..screen import Screen
@@ -15,28 +16,28 @@ from .common import AmountFlow, Flow, act, one_player_result
 OWNER_HELP = ("1 build  2 sell", "3 sell group down", "4 build at a bid", ". mortgage / lift")
 
 
-def owner_key(deed_mode, ctx: Ctx, key: str, owner: Card) -> Reply:
+def owner_key(deed_mode, ctx: Ctx, key: Key, owner: Card) -> Reply:
     """One key of the owner: each acts at once, and the deed (``deed_mode``) stays chosen for the next."""
     slug = deed_mode.slug
     shown = one_player_result(owner)
     keep = {"actor": owner, "stay": deed_mode, "back": deed_mode}
-    if key == "1":
+    if key == Key.D1:
         return act(ctx, build, shown, **keep, player=owner.id, slug=slug)
-    if key == "2":
+    if key == Key.D2:
         return act(ctx, sell_building, shown, **keep, player=owner.id, slug=slug)
-    if key == "3":
+    if key == Key.D3:
         return ctx.enter(SellDown(deed_mode, owner))
-    if key == "4":
+    if key == Key.D4:
         return ctx.enter(BuildingBid(deed_mode, owner))
-    if key == ".":
+    if key == Key.POINT:
         rule = lift_mortgage if ctx.game.estate.is_mortgaged(slug) else mortgage
         return act(ctx, rule, shown, **keep, player=owner.id, slug=slug)
-    if key == "GO":
+    if key == Key.GO:
         return act(ctx, rent, shown, **keep, payer=owner.id, slug=slug)
-    if key in ("M", "K"):
+    if key in SUFFIXES:
         return ctx.refuse(views.refused("To sell it: owner's", "card on +, buyer's", "on -, price, M/K"),
-                          keep_mode=True, mode=deed_mode)
-    return ctx.refuse(views.refused(*OWNER_HELP), keep_mode=True, mode=deed_mode)
+                          then=deed_mode)
+    return ctx.refuse(views.refused(*OWNER_HELP), then=deed_mode)
 
 
 @dataclass(frozen=True)
@@ -51,10 +52,10 @@ class SellDown(Flow):
         most = ctx.game.rules.houses_for_hotel
         return views.screen("Sell group down", f"{deed.group}: houses", f"left a lot? 0-{most}", "C: cancel")
 
-    def press(self, ctx: Ctx, key: str) -> Reply:
+    def press(self, ctx: Ctx, key: Key) -> Reply:
         most = ctx.game.rules.houses_for_hotel
-        if not key.isdigit() or int(key) > most:
-            return ctx.refuse(views.refused(f"A digit 0-{most}"), keep_mode=True)
+        if key not in DIGITS or int(key) > most:
+            return ctx.refuse(views.refused(f"A digit 0-{most}"), then=STAY)
         group = ctx.game.edition.deed(self.back.slug).group
         return act(ctx, sell_down, one_player_result(self.owner), actor=self.owner, stay=self.back, back=self.back,
                    player=self.owner.id, group=group, houses=int(key))

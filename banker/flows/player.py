@@ -12,15 +12,16 @@ from dataclasses import dataclass
 
 from .. import views
 from ..entry import AmountEntry
+from ..events import Key
 from ..game import Game
-from ..modes.base import Ctx, Reply
+from ..modes.base import STAY, Ctx, Reply, card_moved
 from ..money import format_amount, format_signed
 from ..records import BANK, Card, Posting, Transaction
 from ..rules import Offer, bankrupt, draw_jail_card, income_tax, jail_fine, luxury_tax, trade, use_jail_card
 from ..screen import Screen
-from ..modes.base import card_moved
-from .common import AmountFlow, Flow, act, end_worth_of, one_player_result, two_player_result, worth_of
-from .game import GameMenu, game_over_line
+from ..rules.standings import end_worth_of, game_over_line, worth_of
+from .common import AmountFlow, Flow, act, one_player_result, two_player_result
+from .game import GameMenu
 
 
 @dataclass(frozen=True)
@@ -38,7 +39,7 @@ class PlayerMenu(Flow):
             return views.screen(f"+ {plus.name}", "GO: passed GO twice", "4 Drew a jail card", "0 Worth")
         return GameMenu().screen(ctx)
 
-    def press(self, ctx: Ctx, key: str) -> Reply:
+    def press(self, ctx: Ctx, key: Key) -> Reply:
         plus, minus = ctx.cards_on_readers()
         if minus is not None:
             return self._minus_key(ctx, key, plus, minus)
@@ -46,39 +47,39 @@ class PlayerMenu(Flow):
             return self._plus_key(ctx, key, plus)
         return GameMenu().key(ctx, key)
 
-    def _minus_key(self, ctx: Ctx, key: str, plus: Card | None, minus: Card) -> Reply:
+    def _minus_key(self, ctx: Ctx, key: Key, plus: Card | None, minus: Card) -> Reply:
         if plus is not None and plus.id == minus.id:
-            return ctx.refuse(views.same_card(), keep_mode=True)
+            return ctx.refuse(views.same_card(), then=STAY)
         shown = one_player_result(minus)
-        if key == "1":
+        if key == Key.D1:
             if ctx.game.rules.income_tax_choice:
                 return ctx.enter(TaxChoice(minus))
             return act(ctx, income_tax, shown, actor=minus, player=minus.id)
-        if key == "2":
+        if key == Key.D2:
             return act(ctx, luxury_tax, shown, actor=minus, player=minus.id)
-        if key == "3":
+        if key == Key.D3:
             return act(ctx, jail_fine, shown, actor=minus, player=minus.id)
-        if key == "4" and plus is None:
+        if key == Key.D4 and plus is None:
             return act(ctx, use_jail_card, shown, actor=minus, player=minus.id)
-        if key == "4":
+        if key == Key.D4:
             return ctx.enter(JailCardSale(seller=plus, buyer=minus))
-        if key == "5":
+        if key == Key.D5:
             return ctx.enter(ConfirmBankrupt(minus, plus))
-        if key == "0" and plus is None:
+        if key == Key.D0 and plus is None:
             return show_worth(ctx, minus)
-        if key == "GO":
-            return ctx.refuse(views.refused("GO twice: the card", "on + alone"), keep_mode=True)
+        if key == Key.GO:
+            return ctx.refuse(views.refused("GO twice: the card", "on + alone"), then=STAY)
         return ctx.refuse(views.refused("1 Income 2 Luxury", "3 Jail fine 4 Jail cd", "5 Bankrupt 0 Worth"),
-                          keep_mode=True)
+                          then=STAY)
 
-    def _plus_key(self, ctx: Ctx, key: str, plus: Card) -> Reply:
-        if key == "GO":
+    def _plus_key(self, ctx: Ctx, key: Key, plus: Card) -> Reply:
+        if key == Key.GO:
             return go_twice(ctx, plus)
-        if key == "4":
+        if key == Key.D4:
             return act(ctx, draw_jail_card, one_player_result(plus, "Got jail card"), actor=plus, player=plus.id)
-        if key == "0":
+        if key == Key.D0:
             return show_worth(ctx, plus)
-        return ctx.refuse(views.refused("GO: passed GO twice", "4 Drew a jail card", "0 Worth"), keep_mode=True)
+        return ctx.refuse(views.refused("GO: passed GO twice", "4 Drew a jail card", "0 Worth"), then=STAY)
 
 
 def go_twice(ctx: Ctx, card: Card) -> Reply:
@@ -119,11 +120,11 @@ class TaxChoice(Flow):
     def cards_changed(self, ctx: Ctx) -> Reply:
         return card_moved(ctx)
 
-    def press(self, ctx: Ctx, key: str) -> Reply:
-        if key not in ("1", "2"):
-            return ctx.refuse(views.refused("1 flat  2 10%"), keep_mode=True)
+    def press(self, ctx: Ctx, key: Key) -> Reply:
+        if key not in (Key.D1, Key.D2):
+            return ctx.refuse(views.refused("1 flat  2 10%"), then=STAY)
         return act(ctx, income_tax, one_player_result(self.player), actor=self.player,
-                   player=self.player.id, percent=key == "2")
+                   player=self.player.id, percent=key == Key.D2)
 
 
 @dataclass(frozen=True)
@@ -177,10 +178,10 @@ class ConfirmBankrupt(Flow):
     def cards_changed(self, ctx: Ctx) -> Reply:
         return card_moved(ctx)
 
-    def press(self, ctx: Ctx, key: str) -> Reply:
-        lift = key == "." and self.creditor is not None and self._mortgaged(ctx)
-        if key != "M" and not lift:
-            return ctx.refuse(views.refused("M: bankrupt", "C: not bankrupt"), keep_mode=True)
+    def press(self, ctx: Ctx, key: Key) -> Reply:
+        lift = key == Key.POINT and self.creditor is not None and self._mortgaged(ctx)
+        if key != Key.M and not lift:
+            return ctx.refuse(views.refused("M: bankrupt", "C: not bankrupt"), then=STAY)
 
         def shown(deal, after: Game) -> Screen:
             over = game_over_line(after)

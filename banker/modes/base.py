@@ -12,11 +12,14 @@ the record leads to, so a screen never reports what would not fit.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any, Callable
 
 from .. import views
+from ..authority import Grant
 from ..entry import AmountEntry
+from ..events import Key, Tone
 from ..errors import InsufficientFunds, Refused
 from ..game import Game, apply
 from ..panel import Panel
@@ -32,7 +35,8 @@ class _Keep:
 
 
 class _Menu:
-    """The reply opens the FN menu (the menu is the one router; flows never import it)."""
+    """The reply opens the FN menu (the menu, in :mod:`banker.flows.menu`, is the one router; modes never
+    import it)."""
 
     def __repr__(self) -> str:
         return "MENU"
@@ -42,21 +46,38 @@ KEEP: Any = _Keep()
 MENU: Any = _Menu()
 
 
+class Then(Enum):
+    """Where a refusal leaves the unit; a mode value given instead goes back to that mode (entry cleared)."""
+
+    END = "the flow ends; the amount typed is cleared"
+    STAY = "the mode stays; the amount typed is cleared"
+    KEEP_ENTRY = "the flow ends; the amount typed stays"
+
+
+#: A refusal ends the flow (the default).
+END = Then.END
+#: A refusal keeps the mode: the players can put the right card down or type again.
+STAY = Then.STAY
+#: A refusal on the home screen that keeps the amount typed.
+KEEP_ENTRY = Then.KEEP_ENTRY
+
+
 @dataclass(frozen=True)
 class Reply:
     """What a mode decided. ``mode``: the next mode (None ends the flow, KEEP stays, MENU opens the FN menu);
     ``message``: a transient screen; ``entry``: the unit's amount entry (cleared unless KEEP); ``tone``;
-    ``record``: at most one record to write, with ``after`` the game it leads to; ``panel``: other panel
-    fields to set; ``effects``: more effects for the shell to carry out (a new token for the table page)."""
+    ``record``: at most one record to write, with ``after`` the game it leads to; ``effects``: more effects
+    for the shell to carry out (a new token for the table page); ``grant``: the banker's PIN as typed,
+    offered with ``record`` (or alone, to be checked) to the write path."""
 
     mode: Any = KEEP
     message: Screen | None = None
     entry: Any = AmountEntry()
-    tone: str | None = "key"
+    tone: Tone | None = "key"
     record: Record | None = None
     after: Game | None = None
-    panel: Mapping[str, object] = field(default_factory=dict)
     effects: tuple = ()
+    grant: Grant | None = None
 
 
 Shown = Callable[[Game], Screen]
@@ -86,42 +107,53 @@ class Ctx:
         p = self.panel
         return next((uid for uid in (p.left, p.right) if uid is not None and self.card(uid) is None), None)
 
+    def short_of_funds(self, exc: InsufficientFunds, actor: Card | None) -> Screen:
+        """The screen for a funds refusal: ``Bob short 890K`` and the balance when ``actor`` is known."""
+        if actor is None:
+            return views.refused(str(exc))
+        return views.short_of_funds(actor, exc.shortfall, self.game.balance(actor.id))
+
     # -- replies ---------------------------------------------------------------------------
 
-    def keep(self, tone: str | None = "key", **panel: object) -> Reply:
+    def keep(self, tone: Tone | None = "key") -> Reply:
         """Stay in the mode with the typed amount; just a tone."""
-        return Reply(mode=KEEP, entry=KEEP, tone=tone, panel=panel)
+        return Reply(mode=KEEP, entry=KEEP, tone=tone)
 
     def enter(self, mode: object) -> Reply:
         """Start (or go on in) ``mode``: it owns the keys until it ends."""
         return Reply(mode=mode)
 
-    def show(self, shown: Screen, tone: str = "key", *, mode: object = None) -> Reply:
+    def show(self, shown: Screen, tone: Tone = "key", *, mode: object = None) -> Reply:
         """Show ``shown`` until the next key or card; the flow ends unless ``mode`` is given."""
         return Reply(mode=mode, message=shown, tone=tone)
 
-    def refuse(self, shown: Screen, *, keep_entry: bool = False, keep_mode: bool = False, mode: object = KEEP,
-               **panel: object) -> Reply:
-        """A refusal with the refusal tone; nothing is written. The flow ends unless ``keep_mode`` (or ``mode``)."""
-        return Reply(mode=mode if keep_mode else None, message=shown, entry=KEEP if keep_entry else AmountEntry(), tone="refusal",
-                     panel=panel)
+    def refuse(self, shown: Screen, *, then: "Then | Mode" = END) -> Reply:
+        """A refusal with the refusal tone; nothing is written. ``then``: :data:`END` (the flow ends),
+        :data:`STAY` (the mode stays), :data:`KEEP_ENTRY` (the flow ends, the amount typed stays), or the
+        mode to go back to."""
+        if then is END:
+            return Reply(mode=None, message=shown, tone="refusal")
+        if then is STAY:
+            return Reply(mode=KEEP, message=shown, tone="refusal")
+        if then is KEEP_ENTRY:
+            return Reply(mode=None, message=shown, entry=KEEP, tone="refusal")
+        return Reply(mode=then, message=shown, tone="refusal")
 
-    def commit(self, record: Record, shown: Shown, *, mode: object = None, refusal_mode: object = None,
-               actor: Card | None = None, tone: str = "success", **panel: object) -> Reply:
+    def commit(self, record: Record, shown: Shown, *, mode: object = None, on_refusal: "Then | Mode" = END,
+               actor: Card | None = None, tone: Tone = "success") -> Reply:
         """Write ``record``: once committed show ``shown(game after)``. A record that does not fit is refused.
 
-        ``mode`` is the mode after a success, ``refusal_mode`` after a refusal
-        (KEEP stays); ``actor`` is the card whose shortfall a funds refusal names.
+        ``mode`` is the mode after a success; ``on_refusal`` where a refusal leaves the unit (as in
+        :meth:`refuse`); ``actor`` is the card whose shortfall a funds refusal names (the fold,
+        :func:`banker.game.apply`, is the one place that refuses a balance below zero).
         """
         try:
             after = apply(self.game, record)
         except InsufficientFunds as exc:
-            screen = (views.refused(str(exc)) if actor is None
-                      else views.short_of_funds(actor, exc.shortfall, self.game.balance(actor.id)))
-            return Reply(mode=refusal_mode, message=screen, tone="refusal")
+            return self.refuse(self.short_of_funds(exc, actor), then=on_refusal)
         except Refused as exc:
-            return Reply(mode=refusal_mode, message=views.refused(str(exc)), tone="refusal")
-        return Reply(mode=mode, message=shown(after), tone=tone, record=record, after=after, panel=panel)
+            return self.refuse(views.refused(str(exc)), then=on_refusal)
+        return Reply(mode=mode, message=shown(after), tone=tone, record=record, after=after)
 
 
 class Mode:
@@ -134,7 +166,7 @@ class Mode:
     def screen(self, ctx: Ctx) -> Screen:
         raise NotImplementedError
 
-    def key(self, ctx: Ctx, key: str) -> Reply:
+    def key(self, ctx: Ctx, key: Key) -> Reply:
         raise NotImplementedError
 
     def cards_changed(self, ctx: Ctx) -> Reply:
@@ -142,6 +174,7 @@ class Mode:
         return ctx.keep(tone=None)
 
     def cancel(self, ctx: Ctx) -> Reply:
+        """``C``: the flow ends, nothing changed."""
         return ctx.show(views.message("Cancelled", "Nothing changed"))
 
 

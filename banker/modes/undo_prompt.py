@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from .. import views
 from ..errors import Refused
+from ..events import Key
 from ..screen import Screen
 from ..undo import described, last_undoable, undo_last
 from .base import Ctx, Mode, Reply
@@ -22,8 +23,8 @@ class ConfirmUndo(Mode):
         who, how_much = described(ctx.game, last)
         return views.message(f"Undo #{last.id}?", who, how_much, "M: yes   C: no")
 
-    def key(self, ctx: Ctx, key: str) -> Reply:
-        if key != "M":
+    def key(self, ctx: Ctx, key: Key) -> Reply:
+        if key != Key.M:
             return ctx.refuse(views.refused("M to undo, C to keep"))
         try:
             undo = undo_last(ctx.game)

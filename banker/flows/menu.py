@@ -2,24 +2,29 @@
 
 ::
 
-    FN 0 1 .. FN 3 9   a title deed by its board position (rules flows)
-    FN GO              the player menu: taxes, jail, bankruptcy, worth (rules flows)
+    FN 0 1 .. FN 3 9   a title deed by its board position (banker.flows.deed)
+    FN GO              the player menu: taxes, jail, bankruptcy, worth (banker.flows.player)
     FN C               undo the last transaction (confirm with M)
     FN .               the banker's PIN: set or change it
     FN K               the table page's QR code (M: a new token, with the PIN)
-    FN (unknown card alone on a reader)   enrol that card (banker.step)
+    FN (unknown card alone on a reader)   enrol that card (banker.flows.home)
+
+It lives with the flows it routes to; the modes (:mod:`banker.modes`) never
+import it: a mode returns ``MENU`` and the step opens this menu.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .. import flows, views
-from ..flows.join import join_code
+from .. import views
+from ..events import DIGITS, Key
+from ..modes.base import Ctx, Mode, Reply
+from ..modes.pin import change_pin
+from ..modes.undo_prompt import ConfirmUndo
 from ..screen import Screen
-from .base import Ctx, Mode, Reply
-from .pin import change_pin
-from .undo_prompt import ConfirmUndo
+from . import deed_by_position, player_menu
+from .join import join_code
 
 
 @dataclass(frozen=True)
@@ -33,23 +38,23 @@ class FnMenu(Mode):
             return views.screen("FN: deed at", f"{self.digits}_", "board square 01-39", big=1)
         return views.message("FN: 01-39 deed", "GO player  C undo", ". banker PIN", "K table page")
 
-    def key(self, ctx: Ctx, key: str) -> Reply:
-        if key.isdigit():
+    def key(self, ctx: Ctx, key: Key) -> Reply:
+        if key in DIGITS:
             digits = self.digits + key
             if len(digits) < 2:
                 return ctx.enter(replace(self, digits=digits))
-            return flows.deed_by_position(ctx, int(digits))
+            return deed_by_position(ctx, int(digits))
         if self.digits:
             return ctx.refuse(views.refused("Type two digits", "01-39"))
-        if key == "C":
+        if key == Key.C:
             return ctx.enter(ConfirmUndo())
-        if key == ".":
+        if key == Key.POINT:
             return change_pin(ctx)
-        if key == "GO":
-            return flows.player_menu(ctx)
-        if key == "K":
+        if key == Key.GO:
+            return player_menu(ctx)
+        if key == Key.K:
             return join_code(ctx)
         return ctx.refuse(views.refused(f"FN {key}: no function"))
 
     def cancel(self, ctx: Ctx) -> Reply:
-        return self.key(ctx, "C") if not self.digits else super().cancel(ctx)
+        return self.key(ctx, Key.C) if not self.digits else super().cancel(ctx)
