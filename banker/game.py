@@ -384,15 +384,3 @@ _APPLY = {
     ChainStart: _chain_start,
 }
 
-
-def last_states(records: Iterable[Record], *, editions: Mapping[str, Edition]) -> dict[int, Checkpoint]:
-    """Each game's state as it was when last played (the current one: now), by game id."""
-    game = Game(editions=MappingProxyType(dict(editions)))
-    states: dict[int, Checkpoint] = {}
-    for record in records:
-        if isinstance(record, (NewGame, GameRestored)) and game.id:
-            states[game.id] = game.checkpoint()
-        game = apply(game, record)
-    if game.id:
-        states[game.id] = game.checkpoint()
-    return states

@@ -56,12 +56,16 @@ class Store(Protocol):
         :class:`banker.errors.LedgerError` with nothing written."""
         ...
 
-    def records(self, since: int = 0) -> Iterator[Record]:
-        """The records after entry ``since``, in order (streamed)."""
+    def records(self, since: int = 0, until: int | None = None) -> Iterator[Record]:
+        """The records after entry ``since`` up to entry ``until`` (None: the last), in order (streamed)."""
         ...
 
-    def last_snapshot(self) -> tuple[int, Snapshot] | None:
-        """The newest :class:`Snapshot` and its entry number, if any: opening folds only what follows it."""
+    def last_snapshot(self, before: int | None = None) -> tuple[int, Snapshot] | None:
+        """The newest :class:`Snapshot` (before entry ``before``) and its entry number, if any: a fold starts there."""
+        ...
+
+    def game_stretches(self, game_id: int) -> list[tuple[int, int]]:
+        """(first entry, entry after the last) of each stretch game ``game_id`` was current in; none: no such game."""
         ...
 
     def last_seq(self) -> int: ...

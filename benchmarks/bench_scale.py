@@ -5,6 +5,8 @@ For each size (all in one current game; the largest also spread over
 process (``python -c`` that opens it, and ``banker game list``) and in
 this process; keypad undo (``FN C M`` through the one Shell, drawn on the
 Pi's display path) and the core's undo; ``ledger verify`` rows/s;
+``Ledger.restore_game`` of an early and of a late archived game on the
+largest ledger spread over ``--games`` games;
 ``ledger show`` / ``export`` time and peak RSS (child processes, their own
 rusage); ``banker run --backend hw-sim`` to its first frame; one frame of
 the desktop simulator and its RSS over many frames; bytes written per
@@ -59,7 +61,7 @@ def main() -> None:
     parser.add_argument("--rss-frames", type=int, default=20_000, help="simulator frames over which RSS growth is read")
     parser.add_argument("--commits", type=int, default=2000, help="commits over which bytes per transaction are read")
     parser.add_argument("--skip", default="", help="sections to leave out, comma-separated: open,list,undo,verify,"
-                                                  "show,firstframe,sim,bytes,help")
+                                                  "restore,show,firstframe,sim,bytes,help")
     parser.add_argument("--quick", action="store_true", help="tiny ledgers, one run each: proves the benchmark runs")
     args = parser.parse_args()
     if args.quick:
@@ -78,6 +80,7 @@ def main() -> None:
         ("list", lambda: bench_list(report, paths, sizes, args.repeats)),
         ("undo", lambda: bench_undo(report, sizes, args.undo_repeats)),
         ("verify", lambda: bench_verify(report, paths, sizes, games_path, args.games, args.repeats)),
+        ("restore", lambda: bench_restore(report, sizes[-1], args.games, args.repeats)),
         ("show", lambda: bench_show(report, paths, sizes, args.repeats)),
         ("firstframe", lambda: bench_first_frame(report, sizes, args.repeats)),
         ("sim", lambda: bench_sim(report, paths, sizes, args.sim_frames, args.rss_frames)),
@@ -220,6 +223,26 @@ def bench_verify(report: Report, paths: dict, sizes: list[int], games_path: Path
     runs = run_children(common.banker_argv("ledger", "verify", "--db", str(games_path)), max(1, min(repeats, 3)))
     _children_line(report, f"banker ledger verify, {sizes[-1]:,} in {games} games", runs)
     return rates
+
+
+def bench_restore(report: Report, n: int, games: int, repeats: int) -> dict:
+    """``Ledger.restore_game`` on a fresh copy of the ``n`` ledger in ``games`` games each run (commit included)."""
+    report.section(f"restore: Ledger.restore_game on {n:,} in {games} games (a fresh copy each run, its commit "
+                   "included)")
+    found = {}
+    for name, target in (("the first game", 1), ("the game before the current", games - 1)):
+        walls, cpus = [], []
+        for _ in range(max(1, min(repeats, 3))):
+            with ledgers.ledger_copy(n, games=games) as path, ledgers.open_for_commits(path) as ledger:
+                with timed() as t:
+                    ledger.restore_game(target)
+                assert ledger.game().id == target
+            walls.append(t.wall)
+            cpus.append(t.cpu)
+        found[target] = median(walls)
+        report.figure(f"restore {name} (game {target}): wall median", found[target] * 1000, "ms")
+        report.note(f"{'':<4}CPU {median(cpus) * 1000:.1f} ms (Pi Zero 2: {zero2(median(cpus)):.2f} s)")
+    return found
 
 
 def bench_show(report: Report, paths: dict, sizes: list[int], repeats: int) -> dict:

@@ -29,7 +29,8 @@ from banker.audit import Audit
 from banker.errors import LedgerError
 from banker.records import Record, Snapshot, Transaction, transactions_in
 from store.codec import stamped
-from store.journal import GameRow, Row, decode_row, game_rows, make_row, names_of, transactions_of, verify_rows
+from store.journal import (GameRow, Row, decode_row, game_rows, make_row, names_of, stretches, transactions_of,
+                           verify_rows)
 
 
 class MemoryStore:
@@ -84,15 +85,21 @@ class MemoryStore:
 
     # -- reading -------------------------------------------------------------------------
 
-    def records(self, since: int = 0) -> Iterator[Record]:
-        """Every record after entry ``since`` (0: all), in order."""
-        return (decode_row(row) for row in self._rows[max(since, 0):])
+    def records(self, since: int = 0, until: int | None = None) -> Iterator[Record]:
+        """Every record after entry ``since`` (0: all) up to entry ``until`` (None: the last), in order."""
+        return (decode_row(row) for row in self._rows[max(since, 0):until])
 
-    def last_snapshot(self) -> tuple[int, Snapshot] | None:
-        for row in reversed(self._rows):
+    def last_snapshot(self, before: int | None = None) -> tuple[int, Snapshot] | None:
+        """The newest snapshot (before entry ``before``) and its entry number, or None."""
+        for row in reversed(self._rows[:None if before is None else max(before - 1, 0)]):
             if row.kind == "snapshot":
                 return row.seq, decode_row(row)
         return None
+
+    def game_stretches(self, game_id: int) -> list[tuple[int, int]]:
+        """(first entry, entry after the last) of each stretch game ``game_id`` was current in (none: no such game)."""
+        starts = [(row.seq, row.game) for row in self._rows if row.kind in ("new-game", "restore")]
+        return [(first, end) for game, first, end in stretches(starts, self.last_seq()) if game == game_id]
 
     def iter_game_transactions(self, game_id: int) -> Iterator[Transaction]:
         return iter(self.game_transactions(game_id))

@@ -32,7 +32,7 @@ from banker.audit import Audit
 from banker.authority import PIN_SETTING, Grant, WrongPin, refusal, requires_pin
 from banker.deeds import Edition
 from banker.errors import CorruptLedger, LedgerError, Refused
-from banker.game import Game, apply, from_snapshot, last_states, replay
+from banker.game import Game, apply, from_snapshot, replay
 from banker.ports import Store
 from banker.records import Card, GameSettings, PinChange, PinFailure, Record, Setting, Transaction
 from banker.rules.estate import Estate
@@ -256,12 +256,17 @@ class Ledger:
         return self._game
 
     def restore_game(self, game_id: int, grant: Grant | None = None) -> Game:
-        """Make an archived game current again (the present one stays archived)."""
-        states = last_states(self.store.records(), editions=self.editions)
-        if game_id not in states:
+        """Make an archived game current again (the present one stays archived).
+
+        Its state is the fold's just before the record that archived it:
+        folded from the newest snapshot before that record, not from the
+        journal's start.
+        """
+        stretches = self.store.game_stretches(game_id)
+        if not stretches:
             raise Refused(f"there is no game {game_id}")
         if game_id != self._game.id:
-            self.commit(acts.restore(self._game, states[game_id]), grant)
+            self.commit(acts.restore(self._game, self._game_before(stretches[-1][1]).checkpoint()), grant)
         elif self._game.pin_hash is not None:
             self.authorise(grant)  # nothing to write, but still the banker's act: a wrong PIN counts
         return self._game
@@ -289,6 +294,12 @@ class Ledger:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+    def _game_before(self, seq: int) -> Game:
+        """The game as the fold held it just before entry ``seq``: the newest snapshot before it, and what follows."""
+        found = self.store.last_snapshot(before=seq)
+        start = None if found is None else from_snapshot(found[1], editions=self.editions)
+        return replay(self.store.records(found[0] if found else 0, until=seq - 1), editions=self.editions, start=start)
 
 
 def open_ledger(path: str | os.PathLike = ":memory:", *, writer: bool = True, clock: Callable[[], float] = time.time,

@@ -41,7 +41,7 @@ from banker.records import NewGame, Record, Snapshot, Transaction, transactions_
 
 from .backups import INTERVAL_SECONDS, Backups
 from .codec import stamped
-from .journal import GameRow, Progress, Row, decode_row, make_row, names_of, verify_rows
+from .journal import GameRow, Progress, Row, decode_row, make_row, names_of, stretches, verify_in_two, verify_rows
 from .keys import Keyring
 from .lock import WriterLock, release_writer_lock, take_writer_lock
 from .migrate import V1_PROBLEMS, migrate_v1, migrate_v2
@@ -195,17 +195,18 @@ class SqliteStore:
             except CorruptLedger as exc:
                 raise CorruptLedger(f"{self.path}: {exc}") from exc
 
-    def records(self, since: int = 0) -> Iterator[Record]:
-        """Every record after entry ``since`` (0: all), in the order they were appended, with their times."""
-        return self._decoded(self._iter_rows("WHERE seq > ?", (since,)))
+    def records(self, since: int = 0, until: int | None = None) -> Iterator[Record]:
+        """Every record after entry ``since`` (0: all) up to entry ``until`` (None: the last), in order, with times."""
+        where, args = ("WHERE seq > ?", (since,)) if until is None else ("WHERE seq > ? AND seq <= ?", (since, until))
+        return self._decoded(self._iter_rows(where, args))
 
-    def last_snapshot(self) -> tuple[int, Snapshot] | None:
-        """The newest snapshot and its entry number, or None: opening folds only what follows it."""
-        found = list(self._iter_rows("WHERE mark = 1 AND kind = 'snapshot'", order="ORDER BY seq DESC LIMIT 1"))
-        if not found:
-            return None
-        record = next(self._decoded(iter(found)))
-        return found[0].seq, record
+    def last_snapshot(self, before: int | None = None) -> tuple[int, Snapshot] | None:
+        """The newest snapshot (before entry ``before``) and its entry number, or None: folds start from it."""
+        where, args = ("", ()) if before is None else ("AND seq < ?", (before,))
+        rows = self._iter_rows(f"WHERE mark = 1 AND kind = 'snapshot' {where}", args, order="ORDER BY seq DESC LIMIT 1")
+        for row in rows:
+            return row.seq, next(self._decoded(iter([row])))
+        return None
 
     def last_seq(self) -> int:
         """The number of the last entry (0 when the journal is empty)."""
@@ -223,10 +224,12 @@ class SqliteStore:
 
     def _stretches(self, marks=None) -> list[tuple[int, int, int]]:
         """(game, first entry, entry after the last) for each stretch of the journal a game was current in."""
-        starts = [(seq, game) for seq, kind, game, _, _ in (marks if marks is not None else self._marks())
-                  if kind in ("new-game", "restore")]
-        ends = [seq for seq, _ in starts[1:]] + [self._seq + 1]
-        return [(game, seq, end) for (seq, game), end in zip(starts, ends)]
+        return stretches([(seq, game) for seq, kind, game, _, _ in (marks if marks is not None else self._marks())
+                          if kind in ("new-game", "restore")], self._seq)
+
+    def game_stretches(self, game_id: int) -> list[tuple[int, int]]:
+        """(first entry, entry after the last) of each stretch game ``game_id`` was current in (none: no such game)."""
+        return [(first, end) for game, first, end in self._stretches() if game == game_id]
 
     def _tx_bounds(self, first: int, end: int) -> tuple[int, int] | None:
         """The first and last transaction numbers in entries ``first`` .. ``end - 1`` (None: there are none)."""
@@ -236,8 +239,7 @@ class SqliteStore:
             return None
         last = list(self._iter_rows("WHERE seq >= ? AND seq < ? AND tx IS NOT NULL", (first, end),
                                     order="ORDER BY seq DESC LIMIT 1"))
-        txs = transactions_in(next(self._decoded(iter(last))))
-        return low[0][0], txs[-1].id
+        return low[0][0], transactions_in(next(self._decoded(iter(last))))[-1].id
 
     def iter_game_transactions(self, game_id: int) -> Iterator[Transaction]:
         """The transactions of game ``game_id``, in order, read as they are needed."""
@@ -279,11 +281,8 @@ class SqliteStore:
                 bounds = self._tx_bounds(first, end)
                 if bounds is not None:
                     counts[game] = counts.get(game, 0) + bounds[1] - bounds[0] + 1
-        started = []
-        for seq, kind, _, body, stamp in marks:
-            if kind == "new-game":
-                record = next(self._decoded(iter([Row(seq, None, None, stamp, kind, body, "")])))
-                started.append(record)
+        started = [next(self._decoded(iter([Row(seq, None, None, stamp, kind, body, "")])))
+                   for seq, kind, _, body, stamp in marks if kind == "new-game"]
         return [GameRow(g.game, g.settings, g.time, counts.get(g.game, 0))
                 for g in sorted(started, key=lambda g: g.game)]
 
@@ -309,27 +308,9 @@ class SqliteStore:
             if last < PARALLEL_FROM or self.path == ":memory:":
                 return verify_rows(self._iter_rows(), key=key, chain_start=self.chain_start, anchor=anchor,
                                    earlier=earlier, progress=progress)
-            return self._verify_in_two(key, anchor, earlier, last, progress)
-
-    def _verify_in_two(self, key, anchor, earlier, last: int, progress: Progress | None) -> Audit:
-        """The chain in a second process, the records here: both over entries 1..``last``, which an append-only
-        journal never changes, so both halves read the same rows (a second core halves the time)."""
-        import multiprocessing
-
-        from banker.audit_records import audit_records
-
-        from .editions import all_editions
-        from .journal import ContentWalk, chain_of_file
-
-        context = multiprocessing.get_context("fork")
-        with context.Pool(1) as pool:
-            chain = pool.apply_async(chain_of_file, (str(file_path(self.path).resolve()), key, self.chain_start,
-                                                     anchor, last))
-            content = ContentWalk(progress)
-            records = content.records(self._iter_rows("WHERE seq <= ?", (last,)))
-            audit = audit_records(records, editions=all_editions())
-            problems, checked = chain.get()
-        return content.finish(audit, problems, checked, earlier=earlier)
+            return verify_in_two(str(file_path(self.path).resolve()), self._iter_rows("WHERE seq <= ?", (last,)),
+                                 key=key, chain_start=self.chain_start, anchor=anchor, earlier=earlier, last=last,
+                                 progress=progress)
 
     @contextmanager
     def _snapshot(self) -> Iterator[None]:

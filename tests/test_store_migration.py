@@ -14,7 +14,8 @@ import pytest
 
 from banker.authority import pin_matches
 from banker.errors import CorruptLedger
-from banker.game import last_states, replay
+from banker.game import replay
+from banker.history import last_states
 from banker.records import Card, Enrolment, GameRestored, NewGame, Removal, Rename
 from cards import editions
 from banker.records import ChainStart

@@ -3,24 +3,23 @@
 :func:`state` is the body of ``GET /api/state`` and of every server-sent
 event (docs/web.md gives each field). Amounts are int dollars, each with its
 ``*_text`` written the unit's way (:func:`banker.money.format_amount`), so
-the page never formats money itself. :class:`WorthHistory` folds the current
-game's transactions into every player's total worth after each one, for the
-chart.
+the page never formats money itself. :class:`WorthHistory` reads every
+player's total worth after each of the current game's transactions from the
+games :func:`banker.game.apply` makes of them, for the chart.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from types import MappingProxyType
-from typing import Iterable, Mapping, Sequence
+from typing import Iterable, Sequence
 
-from banker.game import Game
+from banker.errors import Refused
+from banker.game import Game, apply
+from banker.history import before_play
 from banker.money import format_amount
-from banker.records import BANK, Transaction, moved
+from banker.records import BANK, Transaction
 from banker.rules import total_worth
-from banker.rules.estate import HOTEL, Estate, EstateConflict
-from banker.rules.estate import apply as apply_changes
-from banker.rules.settings import RuleSettings
+from banker.rules.estate import HOTEL
 from banker.rules.standings import game_over_line, standings
 
 #: Journal entries sent with each state (the newest).
@@ -29,53 +28,54 @@ JOURNAL_TAIL = 50
 CHART_POINTS = 200
 
 
-@dataclass(frozen=True)
-class _Position:
-    """What the worth rule reads, at one moment of the game's history."""
-
-    edition: object
-    estate: Estate
-    balances: Mapping[int, int]
-    rules: RuleSettings
-
-
 @dataclass
 class WorthHistory:
-    """Every player's total worth after each transaction of one game (cash + deeds + buildings at cost)."""
+    """Every player's total worth after each transaction of one game (cash + deeds + buildings at cost).
+
+    Each point is read from the game :func:`banker.game.apply` makes of the
+    transaction: :meth:`extend` takes the game the page's own fold reached,
+    :meth:`of` folds a game's journal from before its first transaction. A
+    journal that does not fold stops the chart (``broken``); the page goes on.
+    """
 
     game_id: int = 0
     last_tx: int = 0
     points: list[tuple[int, float | None, dict[int, int]]] = field(default_factory=list)
-    _balances: dict[int, int] = field(default_factory=dict)
-    _estate: Estate | None = None
     broken: bool = False
 
     @classmethod
     def of(cls, game: Game, transactions: Iterable[Transaction]) -> "WorthHistory":
+        """The history of ``game``'s current game from its journal, ``transactions`` (its last one: ``game`` now)."""
         history = cls(game_id=game.id)
         if game.id:
-            history._estate = Estate.new(game.edition)
-            history.extend(game, transactions)
+            txs = [tx for tx in transactions if tx.game == game.id]
+            last = txs.pop() if txs and game.last is not None and txs[-1].id == game.last.id else None
+            history._fold(before_play(game), txs)
+            if last is not None:
+                history.extend(game, (last,))
         return history
 
     def extend(self, game: Game, transactions: Iterable[Transaction]) -> None:
-        """Fold in the transactions after the last one seen (each of ``game``, the current game)."""
-        if self.broken or self._estate is None:
-            return
-        position = None
+        """A point for the newest of ``transactions`` after the last one seen; ``game`` is the game after it."""
+        new = [tx for tx in transactions if tx.game == self.game_id and (tx.id or 0) > self.last_tx]
+        if new and not self.broken and game.id == self.game_id:
+            self._point(new[-1], game)
+
+    def _fold(self, game: Game, transactions: Iterable[Transaction]) -> None:
         for tx in transactions:
-            if tx.game != self.game_id or (tx.id or 0) <= self.last_tx:
+            if (tx.id or 0) <= self.last_tx:
                 continue
             try:
-                estate = apply_changes(self._estate, tx.changes) if tx.changes else self._estate
-            except EstateConflict:
+                game = apply(game, tx)
+            except Refused:
                 self.broken = True  # a history that does not fold: the chart stops, the page goes on
                 return
-            self._estate, self._balances = estate, moved(self._balances, tx.postings)
-            position = _Position(game.edition, estate, MappingProxyType(self._balances), game.rules)
-            worths = {c.id: total_worth(position, c.id) for c in game.cards if c.id in self._balances}
-            self.points.append((tx.id, tx.time, worths))
-            self.last_tx = tx.id
+            self._point(tx, game)
+
+    def _point(self, tx: Transaction, game: Game) -> None:
+        worths = {c.id: total_worth(game, c.id) for c in game.cards if c.id in game.balances}
+        self.points.append((tx.id, tx.time, worths))
+        self.last_tx = tx.id
 
 
 def _deeds(game: Game) -> list[dict]:
