@@ -17,7 +17,7 @@ the bank's postings issued less what they took back.
 
 from __future__ import annotations
 
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 from .audit import Audit, GameTotals, Problem
 from .deeds import Edition

@@ -20,7 +20,8 @@ from __future__ import annotations
 import hashlib
 import hmac
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable
+from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from .errors import AmountError, BankerError
 from .lockout import seconds_locked

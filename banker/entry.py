@@ -45,7 +45,7 @@ class AmountEntry:
         """More digits were typed than an amount may have: the entry can only be cleared."""
         return self.digits > MAX_DIGITS
 
-    def type(self, key: str) -> "AmountEntry":
+    def type(self, key: str) -> AmountEntry:
         """The entry with ``key`` (a digit 0-9 or ``.``) added; refuses a 2nd point.
 
         A 6th digit makes the entry :attr:`too_long` (later keys leave it so).

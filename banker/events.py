@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Literal, Union
+from typing import Literal
 
 class Key(StrEnum):
     """The 16 keys of the unit, in keypad order (row by row). The values are what drivers, keypad scripts and
@@ -145,8 +145,8 @@ class WebAddress:
     t: float
 
 
-Event = Union[KeyDown, KeyUp, CardPlaced, CardRemoved, Tick, CommitFailed, PinRefused, ReaderFault, ReaderRecovered,
-              WebAddress]
+Event = (KeyDown | KeyUp | CardPlaced | CardRemoved | Tick | CommitFailed | PinRefused | ReaderFault |
+    ReaderRecovered | WebAddress)
 
 Tone = Literal["key", "success", "refusal", "new-game", "volume"]
 TONES: tuple[Tone, ...] = ("key", "success", "refusal", "new-game", "volume")
@@ -179,4 +179,4 @@ class RenewWebToken:
     """The banker asked for a new access token for the table page: old sessions close."""
 
 
-Effect = Union[PlayTone, SetDisplayPower, Log, RenewWebToken]
+Effect = PlayTone | SetDisplayPower | Log | RenewWebToken

@@ -17,7 +17,7 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 from .deeds import Edition, UnknownDeed
 from .errors import InsufficientFunds, Refused

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from types import MappingProxyType
-from typing import Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 from .deeds import Edition
 from .game import Game, apply

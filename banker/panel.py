@@ -58,6 +58,6 @@ class Panel:
         """The UID lying on ``reader``."""
         return self.left if reader == "left" else self.right
 
-    def with_card(self, reader: Reader, uid: str | None) -> "Panel":
+    def with_card(self, reader: Reader, uid: str | None) -> Panel:
         """This panel with ``uid`` (None: no card) lying on ``reader``."""
         return replace(self, left=uid) if reader == "left" else replace(self, right=uid)

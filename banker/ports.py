@@ -7,7 +7,8 @@ recording fake in ``firmware_sim/``. Anything that owns hardware also has
 
 from __future__ import annotations
 
-from typing import Callable, Iterator, Protocol
+from typing import Protocol
+from collections.abc import Callable, Iterator
 
 from .audit import Audit
 from .events import Tone

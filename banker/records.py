@@ -33,7 +33,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import ClassVar, Iterable, Mapping, Union
+from typing import ClassVar
+from collections.abc import Iterable, Mapping
 
 #: The bank as a party to a posting.
 BANK = None
@@ -110,7 +111,7 @@ class JailCardChange:
 
 
 #: One change of the estate (:mod:`banker.rules.estate` applies and reverses them).
-EstateChange = Union[OwnerChange, HousesChange, MortgageChange, JailCardChange]
+EstateChange = OwnerChange | HousesChange | MortgageChange | JailCardChange
 
 
 @dataclass(frozen=True)
@@ -307,8 +308,8 @@ class ChainStart:
     time: float | None = None
 
 
-Record = Union[Transaction, Enrolment, Rename, Removal, DeedTag, Setting, PinChange, NewGame, GameRestored,
-               PinFailure, Snapshot, ChainStart]
+Record = (Transaction | Enrolment | Rename | Removal | DeedTag | Setting | PinChange | NewGame | GameRestored |
+    PinFailure | Snapshot | ChainStart)
 
 #: Each record type with the word that names its kind in the store.
 KINDS: Mapping[type, str] = {

@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Union
 
 from .errors import AmountError, ScriptError
 from .events import KEYS, READERS
@@ -145,10 +144,8 @@ class ExpectWorth:
     amount: int
 
 
-Step = Union[
-    Enrol, Insert, Stack, Remove, Press, Hold, Wait, ExpectBalance, ExpectScreen,
-    Tap, EnrolDeed, ExpectOwner, ExpectHouses, ExpectMortgaged, ExpectBank, ExpectWorth,
-]
+Step = (Enrol | Insert | Stack | Remove | Press | Hold | Wait | ExpectBalance | ExpectScreen | Tap | EnrolDeed |
+    ExpectOwner | ExpectHouses | ExpectMortgaged | ExpectBank | ExpectWorth)
 
 
 @dataclass(frozen=True)

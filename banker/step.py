@@ -19,7 +19,8 @@ shows NOT SAVED here, in one place.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from . import flows, views
 from .acts import new_game

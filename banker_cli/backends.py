@@ -31,7 +31,8 @@ grant, ``serial`` sends it in each such line's ``pin=`` field
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any, Callable, TextIO
+from typing import Any, TextIO
+from collections.abc import Callable
 
 from banker.errors import ConfigError
 

@@ -15,7 +15,8 @@ import os
 import sys
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, NoReturn
+from typing import NoReturn
+from collections.abc import Iterator
 
 import click
 

@@ -302,7 +302,7 @@ def bench_sim(report: Report, paths: dict, sizes: list[int], frames: int, rss_fr
         with ledgers.open_ledger_read(paths[("one", n)]) as ledger, DesktopSim(ledger, sound=False) as sim:
             presses = iter(["1", "C"] * (frames + rss_frames + 2))
 
-            def drawn() -> None:
+            def drawn(presses=presses) -> None:
                 key, t = next(presses), sim.clock()
                 sim.post([KeyDown(key, t), KeyUp(key, t + 0.01)])
                 sim.frame()

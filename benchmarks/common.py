@@ -30,7 +30,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 
 #: CPU time here x this = the estimate at a Raspberry Pi Zero 2's speed (docs/performance.md). One constant for all.
 ZERO2_CPU_FACTOR = 10.0

@@ -24,7 +24,7 @@ import tempfile
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 from common import CACHE, KEY_ENV, ROOT, use_keys
 

@@ -7,16 +7,16 @@ game is given the parsed editions (:func:`editions`) once.
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from importlib.resources import files
 from types import MappingProxyType
-from typing import Mapping
+from collections.abc import Mapping
 
 from banker.deeds import Edition, parse_edition
 from banker.errors import ConfigError
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_edition(name: str = "us") -> Edition:
     """Read the edition ``cards/editions/<name>.toml`` packaged with the banker (parsed once per process).
 

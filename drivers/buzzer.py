@@ -15,7 +15,7 @@ key), and :meth:`PwmBuzzer.close` silences the pin and stops the thread.
 from __future__ import annotations
 
 import threading
-from typing import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from banker.errors import ConfigError
 from banker.events import TONES
@@ -156,7 +156,7 @@ class PwmBuzzer:
         self._thread.join(timeout=2.0)
         self._pwm.close()
 
-    def __enter__(self) -> "PwmBuzzer":
+    def __enter__(self) -> PwmBuzzer:
         return self
 
     def __exit__(self, *exc) -> None:

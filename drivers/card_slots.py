@@ -12,7 +12,8 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from typing import Callable, Mapping, Protocol
+from typing import Protocol
+from collections.abc import Callable, Mapping
 
 from banker.errors import BankerError, ConfigError
 from banker.events import READERS, CardPlaced, CardRemoved, Event, Fault, Reader, ReaderFault, ReaderRecovered
@@ -249,7 +250,7 @@ class CardSlots:
                 except Exception:                # closing must release the rest whatever one reader does
                     log.exception("closing a card reader failed")
 
-    def __enter__(self) -> "CardSlots":
+    def __enter__(self) -> CardSlots:
         return self
 
     def __exit__(self, *exc_info: object) -> None:

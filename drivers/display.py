@@ -249,7 +249,7 @@ class OledDisplay:
         except self._errors:
             pass
 
-    def __enter__(self) -> "OledDisplay":
+    def __enter__(self) -> OledDisplay:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -26,7 +26,7 @@ import logging
 import threading
 import time
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from banker.errors import ConfigError
 from banker.events import KEYS, Event, KeyDown, KeyUp
@@ -262,7 +262,7 @@ class MatrixKeypad:
             device.close()
         self._rows, self._columns = [], []
 
-    def __enter__(self) -> "MatrixKeypad":
+    def __enter__(self) -> MatrixKeypad:
         return self
 
     def __exit__(self, *exc) -> None:

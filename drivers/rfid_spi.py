@@ -14,7 +14,8 @@ spins on ~2,000 register reads instead).
 from __future__ import annotations
 
 import time
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
+from collections.abc import Callable
 
 from banker.errors import ConfigError
 from drivers.card_slots import ReaderError, ReaderLibraryMissing, ReaderNotFound, TwoCards
@@ -195,7 +196,7 @@ class Mfrc522Reader:
         """Switch the antenna off, release the SPI device and the reset output."""
         self._release(antenna_off=True)
 
-    def __enter__(self) -> "Mfrc522Reader":
+    def __enter__(self) -> Mfrc522Reader:
         return self
 
     def __exit__(self, *exc_info: object) -> None:

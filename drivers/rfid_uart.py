@@ -8,7 +8,8 @@ card number), 2 ASCII hex checksum characters (XOR of the 5 data bytes) and
 from __future__ import annotations
 
 import time
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from banker.errors import ConfigError
 from drivers.card_slots import ReaderError, ReaderLibraryMissing, ReaderNotFound
@@ -166,7 +167,7 @@ class Rdm6300Reader:
             port, self.port = self.port, None
             port.close()
 
-    def __enter__(self) -> "Rdm6300Reader":
+    def __enter__(self) -> Rdm6300Reader:
         return self
 
     def __exit__(self, *exc_info: object) -> None:

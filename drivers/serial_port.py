@@ -302,7 +302,7 @@ class SerialTestPort:
     def close(self) -> None:
         self.port.close()
 
-    def __enter__(self) -> "SerialTestPort":
+    def __enter__(self) -> SerialTestPort:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -35,7 +35,7 @@ class Sound:
 
 
 class _RecordingMixin:
-    def __init__(self, factory, info, piezo: "PiezoSim | None" = None) -> None:
+    def __init__(self, factory, info, piezo: PiezoSim | None = None) -> None:
         super().__init__(factory, info)
         self.piezo = piezo
 

@@ -23,7 +23,7 @@ import importlib.abc
 import sys
 from contextlib import contextmanager
 from types import ModuleType
-from typing import Iterator
+from collections.abc import Iterator
 
 from gpiozero.pins.mock import MockFactory, MockPin, MockPWMPin
 
@@ -120,7 +120,7 @@ class FakeRfidBoard:
             self.reset_lines[pin] = line
         return line
 
-    def spi(self, bus: int = 0, device: int = 0, *, max_speed_hz: int = 1_000_000) -> "FakeSpiDev":
+    def spi(self, bus: int = 0, device: int = 0, *, max_speed_hz: int = 1_000_000) -> FakeSpiDev:
         """An opened :class:`FakeSpiDev` on ``/dev/spidev{bus}.{device}``, as ``spidev.SpiDev().open()`` gives."""
         spi = FakeSpiDev(self)
         spi.open(bus, device)

@@ -84,7 +84,7 @@ class SimulatedHardware:
     def serial_for_url(self):
         return None
 
-    def __enter__(self) -> "SimulatedHardware":
+    def __enter__(self) -> SimulatedHardware:
         return self
 
     def __exit__(self, *exc) -> None:

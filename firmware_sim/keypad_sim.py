@@ -22,7 +22,7 @@ Example::
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from gpiozero.pins.mock import MockFactory
 
@@ -46,7 +46,7 @@ class ManualClock:
 class _RowMixin:
     """Mixed into the factory's pin class for row pins: every change of level or function re-settles the columns."""
 
-    def __init__(self, factory, info, matrix: "KeypadMatrix | None" = None) -> None:
+    def __init__(self, factory, info, matrix: KeypadMatrix | None = None) -> None:
         super().__init__(factory, info)
         self.matrix = matrix
 
@@ -131,7 +131,7 @@ class KeypadMatrix:
             level = self._row_level(r)
             if level is not None:
                 levels.setdefault(find(("r", r)), set()).add(level)
-        for net, driven in levels.items():
+        for driven in levels.values():
             if len(driven) == 2:
                 self.shorts += 1
         for c, pin in enumerate(self.columns):

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import secrets
 import time
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from banker.audit import Audit
 from banker.errors import LedgerError
@@ -140,7 +140,7 @@ class MemoryStore:
     def close(self) -> None:
         pass
 
-    def __enter__(self) -> "MemoryStore":
+    def __enter__(self) -> MemoryStore:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -145,7 +145,7 @@ class Picc:
         self.frames_heard: list[bytes] = []
 
     @classmethod
-    def from_hex(cls, uid_hex: str) -> "Picc":
+    def from_hex(cls, uid_hex: str) -> Picc:
         return cls(bytes.fromhex(uid_hex))
 
     @property

@@ -159,7 +159,7 @@ class SerialBackend:
     def close(self) -> None:
         self.port.close()
 
-    def __enter__(self) -> "SerialBackend":
+    def __enter__(self) -> SerialBackend:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -200,7 +200,7 @@ class NullModem:
         self._thread.start()
 
     def _run(self) -> None:
-        for i, listener in enumerate(self._listeners):
+        for listener in self._listeners:
             listener.settimeout(10.0)
         accepted = []
         for listener in self._listeners:
@@ -232,7 +232,7 @@ class NullModem:
             except OSError:
                 pass
 
-    def __enter__(self) -> "NullModem":
+    def __enter__(self) -> NullModem:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -25,7 +25,7 @@ from __future__ import annotations
 from firmware_sim.desktop.window import FPS, HOTKEYS, TICK_SECONDS, DesktopSim  # first: says how to install pygame
 
 import time  # noqa: E402
-from typing import Callable  # noqa: E402
+from collections.abc import Callable  # noqa: E402
 
 import pygame  # noqa: E402
 

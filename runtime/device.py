@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Protocol
+from collections.abc import Callable
 
 from runtime.config import Config, ReaderConfig
 from banker.errors import BankerError
@@ -69,7 +70,7 @@ class PiHardware:
     def serial_for_url(self):
         return None
 
-    def __enter__(self) -> "PiHardware":
+    def __enter__(self) -> PiHardware:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -100,7 +101,7 @@ class Device:
                 except Exception:  # closing must release the rest whatever one part does
                     pass
 
-    def __enter__(self) -> "Device":
+    def __enter__(self) -> Device:
         return self
 
     def __exit__(self, *exc) -> None:

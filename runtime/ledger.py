@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from banker import acts
 from banker.audit import Audit
@@ -204,7 +204,7 @@ class Ledger:
             raise Refused(f"there is no transaction #{tx_id}")
         return tx
 
-    def games(self) -> list["GameInfo"]:
+    def games(self) -> list[GameInfo]:
         """Every game in the ledger, oldest first; ``current`` marks the current one."""
         return [GameInfo(row.id, row.settings, row.started, row.id == self._game.id, row.transactions)
                 for row in self.store.games()]
@@ -289,7 +289,7 @@ class Ledger:
             pass
         self.store.close()
 
-    def __enter__(self) -> "Ledger":
+    def __enter__(self) -> Ledger:
         return self
 
     def __exit__(self, *exc) -> None:

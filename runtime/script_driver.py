@@ -26,7 +26,8 @@ Example::
 from __future__ import annotations
 
 import time
-from typing import Callable, Protocol
+from typing import Protocol
+from collections.abc import Callable
 
 from banker.authority import Grant
 from banker.events import Effect, Event, KeyDown, KeyUp, Tick
@@ -185,7 +186,7 @@ class ScriptDriver(LedgerQueries):
     def close(self) -> None:
         getattr(self.hands, "close", lambda: None)()
 
-    def __enter__(self) -> "ScriptDriver":
+    def __enter__(self) -> ScriptDriver:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -23,7 +23,7 @@ import queue
 import threading
 import time
 from dataclasses import replace
-from typing import Callable
+from collections.abc import Callable
 
 from banker.authority import NotAuthorised, PinLocked, WrongPin
 from banker.errors import LedgerError, Refused

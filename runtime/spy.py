@@ -14,7 +14,8 @@ Example::
 from __future__ import annotations
 
 import sys
-from typing import Callable, TextIO
+from typing import TextIO
+from collections.abc import Callable
 
 from banker.events import Effect, Event
 

@@ -17,7 +17,7 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
-from typing import Callable
+from collections.abc import Callable
 
 from .keys import private_folder, sync_folder
 from .schema import APPLICATION_ID, TABLES, V1_TABLES

@@ -27,7 +27,8 @@ import struct
 import types
 import typing
 from dataclasses import MISSING, fields, is_dataclass, replace
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from banker.errors import CorruptLedger
 from banker.records import KINDS, ROWS, EstateChange, Record, Transaction
@@ -226,7 +227,7 @@ def _compiled(cls: type, head: list[str], sources: list[str], fs: list, env: dic
     out in full as :mod:`dataclasses` writes ``__init__`` (verify reads every row: no loop, no call per plain
     value). The source is made of field names and indices only, never of stored data."""
     lines = list(head)
-    for i, ((name, plain, inner), source) in enumerate(zip(fs, sources)):
+    for i, ((_name, plain, inner), source) in enumerate(zip(fs, sources)):
         env[f"P{i}"], env[f"I{i}"] = plain, inner
         if getattr(inner, "each", None) is not None:
             env[f"E{i}"] = inner.each

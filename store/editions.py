@@ -5,7 +5,7 @@ Where the edition files are read from is this module's one import line.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from banker.deeds import Edition
 from banker.errors import BankerError

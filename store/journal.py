@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Callable, Iterable, Iterator, Mapping, NamedTuple
+from typing import NamedTuple
+from collections.abc import Callable, Iterable, Iterator, Mapping
 
 from banker.audit import Audit, Problem
 from banker.audit_records import audit_records

@@ -24,7 +24,7 @@ import sqlite3
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Mapping
+from collections.abc import Callable, Mapping
 
 from banker.deeds import Edition
 from banker.errors import CorruptLedger, Refused

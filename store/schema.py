@@ -18,7 +18,7 @@ import os
 import sqlite3
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator
+from collections.abc import Iterator
 
 from banker.errors import CorruptLedger, LedgerError
 

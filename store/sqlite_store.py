@@ -33,7 +33,7 @@ import secrets
 import sqlite3
 import time
 from contextlib import contextmanager
-from typing import Callable, Iterator
+from collections.abc import Callable, Iterator
 
 from banker.audit import Audit, Problem
 from banker.errors import CorruptLedger, LedgerError
@@ -392,7 +392,7 @@ class SqliteStore:
         release_writer_lock(self._lock)
         self._lock = None
 
-    def __enter__(self) -> "SqliteStore":
+    def __enter__(self) -> SqliteStore:
         return self
 
     def __exit__(self, *exc) -> None:

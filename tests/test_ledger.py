@@ -7,7 +7,7 @@ import pytest
 
 from banker.errors import Refused
 
-from banker.errors import CorruptLedger, LedgerError, Refused
+from banker.errors import CorruptLedger, LedgerError
 from banker.records import BANK, net_flows, GameSettings, Posting, Transaction
 from runtime.ledger import SqliteLedger
 

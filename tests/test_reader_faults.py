@@ -1,6 +1,6 @@
 """What the unit shows and refuses while a reader can't read (two cards in its field, a chip that doesn't answer)."""
 
-from banker.events import CardPlaced, CardRemoved, KeyDown, KeyUp, ReaderFault, ReaderRecovered, Tick
+from banker.events import KeyDown, KeyUp, ReaderFault, ReaderRecovered, Tick
 from banker.panel import Panel
 from banker.step import screen, step
 
@@ -50,7 +50,6 @@ def test_a_fault_wakes_a_sleeping_unit(table):
 
 
 def test_holding_c_shows_a_bar_that_fills_towards_the_new_game(ledger):
-    from banker.game import Game
 
     game = ledger.game()
     panel = step(Panel(), game, KeyDown("C", 1.0)).panel

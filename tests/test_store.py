@@ -19,7 +19,7 @@ from cards import load_edition
 from firmware_sim.memory_store import MemoryStore
 from store import KEEP, GameRow, LedgerInUse, SqliteStore, list_backups
 from store.codec import canonical, decode, encode
-from store.journal import Row, decode_row, make_row
+from store.journal import Row, decode_row
 
 EDITIONS = {"us": load_edition("us")}
 

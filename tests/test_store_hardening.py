@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from banker.errors import CorruptLedger, LedgerError
-from banker.records import ChainStart, PinChange, Posting, Setting, Snapshot, Transaction
+from banker.records import ChainStart, Posting, Snapshot, Transaction
 from runtime.ledger import SNAPSHOT_EVERY, SqliteLedger
-from store import Keyring, LedgerInUse, SqliteStore
+from store import LedgerInUse, SqliteStore
 from store.keys import KEY_ENV
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -187,7 +187,6 @@ def test_opening_folds_only_what_follows_the_last_snapshot(tmp_path, monkeypatch
 
 
 def test_a_forged_snapshot_is_found_by_verify(tmp_path):
-    from store.codec import encode, keyed_hash
 
     path = tmp_path / "ledger.db"
     with SqliteLedger(path, backups=False) as ledger:

@@ -51,7 +51,7 @@ class Page:
         assert status == 200
         return json.loads(body)
 
-    def events(self, token: str | None = "mine") -> "EventStream":
+    def events(self, token: str | None = "mine") -> EventStream:
         return EventStream(self.server.port, self.token if token == "mine" else token)
 
 

@@ -17,7 +17,7 @@ import os
 import socket
 import threading
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from banker.events import RenewWebToken, WebAddress
 
@@ -133,7 +133,7 @@ class PageServer:
         finally:
             await self.server.stop()
 
-    def __enter__(self) -> "PageServer":
+    def __enter__(self) -> PageServer:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -11,7 +11,7 @@ import os
 import shutil
 import tempfile
 from contextlib import contextmanager
-from typing import Iterator
+from collections.abc import Iterator
 
 BROWSERS = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
 DRIVERS = ("/usr/bin/chromedriver",)

@@ -306,13 +306,13 @@ class WebServer:
             while True:
                 try:
                     message = await asyncio.wait_for(queue.get(), self.heartbeat)
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     message = b"event: ping\ndata: 1\n\n"
                 if message is _CLOSE:
                     response.force_close()  # the connection goes too: the page notices at once
                     break
                 await asyncio.wait_for(response.write(message), WRITE_SECONDS)
-        except (ConnectionResetError, asyncio.TimeoutError):  # the page went away, or stopped reading
+        except (TimeoutError, ConnectionResetError):  # the page went away, or stopped reading
             response.force_close()
         finally:
             self.hub.streams.discard(queue)

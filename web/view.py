@@ -11,7 +11,7 @@ games :func:`banker.game.apply` makes of them, for the chart.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from banker.errors import Refused
 from banker.game import Game, apply
@@ -44,7 +44,7 @@ class WorthHistory:
     broken: bool = False
 
     @classmethod
-    def of(cls, game: Game, transactions: Iterable[Transaction]) -> "WorthHistory":
+    def of(cls, game: Game, transactions: Iterable[Transaction]) -> WorthHistory:
         """The history of ``game``'s current game from its journal, ``transactions`` (its last one: ``game`` now)."""
         history = cls(game_id=game.id)
         if game.id:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Callable
+from collections.abc import Callable
 
 from .. import views
 from ..entry import AmountEntry
@@ -112,6 +112,6 @@ class AmountFlow(Flow):
             return ctx.refuse(views.refused(str(exc)), then=STAY)
         return self.priced(replace(self, entry=AmountEntry()), ctx, amount)
 
-    def priced(self, cleared: "AmountFlow", ctx: Ctx, amount: int) -> Reply:
+    def priced(self, cleared: AmountFlow, ctx: Ctx, amount: int) -> Reply:
         """``amount`` typed; ``cleared`` is this flow with its entry cleared."""
         raise NotImplementedError

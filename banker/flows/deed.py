@@ -78,7 +78,7 @@ class DeedMode(Flow):
         return ctx.game.edition.deed(self.slug).kind == "utility" and key != Key.POINT
 
     @property
-    def cleared(self) -> "DeedMode":
+    def cleared(self) -> DeedMode:
         return replace(self, entry=AmountEntry())
 
     def refuse(self, ctx: Ctx, *lines: str) -> Reply:

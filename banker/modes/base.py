@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from .. import views
 from ..authority import Grant
@@ -127,7 +128,7 @@ class Ctx:
         """Show ``shown`` until the next key or card; the flow ends unless ``mode`` is given."""
         return Reply(mode=mode, message=shown, tone=tone)
 
-    def refuse(self, shown: Screen, *, then: "Then | Mode" = END) -> Reply:
+    def refuse(self, shown: Screen, *, then: Then | Mode = END) -> Reply:
         """A refusal with the refusal tone; nothing is written. ``then``: :data:`END` (the flow ends),
         :data:`STAY` (the mode stays), :data:`KEEP_ENTRY` (the flow ends, the amount typed stays), or the
         mode to go back to."""
@@ -139,7 +140,7 @@ class Ctx:
             return Reply(mode=None, message=shown, entry=KEEP, tone="refusal")
         return Reply(mode=then, message=shown, tone="refusal")
 
-    def commit(self, record: Record, shown: Shown, *, mode: object = None, on_refusal: "Then | Mode" = END,
+    def commit(self, record: Record, shown: Shown, *, mode: object = None, on_refusal: Then | Mode = END,
                actor: Card | None = None, tone: Tone = "success") -> Reply:
         """Write ``record``: once committed show ``shown(game after)``. A record that does not fit is refused.
 

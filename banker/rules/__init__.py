@@ -48,7 +48,7 @@ from banker.rules.worth import Standing, end_game_worth, ranking, total_worth
 
 __all__ = [
     "HOTEL", "SHORT_GAME", "STANDARD",
-    "Deal", "Estate", "EstateConflict", "Offer", "Position", "RuleSettings", "Standing", 
+    "Deal", "Estate", "EstateConflict", "Offer", "Position", "RuleSettings", "Standing",
     "apply", "bankrupt", "build", "buy", "draw_jail_card", "end_game_worth",
     "income_tax", "income_tax_due", "interest", "jail_fine", "lift_cost",
     "lift_mortgage", "luxury_tax", "mortgage", "net_flows", "pass_go", "ranking",

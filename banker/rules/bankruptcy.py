@@ -8,7 +8,7 @@ is left as it is: the player has retired and nothing is handed over for it.
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from banker.deeds import Deed
 from banker.errors import Refused

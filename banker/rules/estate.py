@@ -19,7 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Iterable, Mapping
+from typing import TYPE_CHECKING
+from collections.abc import Iterable, Mapping
 
 from banker.errors import Refused
 from banker.records import EstateChange, HousesChange, JailCardChange, MortgageChange, OwnerChange

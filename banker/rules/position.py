@@ -8,7 +8,8 @@ rules only read a position; they never change it.
 
 from __future__ import annotations
 
-from typing import Mapping, Protocol
+from typing import Protocol
+from collections.abc import Mapping
 
 from banker.deeds import Edition
 from banker.rules.estate import Estate

@@ -9,7 +9,8 @@ standings screens (:mod:`banker.flows.player`, :mod:`banker.flows.game`),
 
 from __future__ import annotations
 
-from typing import Protocol, Sequence
+from typing import Protocol
+from collections.abc import Sequence
 
 from banker.records import Card
 from banker.rules.position import Position

@@ -10,7 +10,7 @@ deed may move while any lot of its group has buildings.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from collections.abc import Iterable
 
 from banker.deeds import Edition
 from banker.errors import AmountError, Refused

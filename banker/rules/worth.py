@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from banker.rules.holdings import buildings_cost, owned_deeds
 from banker.rules.position import Position

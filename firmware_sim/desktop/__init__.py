@@ -44,8 +44,8 @@ try:
 except ImportError:
     raise SimulatorMissing(f"the simulator needs pygame, which is not installed: {INSTALL_HINT}") from None
 
-from .demo import DEMO_PLAYERS, seed_demo
-from .layout import Layout, oled_frame
-from .window import DesktopSim, NoDisplay, SimClock, display_problem
+from .demo import DEMO_PLAYERS, seed_demo  # noqa: E402  (only once pygame is known to be there)
+from .layout import Layout, oled_frame  # noqa: E402
+from .window import DesktopSim, NoDisplay, SimClock, display_problem  # noqa: E402
 
 __all__ = ["DEMO_PLAYERS", "INSTALL_HINT", "SimulatorMissing", "DesktopSim", "Layout", "NoDisplay", "SimClock", "display_problem", "oled_frame", "seed_demo"]

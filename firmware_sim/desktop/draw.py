@@ -14,7 +14,7 @@ from banker.events import KEYS, READERS
 from banker.screen import Screen
 from render import render_image
 
-from . import layout as L
+from . import layout as L  # noqa: N812  (the layout's measures, read as L.MARGIN, L.TILE...)
 from .cards import Tile
 from .layout import Layout, Rect
 from .panel import OwnedDeed, PanelText

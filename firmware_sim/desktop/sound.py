@@ -15,7 +15,7 @@ import os
 import sys
 from array import array
 from contextlib import contextmanager
-from typing import Iterator
+from collections.abc import Iterator
 
 from banker.events import TONES, Tone
 
@@ -121,7 +121,7 @@ class ToneBuzzer:
             pygame.mixer.quit()
             self._channel = None
 
-    def __enter__(self) -> "ToneBuzzer":
+    def __enter__(self) -> ToneBuzzer:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import Callable
+from collections.abc import Callable
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
@@ -247,7 +247,7 @@ class DesktopSim:
                 return
 
     def _mouse_up(self, pos: tuple[int, int], t: float) -> None:
-        for key, by in list(self.pressed.items()):
+        for key in list(self.pressed):
             self._release(key, "mouse", t)
         if self.drag is not None:
             target = next((r for r in READERS if inside(self.layout.slot(r), pos)), None)
@@ -339,7 +339,7 @@ class DesktopSim:
         self.buzzer.close()
         pygame.display.quit()
 
-    def __enter__(self) -> "DesktopSim":
+    def __enter__(self) -> DesktopSim:
         return self
 
     def __exit__(self, *exc) -> None:
