@@ -52,9 +52,13 @@ class Store(Protocol):
     #: False when opened only for reading: :meth:`append` then refuses.
     writer: bool
 
+    def now(self) -> float:
+        """The wall-clock time the journal stamps a record with."""
+        ...
+
     def append(self, record: Record) -> Record:
-        """Write ``record`` as the next entry; returns it stamped with its time once durable, or raises
-        :class:`banker.errors.LedgerError` with nothing written."""
+        """Write ``record`` as the next entry (stamped with :meth:`now` unless it carries its time); returns it
+        as written once durable, or raises :class:`banker.errors.LedgerError` with nothing written."""
         ...
 
     def records(self, since: int = 0, until: int | None = None) -> Iterator[Record]:

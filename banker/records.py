@@ -31,7 +31,7 @@ estate changes). A field with a default may be missing from a stored object
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 from typing import ClassVar
 from collections.abc import Iterable, Mapping
@@ -382,3 +382,16 @@ def normalise_uid(uid: str) -> str:
     if not cleaned or len(cleaned) > 20 or any(ch not in "0123456789ABCDEF" for ch in cleaned):
         raise ValueError(f"not a card UID (hex): {uid!r}")
     return cleaned
+
+
+def stamped(record: Record, time: float) -> Record:
+    """``record`` with its wall-clock ``time`` set, and that of the transactions it carries in its own fields
+    (an enrolment's opening, a new game's openings; not a checkpoint's last transaction, which keeps its own)."""
+    changes: dict[str, object] = {"time": time}
+    for f in fields(record):
+        value = getattr(record, f.name)
+        if isinstance(value, Transaction) and f.name != "time":
+            changes[f.name] = replace(value, time=time)
+        elif type(value) is tuple and value and all(isinstance(v, Transaction) for v in value):
+            changes[f.name] = tuple(replace(v, time=time) for v in value)
+    return replace(record, **changes)

@@ -63,6 +63,8 @@ class Outcome:
     effects: tuple[Effect, ...] = ()
     record: Record | None = None
     grant: Grant | None = None
+    #: The record as the step folded it (the game it was folded on, the game it led to), for the ledger to keep.
+    folded: tuple[Game, Game] | None = None
 
 
 Handler = Callable[[Panel, Game, Any], Outcome]
@@ -105,7 +107,8 @@ def _outcome(panel: Panel, game: Game, reply: Reply) -> Outcome:
     panel = replace(panel, mode=mode, entry=entry, message=reply.message)
     volume = (reply.after or game).volume
     effects = ((PlayTone(reply.tone, volume),) if reply.tone else ()) + tuple(reply.effects)
-    return Outcome(panel, effects, reply.record, reply.grant)
+    folded = (reply.folded_on, reply.after) if reply.folded_on is not None and reply.after is not None else None
+    return Outcome(panel, effects, reply.record, reply.grant, folded)
 
 
 def _refused(panel: Panel, game: Game, shown: Screen) -> Outcome:

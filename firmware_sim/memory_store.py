@@ -70,6 +70,10 @@ class MemoryStore:
 
     # -- writing -------------------------------------------------------------------------
 
+    def now(self) -> float:
+        """The time a record is stamped with (the clock given)."""
+        return float(self._clock())
+
     def append(self, record: Record) -> Record:
         """Keep ``record`` as the next entry; returns it stamped with its time (:class:`LedgerError`: told to fail)."""
         reason = self._fail_next or self._fail_always
@@ -77,7 +81,7 @@ class MemoryStore:
             self._fail_next = None
             self.failures.append(reason)
             raise LedgerError(reason)
-        done = stamped(record, float(self._clock()))
+        done = record if record.time is not None else stamped(record, self.now())
         row = make_row(self.head(), self.last_seq() + 1, done, self.key)
         self._rows.append(row)
         self.appends.append(done)

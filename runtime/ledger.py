@@ -34,7 +34,7 @@ from banker.deeds import Edition
 from banker.errors import CorruptLedger, LedgerError, Refused
 from banker.game import Game, apply, from_snapshot, replay
 from banker.ports import Store
-from banker.records import Card, GameSettings, PinChange, PinFailure, Record, Setting, Transaction
+from banker.records import Card, GameSettings, PinChange, PinFailure, Record, Setting, Transaction, stamped
 from banker.rules.estate import Estate
 from banker.undo import reversal, undo_last
 from cards import editions as packaged_editions
@@ -50,6 +50,9 @@ class GameInfo:
     current: bool
     transactions: int
 
+
+#: A record as the step folded it: the game it was folded on and the game it led to.
+Folded = tuple[Game, Game]
 
 #: Records between snapshots: opening folds at most this many (plus the snapshot).
 SNAPSHOT_EVERY = 500
@@ -90,25 +93,32 @@ class Ledger:
 
     # -- the one write path --------------------------------------------------------------
 
-    def commit(self, record: Record, grant: Grant | None = None) -> Record:
-        """Check ``record`` against the game, append it (durable), then fold it in; returns it as stored.
+    def commit(self, record: Record, grant: Grant | None = None, *, folded: Folded | None = None) -> Record:
+        """Fold ``record`` into the game, append it (durable), then keep the game it led to; returns it as stored.
 
         A record that is the banker's act (:func:`banker.authority.needs_authority`)
         needs ``grant`` to carry the banker's PIN, once one is set: this is the
-        one place that decides it (:meth:`authorise`). :class:`NotAuthorised`
-        without it, :class:`Refused` if the record does not fit,
-        :class:`banker.errors.LedgerError` if the store cannot write it:
-        either way nothing changed (but a wrong PIN's own record).
+        one place that decides it (:meth:`authorise`). The record is folded
+        once (:func:`banker.game.apply`), stamped with its time first; the
+        step's own fold is kept instead when ``folded`` (the game it folded the
+        stamped record on, the game it got) starts from the game now.
+        :class:`NotAuthorised` without the PIN, :class:`Refused` if the record
+        does not fit, :class:`banker.errors.LedgerError` if the store cannot
+        write it: either way nothing changed (but a wrong PIN's own record).
         """
         if requires_pin(self._game, record):
             self.authorise(grant)
-        apply(self._game, record)
+        if folded is not None and folded[0] is self._game and record.time is not None:
+            after = folded[1]
+        else:
+            record = record if record.time is not None else stamped(record, self.store.now())
+            after = apply(self._game, record)
         try:
             stored = self.store.append(record)
         except LedgerError as exc:
             self.unsaved.append(exc)  # the unit shows NOT SAVED; a script that met one must not pass
             raise
-        self._game = apply(self._game, stored)
+        self._game = after
         return stored
 
     def maintain(self) -> None:

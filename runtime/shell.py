@@ -125,7 +125,7 @@ class Shell:
                 if outcome.record is None:
                     self.ledger.authorise(outcome.grant)  # a PIN checked alone, before the flow goes on
                     return outcome
-                stored = self.ledger.commit(outcome.record, outcome.grant)
+                stored = self.ledger.commit(outcome.record, outcome.grant, folded=outcome.folded)
             except NotAuthorised as exc:
                 locked = exc.seconds if isinstance(exc, PinLocked) else 0
                 why = "locked" if locked else "wrong" if isinstance(exc, WrongPin) else "needed"

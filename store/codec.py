@@ -26,12 +26,12 @@ import json
 import struct
 import types
 import typing
-from dataclasses import MISSING, fields, is_dataclass, replace
+from dataclasses import MISSING, fields, is_dataclass
 from typing import Any
 from collections.abc import Callable
 
 from banker.errors import CorruptLedger
-from banker.records import KINDS, ROWS, EstateChange, Record, Transaction
+from banker.records import KINDS, ROWS, EstateChange, Record, Transaction, stamped  # noqa: F401  (the stores stamp)
 
 _TYPES = {kind: cls for cls, kind in KINDS.items()}
 _CHAIN_DOMAIN = b"banker-journal-v2\n"
@@ -41,19 +41,6 @@ V2_SCHEME = "sha256-v2"
 
 
 # -- stamping and the chain -------------------------------------------------------------------
-
-
-def stamped(record: Record, time: float) -> Record:
-    """``record`` with its wall-clock ``time`` set, and that of the transactions it carries in its own fields
-    (an enrolment's opening, a new game's openings; not a checkpoint's last transaction, which keeps its own)."""
-    changes: dict[str, Any] = {"time": time}
-    for f in fields(record):
-        value = getattr(record, f.name)
-        if isinstance(value, Transaction) and f.name != "time":
-            changes[f.name] = replace(value, time=time)
-        elif type(value) is tuple and value and all(isinstance(v, Transaction) for v in value):
-            changes[f.name] = tuple(replace(v, time=time) for v in value)
-    return replace(record, **changes)
 
 
 def chain_hash(previous: str, seq: int, game: int | None, tx: int | None, time: float, kind: str, body: str) -> str:

@@ -323,6 +323,10 @@ class SqliteStore:
 
     # -- writing -------------------------------------------------------------------------
 
+    def now(self) -> float:
+        """The wall-clock time the journal stamps a record with."""
+        return float(self._clock())
+
     def append(self, record: Record) -> Record:
         """Write ``record`` as the journal's next entry; returns it stamped with its time, once durable.
 
@@ -332,7 +336,7 @@ class SqliteStore:
         """
         if not self.writer:
             raise LedgerError(f"{self.path} is open for reading only")
-        done = stamped(record, float(self._clock()))
+        done = record if record.time is not None else stamped(record, self.now())
         row = make_row(self._head, self._seq + 1, done, self.key)
         try:
             with write_transaction(self._conn):

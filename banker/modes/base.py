@@ -24,7 +24,7 @@ from ..events import Key, Tone
 from ..errors import InsufficientFunds, Refused
 from ..game import Game, apply
 from ..panel import Panel
-from ..records import Card, Record
+from ..records import Card, Record, stamped
 from ..screen import Screen
 
 
@@ -67,7 +67,8 @@ KEEP_ENTRY = Then.KEEP_ENTRY
 class Reply:
     """What a mode decided. ``mode``: the next mode (None ends the flow, KEEP stays, MENU opens the FN menu);
     ``message``: a transient screen; ``entry``: the unit's amount entry (cleared unless KEEP); ``tone``;
-    ``record``: at most one record to write, with ``after`` the game it leads to; ``effects``: more effects
+    ``record``: at most one record to write, with ``after`` the game it leads to from ``folded_on`` (the
+    ledger keeps that fold when nothing came between); ``effects``: more effects
     for the shell to carry out (a new token for the table page); ``grant``: the banker's PIN as typed,
     offered with ``record`` (or alone, to be checked) to the write path."""
 
@@ -77,6 +78,7 @@ class Reply:
     tone: Tone | None = "key"
     record: Record | None = None
     after: Game | None = None
+    folded_on: Game | None = None
     effects: tuple = ()
     grant: Grant | None = None
 
@@ -148,13 +150,15 @@ class Ctx:
         :meth:`refuse`); ``actor`` is the card whose shortfall a funds refusal names (the fold,
         :func:`banker.game.apply`, is the one place that refuses a balance below zero).
         """
+        if self.wall:  # the key's own time: the fold here is then the one the ledger keeps
+            record = stamped(record, self.wall)
         try:
             after = apply(self.game, record)
         except InsufficientFunds as exc:
             return self.refuse(self.short_of_funds(exc, actor), then=on_refusal)
         except Refused as exc:
             return self.refuse(views.refused(str(exc)), then=on_refusal)
-        return Reply(mode=mode, message=shown(after), tone=tone, record=record, after=after)
+        return Reply(mode=mode, message=shown(after), tone=tone, record=record, after=after, folded_on=self.game)
 
 
 class Mode:
