@@ -35,6 +35,7 @@ from .records import (
     Removal,
     Rename,
     Setting,
+    TokenRenewal,
     Transaction,
 )
 
@@ -114,6 +115,7 @@ AUTHORITY: dict[type, Callable[..., str | None]] = {
     PinChange: _pin,
     Setting: _setting,
     Transaction: _undo_of_older,
+    TokenRenewal: lambda game, rec: "renewing the table page's token",
 }
 
 

@@ -27,6 +27,7 @@ from .records import (
     MAX_PLAYERS,
     Card,
     ChainStart,
+    TokenRenewal,
     Checkpoint,
     DeedTag,
     Enrolment,
@@ -382,5 +383,6 @@ _APPLY = {
     PinFailure: _pin_failure,
     Snapshot: _snapshot,
     ChainStart: _chain_start,
+    TokenRenewal: _chain_start,  # the page's token changes nothing in the game
 }
 

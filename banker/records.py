@@ -293,6 +293,16 @@ class Snapshot:
 
 
 @dataclass(frozen=True)
+class TokenRenewal:
+    """The table page's access token was renewed (the banker's act): every page opened with the old one closes.
+
+    The token itself is never journalled; the record says that, and when, the banker renewed it.
+    """
+
+    time: float | None = None
+
+
+@dataclass(frozen=True)
 class ChainStart:
     """The journal's chain is keyed from here on; the rows before were chained by ``scheme`` up to ``previous``.
 
@@ -309,7 +319,7 @@ class ChainStart:
 
 
 Record = (Transaction | Enrolment | Rename | Removal | DeedTag | Setting | PinChange | NewGame | GameRestored |
-    PinFailure | Snapshot | ChainStart)
+    PinFailure | Snapshot | ChainStart | TokenRenewal)
 
 #: Each record type with the word that names its kind in the store.
 KINDS: Mapping[type, str] = {
@@ -325,6 +335,7 @@ KINDS: Mapping[type, str] = {
     PinFailure: "pin-failure",
     Snapshot: "snapshot",
     ChainStart: "chain",
+    TokenRenewal: "token",
 }
 
 

@@ -14,8 +14,8 @@ from dataclasses import dataclass, replace
 
 from .. import views
 from ..events import Key, RenewWebToken
+from ..records import TokenRenewal
 from ..modes.base import STAY, Ctx, Reply
-from ..modes.pin import ask_pin
 from ..screen import Screen
 from .common import Flow
 
@@ -38,8 +38,7 @@ class JoinCode(Flow):
         if ctx.panel.web_url is None:
             return ctx.refuse(views.refused("Table page is off"))
         if key == Key.M:
-            renew = RenewToken().run(ctx)  # no record yet: the PIN is checked alone, before the token changes
-            return renew if ctx.game.pin_hash is None else ask_pin(renew)
+            return RenewToken().run(ctx)
         return ctx.refuse(views.refused("M: new code", "C: done"), then=STAY)
 
 
@@ -48,7 +47,9 @@ class RenewToken:
     """The act of giving the page a new access token (the banker's PIN guards it): old sessions close."""
 
     def run(self, ctx: Ctx) -> Reply:
-        return replace(ctx.enter(JoinCode(renewed=True)), tone="success", effects=(RenewWebToken(),))
+        """A :class:`TokenRenewal` record (the step asks for the PIN first); the new token once it is written."""
+        reply = ctx.commit(TokenRenewal(), lambda after: None, mode=JoinCode(renewed=True))
+        return replace(reply, effects=(RenewWebToken(),)) if reply.record is not None else reply
 
 
 def join_code(ctx: Ctx) -> Reply:
