@@ -5,20 +5,10 @@ The game is their fold (:func:`banker.game.replay`); nothing else changes
 it. Money only moves as :class:`Posting` values inside a :class:`Transaction`
 (an enrolment's and a new game's opening balances are transactions too),
 committed whole or not at all. Ids (transaction, card and game numbers) are
-given by the core from the game's counters; the store stamps the wall-clock
-``time`` when it appends a record.
+given by the core from the game's counters; a record's wall-clock ``time``
+is stamped (:func:`stamped`) before it is folded and written.
 
-The kinds, with the word the store writes for each::
-
-    Transaction  "tx"       money moved (postings) and deeds changed (estate changes)
-    Enrolment    "enrol"    a card joins, with its opening balance
-    Rename       "rename"   a player's new name
-    Removal      "remove"   a card retires (its journal stays)
-    DeedTag      "deed-tag" a deed's RFID tag
-    Setting      "setting"  a unit setting (the volume)
-    PinChange    "pin"      the banker's PIN (its salted hash)
-    NewGame      "new-game" the current game is archived, a new one starts
-    GameRestored "restore"  an archived game is current again (with its state)
+Each kind's word in the store is in :data:`KINDS`.
 
 Records describe themselves to the store (:mod:`store.codec`): a record is
 stored as a JSON object of its fields, by name (its own ``time`` is the

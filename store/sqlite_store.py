@@ -11,11 +11,10 @@ checkpoints, backups and clean stops, so a vanished tail is found too. The
 store holds no rules and no game: the game is the fold of
 :meth:`SqliteStore.records` (from the last :class:`~banker.records.Snapshot`).
 
-Nothing asked of it grows with the journal's length but what must read it
-all (verify, export): the rare rows that start or restore a game, snapshots
-and the chain's start sit in one small partial index; a game's transactions
-are found between them; transaction numbers grow with the row numbers, so
-one is found by bisection.
+Only what must read it all (verify, export) grows with the journal: game
+starts, restores, snapshots and the chain's start sit in one small partial
+index, a game's transactions lie between them, and a transaction is found by
+bisection (numbers grow with rows).
 
 >>> from banker.records import Setting
 >>> with SqliteStore(":memory:", clock=lambda: 1.0) as store:
@@ -324,8 +323,7 @@ class SqliteStore:
     # -- writing -------------------------------------------------------------------------
 
     def now(self) -> float:
-        """The wall-clock time the journal stamps a record with."""
-        return float(self._clock())
+        return float(self._clock())  # the wall-clock time a record is stamped with
 
     def append(self, record: Record) -> Record:
         """Write ``record`` as the journal's next entry; returns it stamped with its time, once durable.
