@@ -73,11 +73,9 @@ class SqliteStore:
     ledger of schema 1 or 2 is moved to schema 3 when opened. ``clock`` gives
     wall-clock time (epoch seconds) for the records' stamps. ``writer=True``
     takes the writer lock (:class:`store.lock.LedgerInUse` if a running unit
-    has it) and may create the file; a reader (``writer=False``) takes none,
-    cannot append and never creates a ledger (:class:`LedgerError` naming a
-    missing path). Raises :class:`CorruptLedger` when the file is not a
-    banker ledger, and :class:`LedgerError` when it cannot be opened or its
-    key is missing for writing.
+    has it) and may create the file; a reader takes none, cannot append and
+    never creates a ledger. :class:`CorruptLedger`: not a banker ledger;
+    :class:`LedgerError`: it can't be opened, or its key is missing for writing.
     """
 
     def __init__(
