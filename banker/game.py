@@ -115,6 +115,10 @@ class Game:
     def balance(self, card_id: int) -> int:
         return self.balances.get(card_id, 0)
 
+    def balances_by_name(self) -> dict[str, int]:
+        """Each enrolled player's balance, by name (what ``banker script --json`` and the expectations report)."""
+        return {c.name: self.balance(c.id) for c in self.cards}
+
     def card_by_uid(self, uid: str | None) -> Card | None:
         return None if uid is None else self._by_uid.get(uid)
 

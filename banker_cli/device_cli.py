@@ -45,9 +45,11 @@ def hardware(backend: str, config):
 @backend_option
 def doctor_command(backend: str) -> None:
     """Check each configured device and say what was found; exit 1 if any is missing."""
+    from runtime.device import doctor
+
     config = current_config()
     with hardware(backend, config) as hw:
-        report = list(checks(config, hw))
+        report = list(doctor(config, hw))
     for name, ok, sentence in report:
         click.echo(f"{'ok  ' if ok else 'FAIL'}  {name:<17} {sentence}")
     missing = [name for name, ok, _ in report if not ok]
@@ -59,60 +61,6 @@ def doctor_command(backend: str) -> None:
     where = ("on simulated chips: the config and the drivers work; run it without --backend hw-sim on the Pi"
              if backend == "hw-sim" else "on this Pi")
     click.echo(f"All {len(report)} devices answer {where}.")
-
-
-def checks(config, hw):
-    """Open each configured device on its own and say in a sentence what was found: (device, ok, sentence)."""
-    from runtime.device import PARTS, wanted
-
-    for name in wanted(config):
-        try:
-            part = PARTS[name](config, hw)
-        except (BankerError, OSError, ValueError, ImportError) as exc:
-            yield name, False, _sentence_of(exc)
-            continue
-        try:
-            yield name, True, _found(name, part, config)
-        finally:
-            part.close()
-    if not config.serial_url:
-        yield "serial test port", True, "Off: no [serial_test_port] url is configured."
-        return
-    from drivers.serial_port import open_serial
-
-    try:
-        open_serial(config.serial_url, baudrate=config.serial_baudrate, serial_for_url=hw.serial_for_url()).close()
-        yield "serial test port", True, f"{config.serial_url} opens at {config.serial_baudrate} baud."
-    except (BankerError, OSError, ValueError, ImportError) as exc:
-        yield "serial test port", False, _sentence_of(exc)
-
-
-def _found(name: str, part: Any, config) -> str:
-    if name == "readers":
-        kind = "MFRC522 (13.56 MHz)" if config.reader_kind == "mfrc522" else "RDM6300 (125 kHz)"
-        cards = part.cards() if hasattr(part, "cards") else {}
-        slots = [f"{'left (+)' if r.slot == 'left' else 'right (-)'} "
-                 + (f"holds card {cards[r.slot]}" if cards.get(r.slot) else "is empty") for r in config.readers]
-        counted = _count(len(config.readers), kind + " reader")
-        return f"{counted[0].upper()}{counted[1:]} answer{'s' * (len(slots) == 1)}: {' and '.join(slots)}."
-    if name == "display":
-        return f"The {config.display.chip.upper()} display answers on {part.where}."
-    if name == "keypad":
-        k = config.keypad
-        return (f"The 4x4 keypad is set up on rows GPIO {', '.join(map(str, k.rows))} and columns GPIO "
-                f"{', '.join(map(str, k.columns))} (press a key on the running unit to try it).")
-    return f"The buzzer is set up on GPIO {config.buzzer_pin}."
-
-
-def _sentence_of(exc: BaseException) -> str:
-    text = str(exc).strip() or type(exc).__name__
-    text = text[0].upper() + text[1:]
-    return text if text.endswith((".", "!", "?", ")")) else text + "."
-
-
-def _count(n: int, what: str) -> str:
-    words = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
-    return f"{words.get(n, n)} {what}{'s' * (n != 1)}"
 
 
 # -- run ----------------------------------------------------------------------------------
@@ -162,7 +110,8 @@ def run_command(backend: str, seconds: float | None, web: bool | None, db: Path 
                 timer = threading.Timer(seconds, stop.set)
                 timer.daemon = True
                 timer.start()
-            click.echo(f"banker: running on {backend} (game {ledger.game().id}, {len(ledger.cards())} cards)", err=True)
+            game = ledger.game()
+            click.echo(f"banker: running on {backend} (game {game.id}, {len(game.cards)} cards)", err=True)
             if config.serial_url:
                 from drivers.serial_port import SerialTestPort
                 from runtime.script_driver import shell_target
@@ -202,7 +151,7 @@ def _first_game_settings(ledger, config) -> None:
 
     wanted = GameSettings(config.start_balance, config.go_salary, config.allow_negative)
     settings = ledger.game().settings
-    if ledger.last_transaction() is None and not ledger.transactions() and (
+    if ledger.game().last is None and not ledger.transactions() and (
             settings.start_balance, settings.go_salary, settings.allow_negative) != (
             wanted.start_balance, wanted.go_salary, wanted.allow_negative):
         ledger.new_game(GameSettings(wanted.start_balance, wanted.go_salary, wanted.allow_negative, settings.edition))

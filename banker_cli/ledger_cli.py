@@ -32,11 +32,11 @@ def cards_list(db: Path | None) -> None:
     from banker.money import format_amount
 
     with open_ledger(db, writer=False) as ledger, failing():
-        enrolled = ledger.cards()
-        if not enrolled:
+        game = ledger.game()
+        if not game.cards:
             click.echo(f"no cards are enrolled in {ledger.path} yet: 'banker cards enrol NAME' enrols one", err=True)
-        for card in enrolled:
-            click.echo(f"{card.name:<16} {card.uid:<14} {format_amount(ledger.balance(card.id)):>12}")
+        for card in game.cards:
+            click.echo(f"{card.name:<16} {card.uid:<14} {format_amount(game.balance(card.id)):>12}")
 
 
 @cards.command("enrol")
@@ -52,7 +52,7 @@ def cards_enrol(name: str, uid: str | None, pin: str | None, db: Path | None) ->
     uid = uid_or_none(uid) or made_up_uid(name)
     with open_ledger(db) as ledger, failing():
         card = ledger.enrol(name, uid, cli_grant(pin))
-        click.echo(f"enrolled {card.name} ({card.uid}) with {format_amount(ledger.balance(card.id))}")
+        click.echo(f"enrolled {card.name} ({card.uid}) with {format_amount(ledger.game().balance(card.id))}")
 
 
 @cards.command("rename")
@@ -135,7 +135,7 @@ def game_new(start, go, allow_negative, short_game, income_tax_choice, luxury_ta
             now.luxury_tax if luxury_tax is None else luxury_tax,
         )
         g = ledger.new_game(settings, cli_grant(pin))  # the PIN counts only when the rules change
-        click.echo(f"game {g.id} started: {len(ledger.cards())} players at {format_amount(settings.start_balance)}")
+        click.echo(f"game {g.id} started: {len(ledger.game().cards)} players at {format_amount(settings.start_balance)}")
 
 
 @click.command("restore")
@@ -164,7 +164,7 @@ FIELDS = ("id", "game", "time", "kind", "payer", "payee", "amount", "memo", "rev
 
 def _journal(ledger_, game_id: int):
     """The postings of game ``game_id``, one row (a dict of :data:`FIELDS`) at a time, never the whole journal."""
-    names = ledger_.card_names()
+    names = ledger_.game().names
     undone_by = {tx.reverses: tx.id for tx in ledger_.iter_transactions(game_id) if tx.reverses is not None}
     for tx in ledger_.iter_transactions(game_id):
         for p in tx.postings:

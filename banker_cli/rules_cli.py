@@ -72,9 +72,9 @@ def deeds_enrol(slug: str, uid: str, pin: str | None, db: Path | None) -> None:
     """Give the title deed SLUG an RFID tag: placing the tag on a reader then chooses the deed."""
     uid = uid_or_none(uid)
     with open_ledger(db) as ledger, failing():
-        ledger.edition().deed(slug)  # an unknown slug is a bad argument (exit 2), before the PIN is asked
+        ledger.game().edition.deed(slug)  # an unknown slug is a bad argument (exit 2), before the PIN is asked
         ledger.enrol_deed(slug, uid, cli_grant(pin))
-        name = ledger.edition().deed(slug).name
+        name = ledger.game().edition.deed(slug).name
         click.echo(f"tag {uid} is now {name}'s")
 
 
@@ -82,17 +82,15 @@ def game_state(ledger) -> dict:
     """The current game as data: balances, worth, deeds and their buildings and mortgages, the bank's stock."""
     from banker.rules.standings import end_worth_of, worth_of
 
-    estate, edition = ledger.estate(), ledger.edition()
-    names = ledger.card_names()
-    settings = ledger.game().settings
-    players = ledger.cards()
+    game = ledger.game()
+    estate, edition, names, settings, players = game.estate, game.edition, game.names, game.settings, game.cards
     return {
-        "game": ledger.game().id,
+        "game": game.id,
         "rules": {"edition": settings.edition, "short_game": settings.houses_for_hotel == 3,
                   "income_tax_choice": settings.income_tax_choice, "allow_negative": settings.allow_negative},
-        "balances": {c.name: ledger.balance(c.id) for c in players},
-        "worth": {c.name: worth_of(ledger.game(), c.id) for c in players},
-        "end_worth": {c.name: end_worth_of(ledger.game(), c.id) for c in players},
+        "balances": game.balances_by_name(),
+        "worth": {c.name: worth_of(game, c.id) for c in players},
+        "end_worth": {c.name: end_worth_of(game, c.id) for c in players},
         "deeds": [
             {"slug": d.slug, "name": d.name, "owner": names.get(estate.owner(d.slug), f"card {estate.owner(d.slug)}"),
              "houses": estate.houses(d.slug), "mortgaged": estate.is_mortgaged(d.slug)}

@@ -104,7 +104,7 @@ def _script_on_ledger(name: str, lines, db: Path | None, *, as_json: bool, quiet
             fail(f"{name}: {len(store.failed)} change(s) were not saved: {describe(store.failed[0])}", UNUSABLE)
         if as_json:
             click.echo(json.dumps({
-                "balances": ledger.balances(),
+                "balances": ledger.game().balances_by_name(),
                 "volume": ledger.game().volume,
                 "game": ledger.game().id,
                 "screen": backend_.screen_lines(),

@@ -83,7 +83,7 @@ class Unit:
         self.shell = Shell(ledger, display=self.device.display, clock=self.hw.clock, now=self.hw.clock(),
                            sleep_after=1e9)
         self.next_tick = self.hw.clock() + TICK_SECONDS
-        cards = ledger.cards()
+        cards = ledger.game().cards
         self.payer, self.payee = cards[0], cards[1]
         self.hw.chips["right"].place(Picc.from_hex(self.payer.uid))
         self.hw.chips["left"].place(Picc.from_hex(self.payee.uid))
@@ -141,7 +141,7 @@ def trial(unit: Unit, fsync: ModelledFsync, rng: random.Random) -> dict:
     """Type the amount, then press M at a random moment of the scan cycle: the parts of the wait for "Paid"."""
     for key in AMOUNT_KEYS:
         unit.tap(key)
-    before = unit.ledger.last_transaction()
+    before = unit.ledger.game().last
     bus = unit.hw.oled
     bus.reset_counters()
     appends = fsync.appends
@@ -155,7 +155,7 @@ def trial(unit: Unit, fsync: ModelledFsync, rng: random.Random) -> dict:
     for i in range(1000):
         unit.scan(advance=i > 0)
         handled += unit.handle_cpu
-        if unit.ledger.last_transaction() is not before:
+        if unit.ledger.game().last is not before:
             break
         idle_scans += unit.scan_cpu
     else:

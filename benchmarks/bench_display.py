@@ -50,7 +50,8 @@ def per_key(chip_name: str, partial: bool) -> list[dict]:
             sent = chip.reset_counters()
             rows.append({"key": key, "wire_bytes": sent.wire_bytes, "data_bytes": sent.data_bytes,
                          "transactions": sent.transactions, "i2c_ms": sent.i2c_seconds(I2C_HZ) * 1000, "cpu": cpu})
-        assert ledger.balance(ledger.card_by_name("Alice").id) == 16_234_500
+        game = ledger.game()
+        assert game.balance(game.card_by_name("Alice").id) == 16_234_500
     return rows
 
 

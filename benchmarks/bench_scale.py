@@ -171,7 +171,7 @@ def bench_undo(report: Report, sizes: list[int], repeats: int) -> dict:
         with ledgers.ledger_copy(n) as path, ledgers.open_for_commits(path) as ledger:
             display, bus = common.pi_display()
             shell = Shell(ledger, display=display, sleep_after=1e9)
-            ids = [c.id for c in ledger.cards()]
+            ids = [c.id for c in ledger.game().cards]
             t = 1.0
             walls, cpus, core_walls, core_cpus = [], [], [], []
             for r in range(repeats + 1):  # the first run warms the caches up: not counted
@@ -181,7 +181,7 @@ def bench_undo(report: Report, sizes: list[int], repeats: int) -> dict:
                         t += 0.2
                         shell.handle(KeyDown(key, t))
                         shell.handle(KeyUp(key, t + 0.05))
-                assert ledger.last_transaction().reverses is not None, shell.screen.lines
+                assert ledger.game().last.reverses is not None, shell.screen.lines
                 ledger.post(ledgers.transfer(r + 1, ids))
                 with timed() as tc:
                     ledger.undo()
@@ -339,7 +339,7 @@ def bench_bytes(report: Report, n: int, commits: int) -> dict:
     with ledgers.ledger_copy(n) as path:
         wal = Path(str(path) + "-wal")
         with ledgers.open_for_commits(path, backups=True) as ledger:
-            ids = [c.id for c in ledger.cards()]
+            ids = [c.id for c in ledger.game().cards]
             for i in range(5):  # the WAL exists, the caches are warm
                 ledger.post(ledgers.transfer(i, ids))
             page = _truncate_wal(path)

@@ -98,7 +98,8 @@ def key_latencies(shell: Shell, cycles: int, pace: float) -> tuple[list[float], 
 
     A key goes down every ``pace`` seconds (0: as fast as the shell takes them).
     """
-    alice, bob = shell.ledger.card_by_name("Alice"), shell.ledger.card_by_name("Bob")
+    game = shell.ledger.game()
+    alice, bob = game.card_by_name("Alice"), game.card_by_name("Bob")
     keys, commits, t = [], [], 1000.0
     due = time.perf_counter()
     for cycle in range(cycles):

@@ -58,7 +58,7 @@ def check_after_kill(path: str, reported: set[int]) -> tuple[int, int]:
         ledger.check()
         assert ledger.verify().ok, ledger.verify().problems
         ids = [tx.id for game in ledger.games() for tx in ledger.transactions(game.id)]
-        cards = {c.id for c in ledger.cards()}
+        cards = {c.id for c in ledger.game().cards}
         for game in ledger.games():
             txs = ledger.transactions(game.id)
             opened = [p.payee for tx in txs if tx.kind == "opening" for p in tx.postings]

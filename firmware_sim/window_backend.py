@@ -161,7 +161,7 @@ class WindowHands:
 
     def _loose(self, name: str, uid: str) -> None:
         """A card nobody enrolled gets a grey tile of its own, labelled with the script's name for it."""
-        if self.sim.ledger.card_by_uid(uid) is None and name.casefold() != BLANK_CARD_NAME:
+        if self.sim.ledger.game().card_by_uid(uid) is None and name.casefold() != BLANK_CARD_NAME:
             self.sim.table.add_loose(name, uid)
 
     def insert(self, reader: str, uid: str, name: str = "") -> None:

@@ -4,7 +4,8 @@
 (the real Pi: :class:`PiHardware`; simulated chips:
 ``firmware_sim.hw_sim.SimulatedHardware``) and either returns a
 :class:`Device` or raises with one clear line per device that failed.
-:func:`doctor` opens each device on its own and reports what it found.
+:func:`doctor` opens each device on its own and says in a sentence what it
+found (``banker doctor`` prints it).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from runtime.config import Config, ReaderConfig
 from banker.errors import BankerError
@@ -160,16 +161,8 @@ def open_display(config: Config, hw: Hardware):
 PARTS: dict[str, Callable[[Config, Hardware], Any]] = {
     "readers": open_readers, "keypad": open_keypad, "buzzer": open_buzzer, "display": open_display,
 }
-
-
-def _describe(name: str, part: Any, config: Config) -> str:
-    if name == "readers":
-        return f"{config.reader_kind} reader(s) on slot(s) {', '.join(r.slot for r in config.readers)}; cards now: {part.cards()}"
-    if name == "display":
-        return f"{config.display.chip} on {part.where}"
-    if name == "keypad":
-        return f"4x4 keypad, rows GPIO{list(config.keypad.rows)}, columns GPIO{list(config.keypad.columns)}"
-    return f"buzzer on GPIO{config.buzzer_pin}"
+#: How a device that is missing or misconfigured fails to open (anything else is a programming error).
+OPEN_ERRORS = (BankerError, OSError, ValueError, ImportError)
 
 
 def wanted(config: Config) -> list[str]:
@@ -183,7 +176,7 @@ def open_device(config: Config, hw: Hardware) -> Device:
     for name in wanted(config):
         try:
             setattr(device, "slots" if name == "readers" else name, PARTS[name](config, hw))
-        except (BankerError, OSError, ValueError, ImportError) as exc:
+        except OPEN_ERRORS as exc:
             device.problems.append(f"{name}: {exc}")
     if device.problems:
         device.close()
@@ -191,28 +184,56 @@ def open_device(config: Config, hw: Hardware) -> Device:
     return device
 
 
-def doctor(config: Config, hw: Hardware) -> list[tuple[str, bool, str]]:
-    """Open each configured device alone and say what was found: (device, ok, what)."""
-    report = []
+def doctor(config: Config, hw: Hardware) -> Iterator[tuple[str, bool, str]]:
+    """Open each configured device on its own and say in a sentence what was found: (device, ok, sentence).
+
+    ``banker doctor`` prints these lines; docs/troubleshooting.md names them.
+    """
     for name in wanted(config):
         try:
             part = PARTS[name](config, hw)
-        except (BankerError, OSError, ValueError, ImportError) as exc:
-            report.append((name, False, str(exc)))
+        except OPEN_ERRORS as exc:
+            yield name, False, _sentence_of(exc)
             continue
         try:
-            report.append((name, True, _describe(name, part, config)))
+            yield name, True, _found(name, part, config)
         finally:
             part.close()
-    if config.serial_url:
-        try:
-            from drivers.serial_port import open_serial
+    if not config.serial_url:
+        yield "serial test port", True, "Off: no [serial_test_port] url is configured."
+        return
+    from drivers.serial_port import open_serial
 
-            port = open_serial(config.serial_url, baudrate=config.serial_baudrate, serial_for_url=hw.serial_for_url())
-            port.close()
-            report.append(("serial test port", True, f"{config.serial_url} opens"))
-        except (BankerError, OSError, ValueError, ImportError) as exc:
-            report.append(("serial test port", False, str(exc)))
-    else:
-        report.append(("serial test port", True, "off (not configured)"))
-    return report
+    try:
+        open_serial(config.serial_url, baudrate=config.serial_baudrate, serial_for_url=hw.serial_for_url()).close()
+        yield "serial test port", True, f"{config.serial_url} opens at {config.serial_baudrate} baud."
+    except OPEN_ERRORS as exc:
+        yield "serial test port", False, _sentence_of(exc)
+
+
+def _found(name: str, part: Any, config: Config) -> str:
+    if name == "readers":
+        kind = "MFRC522 (13.56 MHz)" if config.reader_kind == "mfrc522" else "RDM6300 (125 kHz)"
+        cards = part.cards() if hasattr(part, "cards") else {}
+        slots = [f"{'left (+)' if r.slot == 'left' else 'right (-)'} "
+                 + (f"holds card {cards[r.slot]}" if cards.get(r.slot) else "is empty") for r in config.readers]
+        counted = _count(len(config.readers), kind + " reader")
+        return f"{counted[0].upper()}{counted[1:]} answer{'s' * (len(slots) == 1)}: {' and '.join(slots)}."
+    if name == "display":
+        return f"The {config.display.chip.upper()} display answers on {part.where}."
+    if name == "keypad":
+        k = config.keypad
+        return (f"The 4x4 keypad is set up on rows GPIO {', '.join(map(str, k.rows))} and columns GPIO "
+                f"{', '.join(map(str, k.columns))} (press a key on the running unit to try it).")
+    return f"The buzzer is set up on GPIO {config.buzzer_pin}."
+
+
+def _sentence_of(exc: BaseException) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    text = text[0].upper() + text[1:]
+    return text if text.endswith((".", "!", "?", ")")) else text + "."
+
+
+def _count(n: int, what: str) -> str:
+    words = {1: "one", 2: "two", 3: "three", 4: "four", 5: "five"}
+    return f"{words.get(n, n)} {what}{'s' * (n != 1)}"

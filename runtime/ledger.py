@@ -4,8 +4,9 @@ Every change, from the keypad or the ``banker`` command, is a record built
 by the core (:mod:`banker.acts`, :func:`banker.step.step`) and written by
 :meth:`Ledger.commit`: checked against the game (:func:`banker.game.apply`),
 appended to the store (durable when it returns, or nothing written), and
-only then folded into the game. Reads answer from the folded game; the
-journal's history is read from the store.
+only then folded into the game. Readers of the current game read the
+immutable value :meth:`Ledger.game` returns; the journal's history is read
+from the store.
 
 Opening folds only the records after the store's last
 :class:`~banker.records.Snapshot`: :meth:`Ledger.maintain` (the shell calls
@@ -16,7 +17,7 @@ ledger.
 >>> from firmware_sim.memory_store import MemoryStore
 >>> with Ledger(MemoryStore()) as ledger:
 ...     alice = ledger.enrol("Alice", "04A1B2C3")
-...     ledger.balance(alice.id)
+...     ledger.game().balance(alice.id)
 15000000
 """
 
@@ -30,12 +31,10 @@ from collections.abc import Callable, Iterator
 from banker import acts
 from banker.audit import Audit
 from banker.authority import PIN_SETTING, Grant, WrongPin, refusal, requires_pin
-from banker.deeds import Edition
 from banker.errors import CorruptLedger, LedgerError, Refused
 from banker.game import Game, apply, from_snapshot, replay
 from banker.ports import Store
 from banker.records import Card, GameSettings, PinChange, PinFailure, Record, Setting, Transaction, stamped
-from banker.rules.estate import Estate
 from banker.undo import reversal, undo_last
 from cards import editions as packaged_editions
 
@@ -158,47 +157,8 @@ class Ledger:
     # -- reading -------------------------------------------------------------------------
 
     def game(self) -> Game:
-        """The game now (an immutable value)."""
+        """The game now (an immutable value): balances, cards, deeds and settings are read from it."""
         return self._game
-
-    def edition(self) -> Edition:
-        return self._game.edition
-
-    def estate(self) -> Estate:
-        return self._game.estate
-
-    def cards(self) -> list[Card]:
-        return list(self._game.cards)
-
-    def card_by_uid(self, uid: str) -> Card | None:
-        return self._game.card_by_uid(uid)
-
-    def card_by_name(self, name: str) -> Card | None:
-        return self._game.card_by_name(name)
-
-    def card_names(self) -> dict[int, str]:
-        return dict(self._game.names)
-
-    def balance(self, card_id: int) -> int:
-        return self._game.balance(card_id)
-
-    def balances(self) -> dict[str, int]:
-        """Each enrolled card's balance in the current game, by player name."""
-        return {c.name: self._game.balance(c.id) for c in self._game.cards}
-
-    def balances_by_id(self) -> dict[int, int]:
-        return {c.id: self._game.balance(c.id) for c in self._game.cards}
-
-    def deed_tags(self) -> dict[str, str]:
-        return dict(self._game.deed_tags)
-
-    def setting(self, key: str, default: str | None = None) -> str | None:
-        if key == PIN_SETTING:
-            return self._game.pin_hash if self._game.pin_hash is not None else default
-        return self._game.options.get(key, default)
-
-    def last_transaction(self) -> Transaction | None:
-        return self._game.last
 
     def transactions(self, game_id: int | None = None) -> list[Transaction]:
         """The journal of ``game_id`` (default: the current game), in order."""

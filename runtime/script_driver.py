@@ -52,42 +52,48 @@ class LedgerQueries:
     def uid_of(self, name: str) -> str:
         """The UID of the card enrolled as ``name``, or of the tag of the deed slug ``name``;
         any other name is an unknown card (a made-up UID)."""
-        card = self.ledger.card_by_name(name)
+        game = self.ledger.game()
+        card = game.card_by_name(name)
         if card is not None:
             return card.uid
-        tag = next((uid for uid, slug in self.ledger.deed_tags().items() if slug == name.lower()), None)
+        tag = next((uid for uid, slug in game.deed_tags.items() if slug == name.lower()), None)
         return tag if tag is not None else made_up_uid(name)
 
     def balance(self, name: str) -> int | None:
-        card = self.ledger.card_by_name(name)
-        return None if card is None else self.ledger.balance(card.id)
+        game = self.ledger.game()
+        card = game.card_by_name(name)
+        return None if card is None else game.balance(card.id)
 
     def balances(self) -> dict[str, int]:
-        return self.ledger.balances()
+        return self.ledger.game().balances_by_name()
 
     def owner(self, slug: str) -> str:
         """The owner's name, or "bank"; UnknownDeed for a slug of no deed."""
-        self.ledger.edition().deed(slug)
-        owner = self.ledger.estate().owner(slug)
+        game = self.ledger.game()
+        game.edition.deed(slug)
+        owner = game.estate.owner(slug)
         if owner is None:
             return "bank"
-        return next((c.name for c in self.ledger.cards() if c.id == owner), f"card {owner}")
+        return next((c.name for c in game.cards if c.id == owner), f"card {owner}")
 
     def houses(self, slug: str) -> int:
-        self.ledger.edition().deed(slug)
-        return self.ledger.estate().houses(slug)
+        game = self.ledger.game()
+        game.edition.deed(slug)
+        return game.estate.houses(slug)
 
     def mortgaged(self, slug: str) -> bool:
-        self.ledger.edition().deed(slug)
-        return self.ledger.estate().is_mortgaged(slug)
+        game = self.ledger.game()
+        game.edition.deed(slug)
+        return game.estate.is_mortgaged(slug)
 
     def bank_buildings(self) -> tuple[int, int]:
-        estate = self.ledger.estate()
+        estate = self.ledger.game().estate
         return estate.houses_in_bank, estate.hotels_in_bank
 
     def worth(self, name: str) -> int | None:
-        card = self.ledger.card_by_name(name)
-        return None if card is None else worth_of(self.ledger.game(), card.id)
+        game = self.ledger.game()
+        card = game.card_by_name(name)
+        return None if card is None else worth_of(game, card.id)
 
 
 class Hands(Protocol):
@@ -124,7 +130,7 @@ class ScriptDriver(LedgerQueries):
 
     def uid_of(self, name: str) -> str:
         uid = LedgerQueries.uid_of(self, name)
-        if uid == made_up_uid(name) and self.ledger.card_by_name(name) is None:
+        if uid == made_up_uid(name) and self.ledger.game().card_by_name(name) is None:
             other = self.unknown_uid(name) if self.unknown_uid is not None else None
             if other is not None:
                 return other
@@ -139,13 +145,13 @@ class ScriptDriver(LedgerQueries):
 
     def enrol(self, name: str, uid: str, pin: str | None = _OWN) -> None:  # type: ignore[assignment]
         """Enrol a card for ``name`` with the PIN (``pin``: the one a serial line carried); a name enrolled does nothing."""
-        if self.ledger.card_by_name(name) is None:
+        if self.ledger.game().card_by_name(name) is None:
             self.ledger.enrol(name, uid, Grant(self.pin if pin is _OWN else pin, self.via))
             self.shell.show()
 
     def enrol_deed(self, slug: str, uid: str, pin: str | None = _OWN) -> None:  # type: ignore[assignment]
         """Give the deed ``slug`` the tag ``uid`` with the PIN (an unknown deed: the script's mistake, UnknownDeed)."""
-        self.ledger.edition().deed(slug)
+        self.ledger.game().edition.deed(slug)
         self.ledger.enrol_deed(slug, uid, Grant(self.pin if pin is _OWN else pin, self.via))
         self.shell.show()
 

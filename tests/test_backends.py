@@ -19,7 +19,7 @@ def play(spec):
     backend = script_backend(spec, ledger)
     try:
         failure = scripts.run(scripts.parse(EXAMPLE.read_text()), backend)
-        return failure, ledger.balances(), backend.screen_lines()
+        return failure, ledger.game().balances_by_name(), backend.screen_lines()
     finally:
         getattr(backend, "close", lambda: None)()
 
@@ -38,7 +38,7 @@ def test_a_spy_logs_events_records_and_effects_without_changing_the_game():
     scripts.run(scripts.parse(EXAMPLE.read_text()), backend)
     log = out.getvalue()
     assert "spy event  CardPlaced" in log and "spy record Transaction" in log and "spy effect PlayTone" in log
-    assert ledger.balances() == play("core")[1]
+    assert ledger.game().balances_by_name() == play("core")[1]
 
 
 @pytest.mark.parametrize("spec", ["nope", "spy:", "pi-zero"])
@@ -72,7 +72,7 @@ def test_every_script_backend_takes_the_banker_pin_for_its_enrolments(spec):
         assert scripts.run(scripts.parse(text), backend) is None
     finally:
         getattr(backend, "close", lambda: None)()
-    assert ledger.card_by_name("Eve") is not None and ledger.deed_tags() == {"B0A4D0": "boardwalk"}
+    assert ledger.game().card_by_name("Eve") is not None and ledger.game().deed_tags == {"B0A4D0": "boardwalk"}
     assert [r.via for r in ledger.store.records() if isinstance(r, PinFailure)] == ["script"]
 
 
@@ -104,4 +104,4 @@ def test_the_serial_backend_sends_the_pin_to_the_unit():
             device.poll()
             time.sleep(0.0005)
         worker.join(1)
-    assert unit.card_by_name("Eve") is not None
+    assert unit.game().card_by_name("Eve") is not None

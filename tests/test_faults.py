@@ -77,7 +77,7 @@ def test_reader_flicker_does_not_cancel_an_entry(bench):
     bench.chip("left").place(alice)      # ... and read again a few ms later
     bench.polls(2)
     bench.keys("M")
-    assert bench.ledger.balances()["Alice"] == 40_000_000
+    assert bench.ledger.game().balances_by_name()["Alice"] == 40_000_000
 
 
 def test_a_card_swapped_mid_entry_cancels_it(bench):
@@ -90,7 +90,7 @@ def test_a_card_swapped_mid_entry_cancels_it(bench):
     bench.polls(8)
     assert "- Bob" in bench.shown or "Cancelled" in bench.shown
     bench.keys("M")
-    assert bench.ledger.balances() == {"Alice": 15_000_000, "Bob": 15_000_000}
+    assert bench.ledger.game().balances_by_name() == {"Alice": 15_000_000, "Bob": 15_000_000}
 
 
 def test_two_cards_on_one_reader_read_as_no_card_and_post_nothing(bench):
@@ -102,7 +102,7 @@ def test_two_cards_on_one_reader_read_as_no_card_and_post_nothing(bench):
     bench.polls(10)
     assert "Two cards on -" in bench.shown
     bench.keys("M")
-    assert bench.ledger.balances() == {"Alice": 15_000_000, "Bob": 15_000_000}
+    assert bench.ledger.game().balances_by_name() == {"Alice": 15_000_000, "Bob": 15_000_000}
 
 
 def test_a_card_lying_on_a_reader_for_minutes_never_flickers(bench):
@@ -111,7 +111,7 @@ def test_a_card_lying_on_a_reader_for_minutes_never_flickers(bench):
     bench.keys("7")
     bench.polls(20 * 50)  # 50 s of polls
     bench.keys("M")
-    assert bench.ledger.balances()["Alice"] == 22_000_000
+    assert bench.ledger.game().balances_by_name()["Alice"] == 22_000_000
 
 
 def test_power_loss_during_a_new_game_keeps_the_old_game_whole(tmp_path):
@@ -147,7 +147,7 @@ def test_the_display_failing_mid_game_loses_nothing_and_recovers():
             hw.hw.oled.unplug()  # the display's cable comes loose
             for key in "2M":
                 hw.press(key)
-            assert ledger.balances()["Alice"] == 17_000_000
+            assert ledger.game().balances_by_name()["Alice"] == 17_000_000
             assert hw.device.display.failed
             hw.hw.oled.plug()
             hw.wait(0.3)

@@ -185,13 +185,13 @@ def test_a_tag_enrolled_on_the_device_needs_the_pin_when_one_is_set(table):
     table.press("FN")
     assert "Banker PIN?" in table.shown
     table.type("9 9 9 9 M")
-    assert "Wrong PIN" in table.shown and table.ledger.deed_tags() == {}
+    assert "Wrong PIN" in table.shown and table.ledger.game().deed_tags == {}
     table.remove("left")
     table.type("FN 3 9")
     table.insert("left", "Tag")
     table.type("FN 1 2 3 4 M")
     assert "Tag enrolled" in table.shown
-    assert list(table.ledger.deed_tags().values()) == ["boardwalk"]
+    assert list(table.ledger.game().deed_tags.values()) == ["boardwalk"]
 
 
 def test_a_players_card_can_not_be_a_deeds_tag(table):

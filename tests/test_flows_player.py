@@ -71,7 +71,7 @@ def test_jail_cards_drawn_sold_and_used(table):
     table.remove("left")
     table.type("FN GO 4")
     assert "Used jail card" in table.shown
-    assert table.ledger.estate().jail_cards_of(None) == 2
+    assert table.ledger.game().estate.jail_cards_of(None) == 2
 
 
 def test_a_card_moved_during_a_sale_cancels_it(table):
@@ -171,7 +171,7 @@ def test_a_creditor_may_lift_inherited_mortgages_at_once(table):
     table.type("FN GO 5")
     assert ".: and lift" in table.shown
     table.press(".")
-    assert table.ledger.estate().owner("boardwalk") == table.ledger.card_by_name("Bob").id
-    assert not table.ledger.estate().is_mortgaged("boardwalk")
+    assert table.ledger.game().estate.owner("boardwalk") == table.ledger.game().card_by_name("Bob").id
+    assert not table.ledger.game().estate.is_mortgaged("boardwalk")
     # Bob got Alice's 13M and paid the 2M principal and the 200K interest
     assert table.balance("Bob") == 15_000_000 + 13_000_000 - 2_200_000

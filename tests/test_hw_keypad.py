@@ -197,6 +197,6 @@ def test_amount_typed_on_the_matrix_pays_the_card_through_the_unit():
         for key in ["1", ".", "5", "M"]:
             b.tap(key)
         shell.pump()
-        assert ledger.balance(bob.id) == 13_500_000
+        assert ledger.game().balance(bob.id) == 13_500_000
         assert shell.screen.shows("Bob -1.5M")
     b.keypad.close()

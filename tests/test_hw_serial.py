@@ -217,12 +217,12 @@ def test_stack_on_the_live_unit_through_the_port_shows_two_cards_and_pays_nothin
         assert ask(session, line)["ok"]
     assert ask(session, "stack left Bob")["screen"][0] == "Two cards on +"
     ask(session, "press 5 M")
-    assert ledger.balances() == {"Alice": 15_000_000, "Bob": 15_000_000}
+    assert ledger.game().balances_by_name() == {"Alice": 15_000_000, "Bob": 15_000_000}
     ask(session, "remove left")
     assert shell.panel.faults == ()
     ask(session, "insert left Alice")
     ask(session, "press C 5 M")
-    assert ledger.balances()["Alice"] == 20_000_000
+    assert ledger.game().balances_by_name()["Alice"] == 20_000_000
     assert ask(session, "stack left Alice") == {"ok": False, "line": 9,
                                                 "error": "line 9: card A1 already lies on the left reader: "
                                                          "a card can't be stacked on itself"}
@@ -262,7 +262,7 @@ def test_a_refused_enrolment_on_the_live_unit_says_it_needs_the_pin(ledger):
     session = PortSession(shell_target(shell, sleep=clock.advance))
     assert ask(session, "enrol Eve E5")["needs_pin"] and ask(session, "enrol-deed boardwalk B0 pin=0000")["needs_pin"]
     assert ask(session, "enrol Eve E5 pin=2468")["ok"] and ask(session, "enrol-deed boardwalk B0 pin=2468")["ok"]
-    assert ledger.card_by_name("Eve") is not None and ledger.deed_tags() == {"B0": "boardwalk"}
+    assert ledger.game().card_by_name("Eve") is not None and ledger.game().deed_tags == {"B0": "boardwalk"}
     assert [r.via for r in ledger.store.records() if isinstance(r, PinFailure)] == ["serial"]
     assert ask(session, "enrol-deed nowhere B1 pin=0000")["error"] == "No deed 'nowhere'"
     assert len([r for r in ledger.store.records() if isinstance(r, PinFailure)]) == 1  # an unknown deed tries no PIN
@@ -297,4 +297,4 @@ def test_the_client_sends_its_pin_only_with_admin_lines_and_a_text_no_keypad_typ
 
         result = run_device(device, client)
     assert sent == [b"press C\n", b"enrol Eve E5 pin=-\n"]
-    assert "12 34" not in result["message"] and ledger.card_by_name("Eve") is None
+    assert "12 34" not in result["message"] and ledger.game().card_by_name("Eve") is None

@@ -28,7 +28,7 @@ def outcome(backend_class, path):
         backend = backend_class(ledger)
         try:
             failure = run(parse(path.read_text()), backend)
-            return str(failure), ledger.balances(), backend.screen_lines(), ledger.game().id
+            return str(failure), ledger.game().balances_by_name(), backend.screen_lines(), ledger.game().id
         finally:
             getattr(backend, "close", lambda: None)()
 
@@ -149,7 +149,7 @@ def test_script_over_the_serial_test_port():
             device.poll()
             time.sleep(0.0005)
         worker.join(1)
-        assert ledger.balances()["Bob"] == 16_940_000
+        assert ledger.game().balances_by_name()["Bob"] == 16_940_000
     assert result["r"].exit_code == 0, result["r"].output
 
 
@@ -188,13 +188,13 @@ def test_two_cards_laid_through_the_chips_show_and_pay_nothing_until_taken_away(
             assert "Two cards on +" in " ".join(hw.screen_lines())
             for key in "5M":
                 hw.press(key)
-            assert ledger.balances() == {"Alice": 15_000_000, "Bob": 15_000_000}
+            assert ledger.game().balances_by_name() == {"Alice": 15_000_000, "Bob": 15_000_000}
             hw.remove("left")
             assert hw.hw.chips["left"].cards == [] and hw.shell.panel.faults == ()   # the reader reads again
             hw.insert("left", "Alice")
             for key in "C5M":
                 hw.press(key)
-            assert ledger.balances()["Alice"] == 20_000_000
+            assert ledger.game().balances_by_name()["Alice"] == 20_000_000
         finally:
             hw.close()
 
@@ -213,6 +213,6 @@ def test_a_reader_chip_that_stops_answering_is_shown_and_reads_again_when_it_is_
             assert "Alice" in " ".join(hw.screen_lines())
             for key in "2M":
                 hw.press(key)
-            assert ledger.balances()["Alice"] == 17_000_000
+            assert ledger.game().balances_by_name()["Alice"] == 17_000_000
         finally:
             hw.close()

@@ -86,5 +86,5 @@ def test_the_fold_refuses_a_payment_short_of_funds_and_names_the_payer(table):
     table.insert("right", "Bob")
     table.type("15.89M")
     assert "Bob short 890K" in table.shown
-    assert table.ledger.balances()["Bob"] == 15_000_000
+    assert table.ledger.game().balances_by_name()["Bob"] == 15_000_000
     assert table.tones()[-1] == "refusal"

@@ -23,7 +23,7 @@ def test_what_is_committed_is_there_after_reopening(tmp_path):
         tx = pay(ledger, b.id, a.id, 2_500_000)
         assert tx.id and tx.game == 1 and tx.time
     with SqliteLedger(path) as ledger:
-        assert ledger.balances() == {"Alice": 17_500_000, "Bob": 12_500_000}
+        assert ledger.game().balances_by_name() == {"Alice": 17_500_000, "Bob": 12_500_000}
         ledger.check()
 
 
@@ -37,7 +37,7 @@ def test_balances_are_the_fold_of_the_journal(ledger):
 def test_a_transaction_of_several_postings_is_posted_whole(ledger):
     a, b = ledger.enrol("Alice", "A1"), ledger.enrol("Bob", "B2")
     ledger.post(Transaction("deal", (Posting(a.id, BANK, 1, "x"), Posting(BANK, b.id, 2, "y"))))
-    assert ledger.balances() == {"Alice": 14_999_999, "Bob": 15_000_002}
+    assert ledger.game().balances_by_name() == {"Alice": 14_999_999, "Bob": 15_000_002}
 
 
 def test_a_failed_commit_leaves_nothing(tmp_path):
@@ -53,7 +53,7 @@ def test_a_failed_commit_leaves_nothing(tmp_path):
             pay(ledger, BANK, a.id, 5)
         other.rollback()
         other.close()
-        assert ledger.balances() == {"Alice": 15_000_000}
+        assert ledger.game().balances_by_name() == {"Alice": 15_000_000}
         ledger.check()
 
 
@@ -106,10 +106,10 @@ def test_new_game_archives_the_old_one_and_restores_it(ledger):
     first = ledger.game().id
     second = ledger.new_game(GameSettings(start_balance=20_000_000, go_salary=4_000_000))
     assert second.id != first and second.settings.go_salary == 4_000_000
-    assert ledger.balances() == {"Alice": 20_000_000}
+    assert ledger.game().balances_by_name() == {"Alice": 20_000_000}
     assert [g.id for g in ledger.games()] == [first, second.id]
     ledger.restore_game(first)
-    assert ledger.balances() == {"Alice": 18_000_000}
+    assert ledger.game().balances_by_name() == {"Alice": 18_000_000}
     with pytest.raises(Refused, match="no game 99"):
         ledger.restore_game(99)
 
@@ -117,10 +117,10 @@ def test_new_game_archives_the_old_one_and_restores_it(ledger):
 def test_rename_and_remove_keep_the_journal(ledger):
     a = ledger.enrol("Alice", "A1")
     ledger.rename("Alice", "Alicia")
-    assert ledger.card_by_uid("A1").name == "Alicia"
+    assert ledger.game().card_by_uid("A1").name == "Alicia"
     ledger.remove("Alicia")
-    assert ledger.cards() == []
-    assert ledger.card_names()[a.id] == "Alicia"
+    assert ledger.game().cards == ()
+    assert ledger.game().names[a.id] == "Alicia"
     assert len(ledger.transactions()) == 1
 
 

@@ -100,9 +100,9 @@ def test_a_sixth_digit_pays_nothing_on_the_unit(table):
     assert "Too long" in table.shown
     table.press("K")
     assert "5 digits at most" in table.shown and table.tones()[-1] == "refusal"
-    assert table.ledger.balances()["Alice"] == 15_000_000
+    assert table.ledger.game().balances_by_name()["Alice"] == 15_000_000
     table.type("12345K")
-    assert table.ledger.balances()["Alice"] == 27_345_000
+    assert table.ledger.game().balances_by_name()["Alice"] == 27_345_000
 
 
 def test_only_ascii_digits_make_a_pin():

@@ -88,7 +88,8 @@ class UnitAtTheTable(RuleBasedStateMachine):
         journal = self.ledger.transactions()
         issued = sum(p.amount for tx in journal for p in tx.postings if p.payer is BANK)
         returned = sum(p.amount for tx in journal for p in tx.postings if p.payee is BANK)
-        balances = self.ledger.balances_by_id()
+        game = self.ledger.game()
+        balances = {c.id: game.balance(c.id) for c in game.cards}
         assert sum(balances.values()) == issued - returned
         folded = net_flows(p for tx in journal for p in tx.postings)
         assert all(balances[cid] == folded.get(cid, 0) for cid in balances)

@@ -11,7 +11,7 @@ def test_two_cards_on_the_minus_reader_are_shown_and_nothing_is_paid(table):
     table._send(ReaderFault("right", "two-cards", table.t))
     assert "Two cards on -" in table.shown
     table.type("1M")
-    assert table.ledger.balances() == {"Alice": 15_000_000, "Bob": 15_000_000}
+    assert table.ledger.game().balances_by_name() == {"Alice": 15_000_000, "Bob": 15_000_000}
     assert "Two cards on -" in table.shown
     assert table.tones()[-1] == "refusal"
 
@@ -22,7 +22,7 @@ def test_the_reader_reads_again_once_the_cards_are_taken_away(table):
     table._send(ReaderRecovered("right", table.t))
     table.insert("right", "Bob")
     table.type("1M")
-    assert table.ledger.balances()["Bob"] == 14_000_000
+    assert table.ledger.game().balances_by_name()["Bob"] == 14_000_000
 
 
 def test_a_reader_that_stops_answering_says_so_and_its_restart_is_shown(table):
@@ -33,7 +33,7 @@ def test_a_reader_that_stops_answering_says_so_and_its_restart_is_shown(table):
     assert "Reader + restarted" in table.shown
     table.insert("left", "Alice")
     table.type("2M")
-    assert table.ledger.balances()["Alice"] == 17_000_000
+    assert table.ledger.game().balances_by_name()["Alice"] == 17_000_000
 
 
 def test_a_clean_card_read_clears_the_fault_on_that_reader(table):

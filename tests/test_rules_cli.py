@@ -68,7 +68,7 @@ def test_deeds_enrol_gives_a_deed_a_tag_that_then_chooses_it(tmp_path):
     from runtime.ledger import SqliteLedger
 
     with SqliteLedger(db) as ledger:
-        assert ledger.deed_tags() == {"04AABBCC": "boardwalk"}
+        assert ledger.game().deed_tags == {"04AABBCC": "boardwalk"}
 
 
 def test_deeds_enrol_refuses_a_bad_uid_an_unknown_deed_and_a_player_card(tmp_path):

@@ -77,14 +77,14 @@ def test_undo_last_from_the_keypad_posts_a_reversing_entry(table):
     assert "Undo #" in table.shown and "Bob paid Alice" in table.shown
     table.press("M")
     assert "reversed" in table.shown
-    assert table.ledger.balances() == {"Alice": 15_000_000, "Bob": 15_000_000}
+    assert table.ledger.game().balances_by_name() == {"Alice": 15_000_000, "Bob": 15_000_000}
     kinds = [tx.kind for tx in table.ledger.transactions()]
     assert kinds[-2:] == ["transfer", "undo"]  # nothing deleted
     table.keys("FN", "C")
     assert "Nothing to undo" in table.shown
     table.press("M")
     assert "already undone" in table.shown
-    assert table.ledger.balances() == {"Alice": 15_000_000, "Bob": 15_000_000}
+    assert table.ledger.game().balances_by_name() == {"Alice": 15_000_000, "Bob": 15_000_000}
 
 
 def test_c_keeps_the_transaction_when_asked_to_undo(table):
@@ -92,7 +92,7 @@ def test_c_keeps_the_transaction_when_asked_to_undo(table):
     table.type("3M")
     table.keys("FN", "C", "C")
     assert "Cancelled" in table.shown
-    assert table.ledger.balances()["Alice"] == 18_000_000
+    assert table.ledger.game().balances_by_name()["Alice"] == 18_000_000
 
 
 def test_an_undo_that_would_overdraw_is_refused(table):
@@ -108,7 +108,7 @@ def test_an_undo_that_would_overdraw_is_refused(table):
     table.type("20M")  # Alice pays the bank 20M: she has 5M left
     with pytest.raises(InsufficientFunds, match="Alice short 5M"):
         table.ledger.undo(transfer.id)
-    assert table.ledger.balances() == {"Alice": 5_000_000, "Bob": 5_000_000}
+    assert table.ledger.game().balances_by_name() == {"Alice": 5_000_000, "Bob": 5_000_000}
 
 
 def test_cli_undo_by_id_needs_the_pin_but_the_last_does_not(db):
@@ -149,11 +149,11 @@ def test_enrolling_on_the_device_asks_for_the_pin_once_one_is_set(table):
     assert "Banker PIN?" in table.shown
     table.type("9999M")
     assert "Wrong PIN" in table.shown
-    assert table.ledger.card_by_uid("CAFE01") is None
+    assert table.ledger.game().card_by_uid("CAFE01") is None
     table.press("FN")
     table.type("1234M")
     assert "Enrolled" in table.shown
-    assert table.ledger.card_by_uid("CAFE01").name == "Player 1"
+    assert table.ledger.game().card_by_uid("CAFE01").name == "Player 1"
 
 
 def test_three_wrong_pins_lock_pin_entry(table):
@@ -258,10 +258,10 @@ def test_a_full_disk_during_a_commit_shows_not_saved_and_loses_nothing(tmp_path)
             if "NOT SAVED" in table.shown:
                 break
         assert "NOT SAVED" in table.shown
-        committed = ledger.balances()["Alice"]
+        committed = ledger.game().balances_by_name()["Alice"]
         ledger.check()
     with SqliteLedger(path) as ledger:
-        assert ledger.balances()["Alice"] == committed
+        assert ledger.game().balances_by_name()["Alice"] == committed
 
 
 def test_a_locked_database_at_start_up_is_a_clear_message(db):
@@ -331,7 +331,7 @@ os._exit(0)  # the power goes: no checkpoint, the commit lives in the WAL
     assert result.exit_code == 0, result.output
     kept = result.output.split("kept in ")[1].strip()
     with SqliteLedger(kept, backups=False) as copy:
-        assert copy.balances()["Alice"] == 22_000_000
+        assert copy.game().balances_by_name()["Alice"] == 22_000_000
 
 
 def test_a_backup_that_is_not_a_ledger_is_refused_and_the_pin_of_the_current_ledger_counts(db, tmp_path):

@@ -72,7 +72,7 @@ def test_a_script_that_enrols_without_the_pin_is_refused_at_that_line_and_nothin
     with pytest.raises(StepNotAuthorised, match="line 2: this needs the banker's PIN") as refused:
         play(spec, guarded, "wait 1\nenrol Eve E5\ninsert left Eve\n")
     assert refused.value.line == 2 and isinstance(refused.value, NotAuthorised)
-    assert guarded.card_by_name("Eve") is None
+    assert guarded.game().card_by_name("Eve") is None
     assert wrong_tries(guarded) == []  # no PIN given is no guess
 
 
@@ -80,7 +80,7 @@ def test_a_script_that_enrols_without_the_pin_is_refused_at_that_line_and_nothin
 def test_a_script_with_the_right_pin_enrols_and_tags_deeds(guarded, spec):
     failure = play(spec, guarded, "enrol Eve E5\nenrol-deed boardwalk B0A4D0\nexpect balance Eve 15M\n", pin=PIN)
     assert failure is None
-    assert guarded.card_by_name("Eve").uid == "E5" and guarded.deed_tags() == {"B0A4D0": "boardwalk"}
+    assert guarded.game().card_by_name("Eve").uid == "E5" and guarded.game().deed_tags == {"B0A4D0": "boardwalk"}
     assert wrong_tries(guarded) == []
 
 
@@ -88,7 +88,7 @@ def test_a_script_with_the_right_pin_enrols_and_tags_deeds(guarded, spec):
 def test_a_wrong_pin_in_a_script_is_journalled_and_tags_nothing(guarded, spec):
     with pytest.raises(StepNotAuthorised, match="line 1: wrong banker PIN"):
         play(spec, guarded, "enrol-deed boardwalk B0A4D0\n", pin="1111")
-    assert guarded.deed_tags() == {} and wrong_tries(guarded) == ["script"]
+    assert guarded.game().deed_tags == {} and wrong_tries(guarded) == ["script"]
 
 
 def test_a_name_already_enrolled_needs_no_pin(guarded):
@@ -100,14 +100,14 @@ def test_with_no_pin_set_scripts_enrol_as_they_always_did(spec):
     with Ledger(MemoryStore()) as ledger:
         assert play(spec, ledger, "enrol Eve\nenrol-deed boardwalk\nexpect balance Eve 15M\n") is None
         assert play(spec, ledger, "enrol Bob B2\n", pin="9999") is None  # a PIN given to a ledger without one
-        assert {c.name for c in ledger.cards()} == {"Eve", "Bob"} and wrong_tries(ledger) == []
+        assert {c.name for c in ledger.game().cards} == {"Eve", "Bob"} and wrong_tries(ledger) == []
 
 
 def test_a_script_may_type_the_pin_on_the_keypad_as_the_banker_does(guarded):
     text = ("insert left Stranger\npress FN\nexpect screen Banker PIN?\npress 2 4 6 8 M\n"
             "expect screen Enrolled\nexpect screen Balance 15M\n")
     assert play("core", guarded, text) is None
-    assert len(guarded.cards()) == 2 and wrong_tries(guarded) == []
+    assert len(guarded.game().cards) == 2 and wrong_tries(guarded) == []
 
 
 # -- the serial port ----------------------------------------------------------------------------
@@ -120,7 +120,7 @@ def test_on_the_serial_port_the_pin_field_is_checked_and_never_sent_back(guarded
     right = ask(session, f"enrol Eve E5 pin={PIN}")
     assert missing == {"ok": False, "error": "this needs the banker's PIN (--pin)", "needs_pin": True, "line": 1}
     assert wrong == {"ok": False, "error": "wrong banker PIN", "needs_pin": True, "line": 2}
-    assert right["ok"] and guarded.card_by_name("Eve") is not None
+    assert right["ok"] and guarded.game().card_by_name("Eve") is not None
     assert ask(session, f"enrol-deed boardwalk B0A4D0 pin={PIN}")["ok"]
     assert wrong_tries(guarded) == ["serial"]
     assert "1357" not in json.dumps([missing, wrong]) and PIN not in json.dumps(right)
@@ -137,7 +137,7 @@ def test_a_script_over_the_serial_port_sends_the_banker_pin_with_its_enrolments(
                 result["failure"] = script.run(script.parse(text), remote)
 
         result = run_device(device, client)
-    assert result["failure"] is None and guarded.deed_tags() == {"B0A4D0": "boardwalk"}
+    assert result["failure"] is None and guarded.game().deed_tags == {"B0A4D0": "boardwalk"}
 
 
 # -- one count across paths, on the wall clock ---------------------------------------------------
@@ -161,7 +161,7 @@ def test_three_wrong_pins_across_a_script_and_a_serial_session_lock_the_keypad_t
     assert keypad_says_locked(guarded)
     with pytest.raises(StepNotAuthorised, match=r"line 1: PIN entry is locked for \d+ s"):
         play(spec, guarded, "enrol Eve E5\n", pin=PIN)  # even the right PIN, while locked
-    assert guarded.card_by_name("Eve") is None and guarded.deed_tags() == {}
+    assert guarded.game().card_by_name("Eve") is None and guarded.game().deed_tags == {}
 
 
 @pytest.mark.parametrize("spec", SCRIPT_BACKENDS)
@@ -178,4 +178,4 @@ def test_a_scripts_wait_does_not_lift_the_lock(guarded, spec):
     assert "PIN locked" in " | ".join(unit.screen_lines())
     assert ask(session, "wait 31")["ok"]
     assert ask(session, f"enrol Eve E5 pin={PIN}")["error"].startswith("PIN entry is locked")
-    assert guarded.card_by_name("Eve") is None and len(wrong_tries(guarded)) == 3
+    assert guarded.game().card_by_name("Eve") is None and len(wrong_tries(guarded)) == 3

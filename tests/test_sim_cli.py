@@ -81,7 +81,7 @@ def test_a_game_played_in_the_simulator_goes_on_next_time(tmp_path):
     result = sim("--db", db, "--script", second, "--screenshot", tmp_path / "2.png")
     assert result.exit_code == 0, result.output
     with SqliteLedger(db) as ledger:
-        assert ledger.balances() == {"Alice": 15_500_000, "Bob": 15_500_000}
+        assert ledger.game().balances_by_name() == {"Alice": 15_500_000, "Bob": 15_500_000}
         assert [tx.kind for tx in ledger.transactions()] == ["opening", "opening", "collect", "transfer"]
         ledger.check()
 
@@ -91,11 +91,11 @@ def test_a_fresh_ledger_gets_a_demo_game_once(tmp_path):
     result = sim("--db", db, "--screenshot", tmp_path / "demo.png")
     assert result.exit_code == 0 and "demo game" in result.output
     with SqliteLedger(db) as ledger:
-        assert ledger.balances() == {name: 15_000_000 for name in DEMO_PLAYERS}
+        assert ledger.game().balances_by_name() == {name: 15_000_000 for name in DEMO_PLAYERS}
     again = sim("--db", db, "--screenshot", tmp_path / "demo2.png")
     assert again.exit_code == 0 and "demo game" not in again.output
     with SqliteLedger(db) as ledger:
-        assert len(ledger.cards()) == len(DEMO_PLAYERS) and len(ledger.transactions()) == len(DEMO_PLAYERS)
+        assert len(ledger.game().cards) == len(DEMO_PLAYERS) and len(ledger.transactions()) == len(DEMO_PLAYERS)
 
 
 def test_a_used_ledger_gets_no_demo_players(tmp_path):
@@ -104,7 +104,7 @@ def test_a_used_ledger_gets_no_demo_players(tmp_path):
         ledger.enrol("Zoe", "0A0B")
     assert sim("--db", db, "--screenshot", tmp_path / "s.png").exit_code == 0
     with SqliteLedger(db) as ledger:
-        assert [c.name for c in ledger.cards()] == ["Zoe"]
+        assert [c.name for c in ledger.game().cards] == ["Zoe"]
 
 
 def _no_display_env():
@@ -154,7 +154,7 @@ def test_speed_plays_a_script_at_a_watchable_pace_with_the_same_outcome(tmp_path
         with SqliteLedger(":memory:") as ledger, DesktopSim(ledger, sound=False) as window:
             backend = WindowBackend(window, speed=speed, sleep=slept.append)
             assert scripts.run(scripts.parse(text), backend) is None
-            outcomes.append((ledger.balances(), [tx.kind for tx in ledger.transactions()]))
+            outcomes.append((ledger.game().balances_by_name(), [tx.kind for tx in ledger.transactions()]))
             draws = window.draws
         if speed is None:
             assert slept == [] and draws == 0  # at once, nothing shown

@@ -69,7 +69,7 @@ def click(hand, *keys):
 
 
 def drag_card(hand, sim, name, reader):
-    uid = sim.ledger.card_by_name(name).uid
+    uid = sim.ledger.game().card_by_name(name).uid
     hand.drag(centre(sim.tile_rect(uid)), centre(sim.layout.slot(reader)))
 
 
@@ -187,11 +187,11 @@ def test_a_card_laid_on_another_makes_the_reader_report_two_cards(hand, sim, led
     hand.insert("right", "Bob")
     hand.stack("right", "Alice")  # Alt+F1 on the - reader
     assert sim.shell.screen.shows("Two cards on -")
-    assert sim.table.reader_of(ledger.card_by_name("Alice").uid) == ["right"]
+    assert sim.table.reader_of(ledger.game().card_by_name("Alice").uid) == ["right"]
     assert shows_the_units_screen(sim)
-    alice = ledger.card_by_name("Alice").uid
+    alice = ledger.game().card_by_name("Alice").uid
     hand.drag(centre(sim.tile_rect(alice, "right")), centre(sim.layout.tray))  # the top card taken away
-    assert sim.shell.panel.right == ledger.card_by_name("Bob").uid and sim.shell.screen.shows("Bob")
+    assert sim.shell.panel.right == ledger.game().card_by_name("Bob").uid and sim.shell.screen.shows("Bob")
 
 
 def test_oled_frame_refuses_a_smoothed_picture(sim):
@@ -227,7 +227,7 @@ def test_typed_keys_look_pressed_and_reach_the_unit(hand, sim, ledger):
     hand.key_down(pygame.K_m)
     assert ImageChops.difference(up, key_face(sim, "M")).getbbox() is not None
     hand.key_up(pygame.K_m)
-    assert ledger.balance(ledger.card_by_name("Alice").id) == 16_500_000
+    assert ledger.game().balance(ledger.game().card_by_name("Alice").id) == 16_500_000
     assert sim.shell.screen.shows("Alice +1.5M")
     assert shows_the_units_screen(sim)
 
@@ -236,11 +236,11 @@ def test_g_and_the_right_arrow_pass_go_and_f_enrols(hand, sim, ledger):
     hand.hotkey(2, shift=False)  # Bob on +
     hand.keystroke(pygame.K_g)
     hand.keystroke(pygame.K_RIGHT)
-    assert ledger.balance(ledger.card_by_name("Bob").id) == 19_000_000
+    assert ledger.game().balance(ledger.game().card_by_name("Bob").id) == 19_000_000
     hand.hotkey(2, shift=False)  # Bob off again
     hand.hotkey(len(sim.tiles()), shift=True)  # the blank card on -
     hand.keystroke(pygame.K_f)
-    assert sim.shell.screen.shows("Enrolled") and ledger.card_by_name("Player 1") is not None
+    assert sim.shell.screen.shows("Enrolled") and ledger.game().card_by_name("Player 1") is not None
 
 
 def test_c_held_on_the_keyboard_starts_a_new_game(hand, sim, ledger):
@@ -249,7 +249,7 @@ def test_c_held_on_the_keyboard_starts_a_new_game(hand, sim, ledger):
     hand.hotkey(1, shift=True)  # Alice taken off again
     hand.keystroke(pygame.K_c, seconds=2.5)
     assert sim.shell.screen.shows("New game") and ledger.game().id == 2
-    assert ledger.balances() == {"Alice": 15_000_000, "Bob": 15_000_000}
+    assert ledger.game().balances_by_name() == {"Alice": 15_000_000, "Bob": 15_000_000}
 
 
 def test_a_key_held_by_the_mouse_and_the_keyboard_goes_down_once(hand, sim):
@@ -264,7 +264,7 @@ def test_a_key_held_by_the_mouse_and_the_keyboard_goes_down_once(hand, sim):
 
 
 def test_a_card_dragged_onto_a_slot_lies_on_that_reader_and_back_off(hand, sim, ledger):
-    alice = ledger.card_by_name("Alice").uid
+    alice = ledger.game().card_by_name("Alice").uid
     drag_card(hand, sim, "Alice", "left")
     assert sim.shell.panel.left == alice and sim.table.on["left"] == alice
     assert same(oled(sim), Image.open(REFERENCE / "one-card.png"))
@@ -284,7 +284,7 @@ def test_a_card_dropped_beside_the_slots_stays_in_the_tray(hand, sim):
 def test_a_card_dropped_on_an_occupied_slot_takes_its_place(hand, sim, ledger):
     drag_card(hand, sim, "Alice", "left")
     drag_card(hand, sim, "Bob", "left")
-    assert sim.shell.panel.left == ledger.card_by_name("Bob").uid
+    assert sim.shell.panel.left == ledger.game().card_by_name("Bob").uid
     assert sim.shell.screen.shows("+ Bob")
 
 
@@ -299,7 +299,7 @@ def test_the_dragged_card_follows_the_mouse(hand, sim):
 
 
 def test_hotkeys_toggle_cards_on_each_reader(hand, sim, ledger):
-    bob = ledger.card_by_name("Bob").uid
+    bob = ledger.game().card_by_name("Bob").uid
     hand.hotkey(2, shift=True)
     assert sim.shell.panel.right == bob
     hand.hotkey(1, shift=False)
@@ -313,7 +313,7 @@ def test_a_card_taken_away_mid_entry_cancels(hand, sim, ledger):
     drag_card(hand, sim, "Alice", "right")
     click(hand, "5")
     hand.remove("right")
-    assert sim.shell.screen.shows("Cancelled") and ledger.balances()["Alice"] == 15_000_000
+    assert sim.shell.screen.shows("Cancelled") and ledger.game().balances_by_name()["Alice"] == 15_000_000
 
 
 # -- time, sleep and sound -----------------------------------------------------------------------

@@ -46,7 +46,7 @@ def test_a_second_writer_is_refused_by_any_name_of_the_file(tmp_path, monkeypatc
         with pytest.raises(LedgerInUse, match="in use"):
             SqliteLedger(other, backups=False)
     with SqliteLedger(other, backups=False) as next_one:  # once the first stops, the lock is free
-        assert next_one.balances()["Alice"] == 15_300_000
+        assert next_one.game().balances_by_name()["Alice"] == 15_300_000
     assert not list(tmp_path.glob("*.lock"))  # no lock files left lying about
 
 
@@ -97,7 +97,7 @@ def test_without_its_key_a_ledger_can_be_read_but_not_written_and_verify_says_wh
     path = a_game(tmp_path / "ledger.db")
     monkeypatch.setenv(KEY_ENV, str(tmp_path / "another-machine"))
     with SqliteLedger(path, writer=False, backups=False) as reader:
-        assert reader.balances()["Alice"] == 15_300_000
+        assert reader.game().balances_by_name()["Alice"] == 15_300_000
         assert any("key is not on this machine" in str(p) for p in reader.verify().problems)
     with pytest.raises(LedgerError, match="is not in .*another-machine"):
         SqliteLedger(path, backups=False)
@@ -124,7 +124,7 @@ def test_a_ledger_of_the_previous_release_joins_the_keyed_chain_and_old_rows_kee
     path = tmp_path / "ledger.db"
     shutil.copyfile(FIXTURES / "ledger-v2.db", path)
     with SqliteLedger(path, backups=False) as ledger:
-        assert ledger.balances() == {"Alice": 19_500_000, "Bob": 20_000_000}
+        assert ledger.game().balances_by_name() == {"Alice": 19_500_000, "Bob": 20_000_000}
         records = list(ledger.store.records())
         assert isinstance(records[10], ChainStart) and records[10].rows == 10
         ledger.set_setting("volume", "2")
@@ -162,7 +162,7 @@ def test_opening_folds_only_what_follows_the_last_snapshot(tmp_path, monkeypatch
             payer, payee = (alice, bob) if i % 2 else (bob, alice)
             ledger.post(Transaction("transfer", (Posting(payer.id, payee.id, 1_000, "transfer"),), "paid"))
             ledger.maintain()
-        balances = ledger.balances()
+        balances = ledger.game().balances_by_name()
     with SqliteStore(path, writer=False) as store:
         seq, snap = store.last_snapshot()
         assert isinstance(snap, Snapshot) and store.last_seq() - seq < SNAPSHOT_EVERY
@@ -176,8 +176,8 @@ def test_opening_folds_only_what_follows_the_last_snapshot(tmp_path, monkeypatch
 
     monkeypatch.setattr(SqliteStore, "records", counting)
     with SqliteLedger(path, writer=False, backups=False) as again:
-        assert again.balances() == balances and again.game().transactions == SNAPSHOT_EVERY + 22
-        assert again.last_transaction().id == SNAPSHOT_EVERY + 22
+        assert again.game().balances_by_name() == balances and again.game().transactions == SNAPSHOT_EVERY + 22
+        assert again.game().last.id == SNAPSHOT_EVERY + 22
     assert len(read) < SNAPSHOT_EVERY
     monkeypatch.undo()
     with SqliteLedger(path, writer=False, backups=False) as again:
@@ -196,7 +196,7 @@ def test_a_forged_snapshot_is_found_by_verify(tmp_path):
         richer = type(cp)(**{**cp.__dict__, "balances": ((1, 99_000_000),)})
         ledger.store.append(type(snap)(**{**snap.__dict__, "current": richer}))  # past the ledger's own checks
     with SqliteLedger(path, writer=False, backups=False) as ledger:
-        assert ledger.balances()["Alice"] == 99_000_000  # opening trusts the newest snapshot...
+        assert ledger.game().balances_by_name()["Alice"] == 99_000_000  # opening trusts the newest snapshot...
         assert any("snapshot differs" in str(p) for p in ledger.verify().problems)  # ...and verify doesn't
 
 

@@ -15,4 +15,4 @@ def test_the_result_says_reversed_not_a_new_act(table):
     table.type("1.5M")
     table.keys("FN", "C", "M")
     assert table.screen_lines()[:4] == ["#3 reversed:", "Bob paid Alice", "1.5M", "money given back"]
-    assert table.ledger.balances() == {"Alice": 15_000_000, "Bob": 15_000_000}
+    assert table.ledger.game().balances_by_name() == {"Alice": 15_000_000, "Bob": 15_000_000}

@@ -7,7 +7,7 @@ from tests.conftest import Table
 
 
 def balances(table):
-    return table.ledger.balances()
+    return table.ledger.game().balances_by_name()
 
 
 def test_a_card_on_the_plus_reader_receives_from_the_bank(table):
@@ -42,7 +42,7 @@ def test_negative_balances_when_the_game_allows_them(ledger):
     table.enrol("Bob", "B2")
     table.insert("right", "Bob")
     table.type("20M")
-    assert ledger.balances()["Bob"] == -5_000_000
+    assert ledger.game().balances_by_name()["Bob"] == -5_000_000
     assert "-5M" in table.shown
 
 
@@ -206,8 +206,8 @@ def test_an_unknown_card_is_shown_as_unknown_and_nothing_happens(table):
 def test_fn_enrols_an_unknown_card_as_the_next_player(table):
     table.shell.handle(CardPlaced("left", "CAFE01", 1.0))
     table.press("FN")
-    assert table.ledger.card_by_uid("CAFE01").name == "Player 1"
-    assert table.ledger.balances()["Player 1"] == 15_000_000
+    assert table.ledger.game().card_by_uid("CAFE01").name == "Player 1"
+    assert table.ledger.game().balances_by_name()["Player 1"] == 15_000_000
     assert "Enrolled" in table.shown
 
 
@@ -217,7 +217,7 @@ def test_at_most_eight_players_can_be_enrolled(table):
     table.shell.handle(CardPlaced("left", "CAFE09", 1.0))
     table.press("FN")
     assert "8 players at most" in table.shown
-    assert table.ledger.card_by_uid("CAFE09") is None
+    assert table.ledger.game().card_by_uid("CAFE09") is None
 
 
 def test_a_record_the_store_cannot_write_shows_not_saved_and_changes_nothing(store, table):
@@ -229,10 +229,10 @@ def test_a_record_the_store_cannot_write_shows_not_saved_and_changes_nothing(sto
     table.type("M")
     assert "NOT SAVED" in table.shown and "disk is full" in table.shown
     assert table.tones()[-1] == "refusal"
-    assert table.ledger.game() is before and table.ledger.balances()["Alice"] == 15_000_000
+    assert table.ledger.game() is before and table.ledger.game().balances_by_name()["Alice"] == 15_000_000
     assert len(list(store.records())) == store.last_seq()
     table.type("1M")
-    assert table.ledger.balances()["Alice"] == 16_000_000
+    assert table.ledger.game().balances_by_name()["Alice"] == 16_000_000
     table.ledger.check()
 
 
@@ -246,7 +246,7 @@ def test_a_deed_tag_lifted_to_wake_the_unit_is_not_mistaken_for_a_player(table):
     table.remove("left")
     table.insert("right", "Bob")
     table.type("1M")           # Bob alone on -: he pays the bank
-    assert table.ledger.balances() == {"Alice": 15_000_000, "Bob": 14_000_000}
+    assert table.ledger.game().balances_by_name() == {"Alice": 15_000_000, "Bob": 14_000_000}
 
 
 def test_a_card_moved_while_the_pin_is_typed_cancels_the_enrolment(table):
@@ -258,4 +258,4 @@ def test_a_card_moved_while_the_pin_is_typed_cancels_the_enrolment(table):
     table.remove("left")
     assert "Cancelled" in table.shown
     table.type("1234M")
-    assert table.ledger.card_by_uid("EE01") is None
+    assert table.ledger.game().card_by_uid("EE01") is None

@@ -18,7 +18,7 @@ from web import serve_in_background
 
 
 def pay(ledger, payer: str, payee: str, amount: int) -> None:
-    a, b = ledger.card_by_name(payer), ledger.card_by_name(payee)
+    a, b = ledger.game().card_by_name(payer), ledger.game().card_by_name(payee)
     ledger.post(Transaction("transfer", (Posting(a.id, b.id, amount, "transfer"),), f"{payer} paid {payee}"))
 
 

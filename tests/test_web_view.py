@@ -18,7 +18,7 @@ from web.view import WorthHistory, _nice_ticks, state
 
 
 def pay(ledger, payer: str, payee: str, amount: int) -> Transaction:
-    a, b = ledger.card_by_name(payer), ledger.card_by_name(payee)
+    a, b = ledger.game().card_by_name(payer), ledger.game().card_by_name(payee)
     return ledger.post(Transaction("transfer", (Posting(a.id, b.id, amount, "transfer"),), f"{payer} paid {payee}"))
 
 

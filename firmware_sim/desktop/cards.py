@@ -11,6 +11,7 @@ collide, and the reader reports a fault until one is taken away.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from banker.events import READERS, CardPlaced, CardRemoved, Event, ReaderFault, ReaderRecovered
@@ -46,7 +47,7 @@ class CardTable:
         if all(uid != known for _, known in self.loose):
             self.loose.append((label, uid))
 
-    def tiles(self, cards: list[Card]) -> list[Tile]:
+    def tiles(self, cards: Iterable[Card]) -> list[Tile]:
         """Every card on the table in tray order (hotkey F1 is the first): players, loose cards, the blank.
 
         The tray holds :data:`MAX_TILES`; a card beyond them is listed (after them) only while on a reader.

@@ -9,7 +9,7 @@ DEMO_PLAYERS = ("Alice", "Bob", "Cleo", "Dan")
 
 def is_fresh(ledger) -> bool:
     """True for a ledger nobody has used: no card ever enrolled, one empty game."""
-    return not ledger.card_names() and len(ledger.games()) == 1 and ledger.game().transactions == 0
+    return not ledger.game().names and len(ledger.games()) == 1 and ledger.game().transactions == 0
 
 
 def seed_demo(ledger) -> bool:

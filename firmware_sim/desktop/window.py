@@ -278,7 +278,7 @@ class DesktopSim:
 
     def tiles(self) -> list[Tile]:
         """The cards on the table in tray order (hotkey F1 is the first)."""
-        return self.table.tiles(self.ledger.cards())
+        return self.table.tiles(self.ledger.game().cards)
 
     def placed_tiles(self) -> list[tuple[str, str | None, Rect]]:
         """Every drawn tile as (uid, where: a reader or None for the tray, rect), bottom to top."""
