@@ -109,8 +109,8 @@ class Transaction:
     """What one action of a player committed: postings and estate changes.
 
     ``id`` and ``game`` are given by the core when it builds the record
-    (:meth:`banker.game.Game.numbered`), ``time`` by the store when it
-    appends it. ``reverses`` names the transaction this one undoes, if any.
+    (:meth:`banker.game.Game.numbered`), ``time`` when it is committed
+    (:func:`stamped`). ``reverses`` names the transaction this one undoes, if any.
     ``changes`` holds its estate changes (deeds, buildings, jail cards).
     """
 
