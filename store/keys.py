@@ -8,7 +8,10 @@ journal's last entry at the last checkpoint, backup or clean stop, is
 ``keys`` in the user's config folder: not the ledger's folder and not its
 backups, so a copy of the ledger alone can't be re-chained. Files are 0600
 in 0700 folders; the anchor is replaced atomically (temporary file, fsync,
-rename).
+rename), and read range-checked (:func:`parse_anchor`: damaged, never a
+crash). ``ledgers.json`` beside them maps each keyed ledger's path to its id
+(:meth:`Keyring.register`), so a file of an earlier release put there is
+refused (:mod:`store.trust`).
 """
 
 from __future__ import annotations
