@@ -40,6 +40,9 @@ class Audit:
     problems: list[Problem]
     games: dict[int, GameTotals]
     transactions: int
+    #: What verify says every time though nothing is wrong (rows on an earlier release's unkeyed chain, a journal
+    #: the banker accepted as it stood).
+    notices: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:

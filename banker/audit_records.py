@@ -24,7 +24,7 @@ from .deeds import Edition
 from .errors import Refused
 from .game import Game, apply, replay
 from .money import format_amount
-from .records import BANK, GameRestored, NewGame, Record, Transaction, kind_of, moved, transactions_in
+from .records import BANK, Enrolment, GameRestored, NewGame, Record, Transaction, kind_of, moved, transactions_in
 from .rules.estate import EstateConflict
 
 
@@ -45,6 +45,8 @@ def audit_records(entries: Iterable[tuple[int, Record]], *, editions: Mapping[st
         plain = type(record) is Transaction  # most records: skip the other kinds' checks
         if not plain and isinstance(record, NewGame):
             problems += _new_game(seq, record, started, totals, editions)
+        if not plain:
+            problems += _openings(record, game)
         if not plain and isinstance(record, GameRestored) and record.checkpoint.game not in started:
             problems.append(Problem(None, f"journal entry {seq} (restore) restores game {record.checkpoint.game}, "
                                           "which does not exist"))
@@ -138,6 +140,19 @@ def _new_game(seq: int, rec: NewGame, started: set[int], totals: dict[int, GameT
     started.add(rec.game)
     totals.setdefault(rec.game, GameTotals())
     return problems
+
+
+def _openings(record: Record, game: Game) -> list[Problem]:
+    """Opening balances (a new game's, an enrolment's) that differ from the game's start balance."""
+    if isinstance(record, NewGame):
+        start, openings = record.settings.start_balance, record.openings
+    elif isinstance(record, Enrolment):
+        start, openings = game.settings.start_balance, (record.opening,)
+    else:
+        return []
+    return [Problem(tx.id, f"opens with {format_amount(sum(p.amount for p in tx.postings))}, but the game's start "
+                           f"balance is {format_amount(start)}")
+            for tx in openings if sum(p.amount for p in tx.postings) != start]
 
 
 def _postings(tx: Transaction, names: Mapping[int, str], totals: GameTotals, problems: list[Problem], *,

@@ -29,6 +29,7 @@ from .records import (
     DeedTag,
     Enrolment,
     GameRestored,
+    JournalAccepted,
     NewGame,
     PinChange,
     Record,
@@ -116,6 +117,7 @@ AUTHORITY: dict[type, Callable[..., str | None]] = {
     Setting: _setting,
     Transaction: _undo_of_older,
     TokenRenewal: lambda game, rec: "renewing the table page's token",
+    JournalAccepted: lambda game, rec: "accepting the journal as it stands",
 }
 
 

@@ -27,6 +27,7 @@ from .records import (
     MAX_PLAYERS,
     Card,
     ChainStart,
+    JournalAccepted,
     TokenRenewal,
     Checkpoint,
     DeedTag,
@@ -387,6 +388,7 @@ _APPLY = {
     PinFailure: _pin_failure,
     Snapshot: _snapshot,
     ChainStart: _chain_start,
+    JournalAccepted: _chain_start,  # the banker's word on the journal changes nothing in the game
     TokenRenewal: _chain_start,  # the page's token changes nothing in the game
 }
 

@@ -1,22 +1,17 @@
 """The journal's records: every change of money or authority, as typed, immutable, append-only data.
 
-A ledger is the sequence of these records, in the order they were committed.
-The game is their fold (:func:`banker.game.replay`); nothing else changes
-it. Money only moves as :class:`Posting` values inside a :class:`Transaction`
-(an enrolment's and a new game's opening balances are transactions too),
-committed whole or not at all. Ids (transaction, card and game numbers) are
-given by the core from the game's counters; a record's wall-clock ``time``
-is stamped (:func:`stamped`) before it is folded and written.
+A ledger is the sequence of these records, in the order they were committed. The game is their fold
+(:func:`banker.game.replay`); nothing else changes it. Money only moves as :class:`Posting` values inside a
+:class:`Transaction` (an enrolment's and a new game's opening balances are transactions too), committed whole or
+not at all. Ids (transaction, card and game numbers) are given by the core from the game's counters; a record's
+wall-clock ``time`` is stamped (:func:`stamped`) before it is folded and written. Each kind's word in the store is
+in :data:`KINDS`.
 
-Each kind's word in the store is in :data:`KINDS`.
-
-Records describe themselves to the store (:mod:`store.codec`): a record is
-stored as a JSON object of its fields, by name (its own ``time`` is the
-row's), and a record nested in it likewise, its ``time`` included; the
-records of a field marked :data:`ROWS` are stored as arrays of their fields
-in order, headed by their ``word`` when the field holds several kinds (the
-estate changes). A field with a default may be missing from a stored object
-(a field added later reads older rows).
+Records describe themselves to the store (:mod:`store.codec`): a record is stored as a JSON object of its fields,
+by name (its own ``time`` is the row's), and a record nested in it likewise, its ``time`` included; the records of
+a field marked :data:`ROWS` are stored as arrays of their fields in order, headed by their ``word`` when the field
+holds several kinds (the estate changes). A field with a default may be missing from a stored object (a field
+added later reads older rows).
 """
 
 from __future__ import annotations
@@ -38,11 +33,8 @@ ROWS: Mapping[str, str] = MappingProxyType({"stored": "rows"})
 
 @dataclass(frozen=True)
 class Posting:
-    """``amount`` dollars (> 0) move from ``payer`` to ``payee``.
-
-    Parties are card ids (int); ``BANK`` (None) is the bank, which issues
-    money as needed and never goes broke.
-    """
+    """``amount`` dollars (> 0) move from ``payer`` to ``payee``. Parties are card ids (int); ``BANK`` (None) is
+    the bank, which issues money as needed and never goes broke."""
 
     payer: int | None
     payee: int | None
@@ -285,9 +277,7 @@ class Snapshot:
 @dataclass(frozen=True)
 class TokenRenewal:
     """The table page's access token was renewed (the banker's act): every page opened with the old one closes.
-
-    The token itself is never journalled; the record says that, and when, the banker renewed it.
-    """
+    The token itself is never journalled; the record says that, and when, the banker renewed it."""
 
     time: float | None = None
 
@@ -296,10 +286,8 @@ class TokenRenewal:
 class ChainStart:
     """The journal's chain is keyed from here on; the rows before were chained by ``scheme`` up to ``previous``.
 
-    Written once when a ledger of an earlier release is first opened: those
-    rows keep their own hashes (checked by their own, unkeyed chain) and this
-    record, the first keyed one, binds their last hash ``previous`` into the
-    keyed chain.
+    Written once, when a ledger of an earlier release is upgraded (``banker ledger upgrade``): those rows keep
+    their own, unkeyed hashes, and this first keyed record binds their last hash ``previous`` into the keyed chain.
     """
 
     scheme: str
@@ -308,8 +296,20 @@ class ChainStart:
     time: float | None = None
 
 
+@dataclass(frozen=True)
+class JournalAccepted:
+    """The banker accepted the journal as it stands (the banker's act) though it was not the one anchored outside
+    the file: entry ``anchored_seq`` with hash ``anchored_hash`` was anchored, ``found_seq`` entries were found."""
+
+    anchored_seq: int
+    anchored_hash: str
+    found_seq: int
+    reason: str
+    time: float | None = None
+
+
 Record = (Transaction | Enrolment | Rename | Removal | DeedTag | Setting | PinChange | NewGame | GameRestored |
-    PinFailure | Snapshot | ChainStart | TokenRenewal)
+    PinFailure | Snapshot | ChainStart | JournalAccepted | TokenRenewal)
 
 #: Each record type with the word that names its kind in the store.
 KINDS: Mapping[type, str] = {
@@ -325,6 +325,7 @@ KINDS: Mapping[type, str] = {
     PinFailure: "pin-failure",
     Snapshot: "snapshot",
     ChainStart: "chain",
+    JournalAccepted: "accepted",
     TokenRenewal: "token",
 }
 

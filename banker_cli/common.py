@@ -218,11 +218,12 @@ def resolve_db(db: Path | None) -> Path:
     return path
 
 
-def open_ledger(db: Path | None, *, writer: bool = True):
+def open_ledger(db: Path | None, *, writer: bool = True, **options):
     """The ledger at ``db`` (or as :func:`resolve_db` finds it); a clear message and exit 3 if it can't be used.
 
     ``writer=False`` for commands that only read: they work beside a running
     unit, and they never create a ledger (a missing one is an error naming it).
+    ``options`` go to the store (``upgrade=True``, ``accept=True``: ``banker ledger upgrade|accept``).
     """
     from banker.errors import CorruptLedger, LedgerError
 
@@ -235,7 +236,7 @@ def open_ledger(db: Path | None, *, writer: bool = True):
     from store import latest_good_backup
 
     try:
-        return SqliteLedger(path, writer=writer)
+        return SqliteLedger(path, writer=writer, **options)
     except CorruptLedger as exc:
         good = latest_good_backup(path)  # a damaged backup is passed over
         offer = (f"; the newest good backup is {good}: bring it back with"

@@ -1,4 +1,4 @@
-"""The ledger's cards, games and journal: ``cards``, ``game list|new|restore``, ``ledger show|export``.
+"""The ledger's cards, games and journal: ``cards``, ``game list|new|restore``, ``ledger show|export|accept|upgrade``.
 
 ``ledger show`` and ``ledger export`` stream: they read the journal one
 transaction at a time and write as they go, in constant memory.
@@ -224,3 +224,38 @@ def ledger_export(fmt: str, game_id: int | None, output: Path | None, db: Path |
                 out.write(("[\n" if not opened else ",\n") + "\n".join(" " + line for line in lines))
                 opened = True
             out.write("\n]\n" if opened else "[]\n")
+
+
+@click.command("accept")
+@pin_option
+@db_option
+def ledger_accept(pin: str | None, db: Path | None) -> None:
+    """Accept the journal as it stands though it is not the one anchored (journalled; needs the banker's PIN).
+
+    A writer refuses a journal behind its anchor (an older copy put back, its
+    last entries cut off) or whose anchored entry differs; this writes a
+    record naming what was anchored and what was found, anchors the head
+    after it, and 'banker ledger verify' reports it from then on.
+    """
+    with open_ledger(db, accept=True) as ledger, failing():
+        record = ledger.accept_journal(cli_grant(pin))
+        click.echo(f"accepted the journal of {ledger.path} as it stands at entry {record.found_seq} "
+                   f"({record.reason}); 'banker ledger verify' reports it from now on")
+
+
+@click.command("upgrade")
+@db_option
+def ledger_upgrade(db: Path | None) -> None:
+    """Bring a ledger of an earlier release into the keyed chain (a copy of the old file is kept beside it).
+
+    Its rows keep their own, unkeyed hashes; a record binds them into the
+    keyed chain, and 'banker ledger verify' says every time which rows rest
+    on the old chain. Refused where the keys folder kept a keyed ledger.
+    """
+    with open_ledger(db, upgrade=True) as ledger, failing():
+        start = ledger.store.chain_start
+        if start is None:
+            click.echo(f"{ledger.path} is keyed from its first entry: nothing to upgrade")
+        else:
+            click.echo(f"{ledger.path}: entries 1-{start - 1} of the earlier release are bound into the keyed chain "
+                       f"at entry {start}")

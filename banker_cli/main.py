@@ -56,6 +56,10 @@ LEDGER_COMMANDS = {
                "Check the journal: every row's hash, no row missing, money conserved, balances and deeds replay."),
     "undo": ("banker_cli.safety:ledger_undo",
              "Undo transaction TX_ID (default: the game's last) by posting its reversing entry."),
+    "accept": ("banker_cli.ledger_cli:ledger_accept",
+               "Accept the journal as it stands though it is not the one anchored (journalled; needs the banker's PIN)."),
+    "upgrade": ("banker_cli.ledger_cli:ledger_upgrade",
+                "Bring a ledger of an earlier release into the keyed chain (a copy of the old file is kept beside it)."),
 }
 
 

@@ -59,6 +59,8 @@ def ledger_verify(db: Path | None) -> None:
         click.echo(f"game {gid}: bank issued {format_amount(totals.issued)},"
                    f" took back {format_amount(totals.returned)},"
                    f" players hold {format_amount(totals.held)}")
+    for notice in result.notices:
+        click.echo(f"notice: {notice}")
     if result.problems:
         for problem in result.problems:
             click.echo(f"banker: ledger verify: {problem}", err=True)

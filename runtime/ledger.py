@@ -34,7 +34,8 @@ from banker.authority import PIN_SETTING, Grant, WrongPin, refusal, requires_pin
 from banker.errors import CorruptLedger, LedgerError, Refused
 from banker.game import Game, apply, from_snapshot, replay
 from banker.ports import Store
-from banker.records import Card, GameSettings, PinChange, PinFailure, Record, Setting, Transaction, stamped
+from banker.records import (Card, GameSettings, JournalAccepted, PinChange, PinFailure, Record, Setting, Transaction,
+                            stamped)
 from banker.undo import reversal, undo_last
 from cards import editions as packaged_editions
 
@@ -77,9 +78,10 @@ class Ledger:
             self._game = replay(store.records(self._snapshot_seq), editions=self.editions, start=start)
         except Refused as exc:
             raise CorruptLedger(f"{self.path}: the journal does not replay ({exc})") from exc
-        if self._game.id == 0 and store.writer:
+        writes = store.writer and getattr(store, "distrust", None) is None  # else only the banker's acceptance
+        if self._game.id == 0 and writes:
             self.commit(acts.new_game(self._game, GameSettings()))
-        if store.writer and store.last_seq() - self._snapshot_seq >= SNAPSHOT_EVERY:
+        if writes and store.last_seq() - self._snapshot_seq >= SNAPSHOT_EVERY:
             self._take_snapshot()  # a ledger of an earlier release, or one built in bulk: the next start is quick
 
     @property
@@ -153,6 +155,17 @@ class Ledger:
         if isinstance(refused, WrongPin) and grant is not None and self.store.writer:
             self._game = apply(self._game, self.store.append(PinFailure(grant.via)))
         raise refused
+
+    def accept_journal(self, grant: Grant | None = None) -> JournalAccepted:
+        """Accept the journal as it stands though it differs from its anchor (the store was opened with
+        ``accept=True``): the banker's act, journalled with what was anchored and what was found; then anchored."""
+        found = getattr(self.store, "distrust", None)
+        if found is None:
+            raise Refused(f"{self.path}: its journal is the one anchored: there is nothing to accept")
+        record = JournalAccepted(found.anchored_seq, found.anchored_hash, self.store.last_seq(), found.reason)
+        stored = self.commit(record, grant)
+        self.store.anchor()
+        return stored
 
     # -- reading -------------------------------------------------------------------------
 

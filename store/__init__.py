@@ -22,6 +22,7 @@ from .journal import GameRow
 from .lock import LedgerInUse, take_writer_lock
 from .schema import APPLICATION_ID, SCHEMA_VERSION
 from .sqlite_store import SqliteStore
+from .trust import OldLedger, UntrustedJournal
 
 __all__ = [
     "APPLICATION_ID",
@@ -32,6 +33,8 @@ __all__ = [
     "LedgerInUse",
     "SCHEMA_VERSION",
     "SqliteStore",
+    "OldLedger",
+    "UntrustedJournal",
     "KEY_ENV",
     "Keyring",
     "is_ledger_file",

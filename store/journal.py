@@ -25,6 +25,7 @@ from banker.history import game_states
 from banker.records import (
     ChainStart,
     Enrolment,
+    JournalAccepted,
     GameSettings,
     Record,
     Rename,
@@ -176,6 +177,7 @@ class ContentWalk:
         self.progress = progress
         self.problems: list[Problem] = []
         self.starts: list[tuple[Row, ChainStart]] = []
+        self.accepted: list[tuple[int, JournalAccepted]] = []
         self.count = 0
 
     def step(self, row: Row) -> Record | None:
@@ -195,6 +197,8 @@ class ContentWalk:
             return record
         if type(record) is ChainStart:
             self.starts.append((row, record))
+        elif type(record) is JournalAccepted:
+            self.accepted.append((row.seq, record))
         txs = transactions_in(record)
         if (row.game, row.tx) != (game_of(record), txs[0].id if txs else None):
             self.problems.append(_row_problem(row, "edited: its game or transaction column differs from its "
@@ -238,7 +242,19 @@ class ContentWalk:
                                                   "they were edited, added or deleted"))
         if checked.chain_start is not None and not any(r.seq == checked.chain_start for r, _ in self.starts):
             problems.append(Problem(None, "the record where the keyed chain starts is missing"))
-        return Audit(problems + audit.problems, audit.games, audit.transactions)
+        return Audit(problems + audit.problems, audit.games, audit.transactions, self._notices(checked))
+
+    def _notices(self, checked: _Checked) -> list[str]:
+        """What verify says every time: the rows on an earlier release's unkeyed chain, each accepted journal."""
+        notices = []
+        if checked.chain_start is not None and checked.unkeyed:
+            notices.append(f"journal entries 1-{checked.chain_start - 1} rest on the unkeyed chain of an earlier "
+                           f"release: entry {checked.chain_start} (the upgrade) binds them into the keyed chain as "
+                           "they were then; whoever could write the file before could have rewritten them")
+        for seq, acc in self.accepted:
+            notices.append(f"journal entry {seq}: the banker accepted the journal as it stood: {acc.reason} "
+                           f"(entry {acc.anchored_seq} had been anchored; {acc.found_seq} entries were found)")
+        return notices
 
 
 def chain_of_file(path: str, key: bytes | None, chain_start: int | None, anchor: tuple[int, str] | None,

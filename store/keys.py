@@ -8,7 +8,10 @@ journal's last entry at the last checkpoint, backup or clean stop, is
 ``keys`` in the user's config folder: not the ledger's folder and not its
 backups, so a copy of the ledger alone can't be re-chained. Files are 0600
 in 0700 folders; the anchor is replaced atomically (temporary file, fsync,
-rename).
+rename), and read range-checked (:func:`parse_anchor`: damaged, never a
+crash). ``ledgers.json`` beside them maps each keyed ledger's path to its id
+(:meth:`Keyring.register`), so a file of an earlier release put there is
+refused (:mod:`store.trust`).
 """
 
 from __future__ import annotations
@@ -117,15 +120,16 @@ class Keyring:
         return key
 
     def anchor(self, ledger_id: str) -> tuple[int, str] | None:
-        """The (entry number, hash) last anchored for the ledger, or None."""
+        """The (entry number, hash) last anchored for the ledger, or None; ``(-1, "")`` when the file is damaged
+        (not JSON, a number out of range or not a whole number, a hash that is not 64 hex digits): verify says so."""
         path = self._file(ledger_id, ".anchor")
         try:
-            data = json.loads(path.read_text(encoding="ascii"))
-            return int(data["seq"]), str(data["hash"])
+            text = path.read_text(encoding="ascii")
         except FileNotFoundError:
             return None
-        except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError):
-            return (-1, "")  # damaged: verify says so
+        except (OSError, UnicodeDecodeError):
+            return DAMAGED
+        return parse_anchor(text)
 
     def set_anchor(self, ledger_id: str, seq: int, hash_: str) -> None:
         try:
@@ -133,3 +137,63 @@ class Keyring:
             write_private(self._file(ledger_id, ".anchor"), json.dumps({"seq": seq, "hash": hash_}).encode("ascii"))
         except OSError as exc:
             raise LedgerError(f"cannot anchor the ledger's head in {self.folder}: {exc.strerror}") from exc
+
+    # -- the ledgers this folder has anchored ---------------------------------------------
+
+    def registered(self, path: str | os.PathLike) -> str | None:
+        """The id of the keyed ledger this folder knows at ``path`` (resolved), or None."""
+        return self._registry().get(_where(path))
+
+    def register(self, path: str | os.PathLike, ledger_id: str) -> None:
+        """Remember that the keyed ledger ``ledger_id`` lives at ``path``: a file of an earlier release found there
+        later is refused, not migrated (a downgrade)."""
+        ledgers = self._registry()
+        if ledgers.get(_where(path)) == ledger_id:
+            return
+        ledgers[_where(path)] = ledger_id
+        try:
+            private_folder(self.folder)
+            write_private(self.folder / REGISTRY, json.dumps(ledgers, indent=1, sort_keys=True).encode("utf-8"))
+        except OSError as exc:
+            raise LedgerError(f"cannot note the ledger in {self.folder / REGISTRY}: {exc.strerror}") from exc
+
+    def _registry(self) -> dict[str, str]:
+        try:
+            data = json.loads((self.folder / REGISTRY).read_text(encoding="utf-8"))
+        except FileNotFoundError:
+            return {}
+        except (OSError, ValueError, RecursionError) as exc:
+            raise LedgerError(f"the list of known ledgers {self.folder / REGISTRY} is damaged ({exc}); "
+                              "move it aside to start it afresh") from None
+        if not isinstance(data, dict):
+            raise LedgerError(f"the list of known ledgers {self.folder / REGISTRY} is damaged; "
+                              "move it aside to start it afresh")
+        return {str(k): str(v) for k, v in data.items() if isinstance(v, str) and v.isalnum()}
+
+
+#: The anchor a damaged anchor file reads as.
+DAMAGED = (-1, "")
+#: The largest entry number an anchor may hold (SQLite's integer).
+MAX_SEQ = 2**63 - 1
+#: The file in the keys folder naming each keyed ledger's path and id.
+REGISTRY = "ledgers.json"
+
+
+def parse_anchor(text: str) -> tuple[int, str]:
+    """An anchor file's ``(seq, hash)``, range-checked; :data:`DAMAGED` for anything else (never raises)."""
+    try:
+        data = json.loads(text, parse_float=lambda _: None, parse_constant=lambda _: None)
+    except (ValueError, RecursionError):
+        return DAMAGED
+    if not isinstance(data, dict):
+        return DAMAGED
+    seq, digest = data.get("seq"), data.get("hash")
+    if type(seq) is not int or not 0 <= seq <= MAX_SEQ or not isinstance(digest, str):
+        return DAMAGED
+    if not (digest == "" and seq == 0) and (len(digest) != 64 or digest.strip("0123456789abcdef")):
+        return DAMAGED
+    return seq, digest
+
+
+def _where(path: str | os.PathLike) -> str:
+    return str(Path(path).resolve())

@@ -1,19 +1,15 @@
 """The durable store: the journal of records, append-only, in one SQLite file (schema version 3).
 
-Each record is one row, committed in its own SQLite transaction (WAL,
-``synchronous=FULL``) before :meth:`SqliteStore.append` returns, so a power
-cut leaves the whole record or none of it; a commit writes that one row and
-nothing else (one page: one WAL frame). Each row's hash is an HMAC under the
-ledger's key (:mod:`store.keys`, kept apart from the file and its backups)
-over the row before it, so an edited, inserted or deleted row is found by
-:meth:`SqliteStore.verify`; the head is anchored outside the file at
-checkpoints, backups and clean stops, so a vanished tail is found too. The
-store holds no rules and no game: the game is the fold of
+Each record is one row, committed in its own SQLite transaction (WAL, ``synchronous=FULL``) before
+:meth:`SqliteStore.append` returns, so a power cut leaves the whole record or none of it; a commit writes that one
+row and nothing else (one page: one WAL frame). Each row's hash is an HMAC under the ledger's key
+(:mod:`store.keys`, kept apart from the file and its backups) over the row before it, so an edited, inserted or
+deleted row is found by :meth:`SqliteStore.verify`; the head is anchored outside the file at checkpoints, backups
+and clean stops, so a vanished tail is found too. The store holds no rules and no game: the game is the fold of
 :meth:`SqliteStore.records` (from the last :class:`~banker.records.Snapshot`).
 
-Only what must read it all (verify, export) grows with the journal: game
-starts, restores, snapshots and the chain's start sit in one small partial
-index, a game's transactions lie between them, and a transaction is found by
+Only what must read it all (verify, export) grows with the journal: game starts, restores, snapshots and the chain's
+start sit in one small partial index, a game's transactions lie between them, and a transaction is found by
 bisection (numbers grow with rows).
 
 >>> from banker.records import Setting
@@ -36,29 +32,17 @@ from collections.abc import Callable, Iterator
 
 from banker.audit import Audit, Problem
 from banker.errors import CorruptLedger, LedgerError
-from banker.records import NewGame, Record, Snapshot, Transaction, transactions_in
+from banker.records import JournalAccepted, NewGame, PinFailure, Record, Snapshot, Transaction, transactions_in
 
 from .backups import INTERVAL_SECONDS, Backups
 from .codec import stamped
 from .journal import GameRow, Progress, Row, decode_row, make_row, names_of, stretches, verify_in_two, verify_rows
 from .keys import Keyring
+from .trust import Mismatch, check_journal, needs_upgrade, refusal, refuse_downgrade, upgrade_ledger
 from .lock import WriterLock, release_writer_lock, take_writer_lock
-from .migrate import V1_PROBLEMS, migrate_v1, migrate_v2
-from .schema import (
-    MARKED,
-    ROW_COLUMNS,
-    connect,
-    create,
-    file_path,
-    insert_row,
-    meta,
-    read_snapshot,
-    schema_version,
-    tables,
-    tighten,
-    translate,
-    write_transaction,
-)
+from .migrate import V1_PROBLEMS
+from .schema import (MARKED, ROW_COLUMNS, connect, create, file_path, insert_row, meta, read_snapshot, schema_version,
+                     tables, tighten, translate, write_transaction)
 
 
 #: Journals at least this long are verified with the chain in a second process.
@@ -68,14 +52,16 @@ PARALLEL_FROM = 20_000
 class SqliteStore:
     """The store port over SQLite. ``path`` is a file, or ``":memory:"`` for a throw-away ledger.
 
-    A new file is created private (0600, its folders 0700) and empty, with a
-    new key in ``keyring`` (default: the keys folder, :mod:`store.keys`). A
-    ledger of schema 1 or 2 is moved to schema 3 when opened. ``clock`` gives
-    wall-clock time (epoch seconds) for the records' stamps. ``writer=True``
-    takes the writer lock (:class:`store.lock.LedgerInUse` if a running unit
-    has it) and may create the file; a reader takes none, cannot append and
-    never creates a ledger. :class:`CorruptLedger`: not a banker ledger;
-    :class:`LedgerError`: it can't be opened, or its key is missing for writing.
+    A new file is created private (0600, its folders 0700) and empty, with a new key in ``keyring`` (default: the
+    keys folder, :mod:`store.keys`). A ledger of schema 1 or 2 is moved to schema 3 only by a writer asked to
+    (``upgrade=True``); else :class:`~store.trust.OldLedger`, and a file of schema 1 or 2 where a keyed ledger was
+    is refused (:class:`~store.trust.UntrustedJournal`). A writer checks the journal against its anchor and key
+    first (:mod:`store.trust`), and refuses one that differs unless ``accept=True`` (then it writes only the
+    :class:`~banker.records.JournalAccepted` record, or a wrong PIN's, until that is written). ``clock`` gives
+    wall-clock time (epoch seconds) for the records' stamps. ``writer=True`` takes the writer lock
+    (:class:`store.lock.LedgerInUse` if a running unit has it) and may create the file; a reader takes none, cannot
+    append and never creates a ledger. :class:`CorruptLedger`: not a banker ledger; :class:`LedgerError`: it can't
+    be opened, or its key is missing for writing.
     """
 
     def __init__(
@@ -87,6 +73,8 @@ class SqliteStore:
         backups: bool = True,
         backup_interval: float = INTERVAL_SECONDS,
         keyring: Keyring | None = None,
+        upgrade: bool = False,
+        accept: bool = False,
     ) -> None:
         self.path = str(path)
         self.writer = writer
@@ -99,7 +87,8 @@ class SqliteStore:
             if writer and not memory:
                 self._lock = take_writer_lock(self.path)
                 tighten(self.path)
-            self._open()
+            self._open(upgrade)
+            self._trust(accept)
         except sqlite3.Error as exc:
             self._abandon()
             raise translate(exc, self.path, "read") from exc
@@ -113,7 +102,7 @@ class SqliteStore:
 
     # -- opening -------------------------------------------------------------------------
 
-    def _open(self) -> None:
+    def _open(self, upgrade: bool) -> None:
         if not tables(self._conn):
             if not self.writer:
                 raise CorruptLedger(f"{self.path} is empty: not a banker ledger")
@@ -122,7 +111,11 @@ class SqliteStore:
             create(self._conn, ledger_id)
         version = schema_version(self._conn, self.path)
         if version < 3:
-            self._migrate(version)
+            if self.keyring is not None:
+                refuse_downgrade(self.keyring, self.path, version)
+            if not (upgrade and self.writer):
+                raise needs_upgrade(self.path, version)
+            self.key = upgrade_ledger(self._conn, self.path, version, self.keyring, clock=self._clock)
         self.ledger_id = meta(self._conn, "ledger_id") or ""
         if not self.ledger_id.isalnum():
             raise CorruptLedger(f"{self.path} has no ledger id")
@@ -145,24 +138,17 @@ class SqliteStore:
                               "that wrote it, or set BANKER_KEY_DIR (docs/security.md)")
         return key
 
-    def _migrate(self, version: int) -> None:
-        """Move a schema 1 or 2 ledger to schema 3, holding the writer lock meanwhile (a reader takes it for this)."""
-        borrowed = take_writer_lock(self.path) if self._lock is None and self.path != ":memory:" else None
-        try:
-            if version == 1:
-                migrate_v1(self._conn, self.path, clock=self._clock)
-            ledger_id = meta(self._conn, "ledger_id") or secrets.token_hex(16)
-            key = (self.keyring.key(ledger_id) if self.keyring is not None else None) or self._new_key(ledger_id)
-            migrate_v2(self._conn, self.path, key=key, ledger_id=ledger_id, clock=self._clock)
-            self.key = key
-        except sqlite3.Error as exc:
-            raise translate(exc, self.path, "update") from exc
-        except OSError as exc:
-            if isinstance(exc, LedgerError):
-                raise
-            raise LedgerError(f"cannot keep a copy of {self.path} before updating it: {exc.strerror}") from exc
-        finally:
-            release_writer_lock(borrowed)
+    def _trust(self, accept: bool) -> None:
+        """A writer's check of the journal against its anchor and key; the ledger's place noted in the keys folder."""
+        self.distrust: Mismatch | None = None
+        if not self.writer or self.keyring is None:
+            return
+        found = check_journal(self._conn, self.keyring, self.ledger_id, self.key, self.chain_start)
+        if found is not None and not (accept and found.acceptable):
+            raise refusal(self.path, found)
+        self.distrust = found
+        if found is None:
+            self.keyring.register(self.path, self.ledger_id)
 
     # -- reading -------------------------------------------------------------------------
 
@@ -332,6 +318,8 @@ class SqliteStore:
         """
         if not self.writer:
             raise LedgerError(f"{self.path} is open for reading only")
+        if self.distrust is not None and not isinstance(record, (JournalAccepted, PinFailure)):
+            raise refusal(self.path, self.distrust)
         done = record if record.time is not None else stamped(record, self.now())
         row = make_row(self._head, self._seq + 1, done, self.key)
         try:
@@ -342,6 +330,9 @@ class SqliteStore:
         self._seq, self._head = row.seq, row.hash
         if isinstance(done, NewGame):
             self._new_game_backup = True
+        elif isinstance(done, JournalAccepted):
+            self.distrust = None  # the banker's word is in the chain: the journal is anchored from here on
+            self.keyring.register(self.path, self.ledger_id)
         return done
 
     @property
@@ -350,7 +341,7 @@ class SqliteStore:
 
     def anchor(self) -> None:
         """Keep the head's number and hash outside the file (a vanished tail is then found by verify)."""
-        if self.keyring is not None and self.writer and self._seq != self._anchored:
+        if self.keyring is not None and self.writer and self._seq != self._anchored and self.distrust is None:
             self.keyring.set_anchor(self.ledger_id, self._seq, self._head)
             self._anchored = self._seq
 

@@ -233,6 +233,103 @@ def test_attack(attack, tmp_path):
         assert not (tmp_path / stray).exists()
 
 
+# -- a ledger whose journal isn't the one anchored, or a file of the first release in its place ----------
+
+PAY = "insert left Alice\ninsert right Bob\npress 5 M\nremove left\nremove right\n"
+
+#: Every command that writes, against a rolled-back ledger: exit 3 naming the problem, nothing written.
+WRITERS = [
+    ("script", "{script}", "--db", "{db}"),
+    ("cards", "enrol", "Carol", "--pin", PIN, "--db", "{db}"),
+    ("cards", "rename", "Alice", "Al", "--pin", PIN, "--db", "{db}"),
+    ("cards", "remove", "Bob", "--pin", PIN, "--db", "{db}"),
+    ("game", "new", "--pin", PIN, "--db", "{db}"),
+    ("game", "restore", "1", "--pin", PIN, "--db", "{db}"),
+    ("ledger", "undo", "--pin", PIN, "--db", "{db}"),
+    ("pin", "set", "--new", "1357", "--pin", PIN, "--db", "{db}"),
+    ("run", "--backend", "hw-sim", "--seconds", "0.1", "--db", "{db}"),
+    ("sim", "--script", "{script}", "--screenshot", "{dir}/shot.png", "--db", "{db}"),
+]
+
+
+def rolled_back(tmp_path: Path) -> Path:
+    """Copy the ledger, pay 5M, put the old copy back: the attack of issue 23."""
+    import shutil
+
+    db = a_ledger(tmp_path, pin=True)
+    shutil.copyfile(db, tmp_path / "copy.db")
+    (tmp_path / "attack.kps").write_text(PAY)
+    assert banker("script", tmp_path / "attack.kps", "--db", db).exit_code == 0
+    shutil.copyfile(tmp_path / "copy.db", db)
+    return db
+
+
+def filled(args, tmp_path, db):
+    files = {"{db}": str(db), "{script}": str(tmp_path / "attack.kps"), "{dir}": str(tmp_path)}
+    out = []
+    for arg in args:
+        for key, value in files.items():
+            arg = arg.replace(key, value)
+        out.append(arg)
+    return out
+
+
+@pytest.mark.parametrize("args", WRITERS, ids=lambda a: " ".join(a[:2]))
+def test_a_rolled_back_ledger_is_refused_by_every_command_that_writes(args, tmp_path):
+    db = rolled_back(tmp_path)
+    before = journal(db)
+    result = banker(*filled(args, tmp_path, db))
+    never_a_traceback(result)
+    assert result.exit_code == 3, result.output
+    assert "refusing to write: its journal is behind its anchor" in result.output and "ledger accept" in result.output
+    assert journal(db) == before
+
+
+def test_a_rolled_back_ledger_is_read_verified_and_accepted_with_the_pin(tmp_path):
+    db = rolled_back(tmp_path)
+    assert banker("cards", "list", "--db", db).exit_code == 0
+    result = banker("ledger", "verify", "--db", db)
+    assert result.exit_code == 1 and "are gone" in result.output
+    result = banker("ledger", "accept", "--db", db)
+    assert result.exit_code == 4 and "PIN" in result.output
+    result = banker("ledger", "accept", "--pin", PIN, "--db", db)
+    assert result.exit_code == 0, result.output
+    assert banker("script", tmp_path / "attack.kps", "--db", db).exit_code == 0
+    result = banker("ledger", "verify", "--db", db)
+    assert result.exit_code == 0 and "notice: journal entry" in result.output and "accepted the journal" in result.output
+
+
+@pytest.mark.parametrize("args", [("cards", "list"), ("ledger", "verify"), ("cards", "enrol", "Eve"),
+                                  ("ledger", "upgrade")], ids=" ".join)
+def test_a_first_release_file_put_where_a_keyed_ledger_was_is_refused(args, tmp_path):
+    import shutil
+
+    db = a_ledger(tmp_path)
+    shutil.copyfile(Path(__file__).parent / "fixtures" / "ledger-v1.db", db)
+    for stray in ("-wal", "-shm"):
+        Path(str(db) + stray).unlink(missing_ok=True)
+    result = banker(*args, "--db", db)
+    never_a_traceback(result)
+    assert result.exit_code == 3, result.output
+    assert "earlier release (schema 1" in result.output and "keyed ledger" in result.output
+    import sqlite3
+
+    assert sqlite3.connect(db).execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()[0] == "1"
+
+
+def test_a_damaged_anchor_is_exit_1_for_verify_and_3_for_a_writer(tmp_path):
+    db = a_ledger(tmp_path)
+    from store import Keyring, SqliteStore
+
+    with SqliteStore(db, writer=False) as store:
+        (Keyring().folder / f"{store.ledger_id}.anchor").write_text('{"seq": 1e400, "hash": "x"}')
+    result = banker("ledger", "verify", "--db", db)
+    never_a_traceback(result)
+    assert result.exit_code == 1 and "anchor" in result.output and "damaged" in result.output
+    result = banker("cards", "enrol", "Carol", "--db", db)
+    assert result.exit_code == 3 and "damaged" in result.output
+
+
 # -- a device that answers anything over --port ------------------------------------------------
 
 

@@ -14,6 +14,7 @@ from banker.errors import CorruptLedger, LedgerError
 from banker.records import ChainStart, Posting, Snapshot, Transaction
 from runtime.ledger import SNAPSHOT_EVERY, SqliteLedger
 from store import LedgerInUse, SqliteStore
+from store.trust import UntrustedJournal
 from store.keys import KEY_ENV
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -77,7 +78,9 @@ def test_damaged_rows_in_a_sound_sqlite_file_are_a_corrupt_ledger(tmp_path):
     conn.commit()
     conn.close()
     with pytest.raises(CorruptLedger, match="cannot be read"):
-        SqliteLedger(path, backups=False)
+        SqliteLedger(path, writer=False, backups=False)
+    with pytest.raises(UntrustedJournal, match="does not verify under the key"):
+        SqliteLedger(path, backups=False)  # a writer checks the head first, and writes nothing
 
 
 # -- the keyed chain and its anchor ------------------------------------------------------------
@@ -123,7 +126,7 @@ def test_a_lost_write_ahead_log_is_found_by_the_anchor(tmp_path):
 def test_a_ledger_of_the_previous_release_joins_the_keyed_chain_and_old_rows_keep_their_own(tmp_path):
     path = tmp_path / "ledger.db"
     shutil.copyfile(FIXTURES / "ledger-v2.db", path)
-    with SqliteLedger(path, backups=False) as ledger:
+    with SqliteLedger(path, backups=False, upgrade=True) as ledger:  # the explicit act: 'banker ledger upgrade'
         assert ledger.game().balances_by_name() == {"Alice": 19_500_000, "Bob": 20_000_000}
         records = list(ledger.store.records())
         assert isinstance(records[10], ChainStart) and records[10].rows == 10

@@ -20,6 +20,7 @@ from banker.records import Card, Enrolment, GameRestored, NewGame, Removal, Rena
 from cards import editions
 from banker.records import ChainStart
 from store import LedgerInUse, SqliteStore, is_ledger_file, take_writer_lock
+from store.trust import OldLedger
 
 FIXTURES = Path(__file__).parent / "fixtures"
 EXPECTED = json.loads((FIXTURES / "ledger-v1.json").read_text())
@@ -49,7 +50,7 @@ def schema_of(path) -> str:
 
 
 def test_the_first_releases_ledger_folds_to_the_game_it_showed(v1_path):
-    with SqliteStore(v1_path, backups=False) as store:
+    with SqliteStore(v1_path, backups=False, upgrade=True) as store:
         game = fold(store)
         assert game.id == EXPECTED["current_game"]
         assert {c.name: game.balance(c.id) for c in game.cards} == EXPECTED["balances"]
@@ -74,7 +75,7 @@ def test_the_first_releases_ledger_folds_to_the_game_it_showed(v1_path):
 
 
 def test_the_journal_keeps_the_first_releases_history_and_times(v1_path):
-    with SqliteStore(v1_path, backups=False) as store:
+    with SqliteStore(v1_path, backups=False, upgrade=True) as store:
         records = list(store.records())
         assert store.transaction(1).time == 1_700_000_021.0 and store.transaction(23).time == 1_700_000_217.0
         assert isinstance(records[0], NewGame) and records[0].time == 1_700_000_007.0 and records[0].openings == ()
@@ -93,7 +94,7 @@ def test_the_journal_keeps_the_first_releases_history_and_times(v1_path):
 
 
 def test_the_v1_file_is_kept_beside_it_and_the_v1_hashes_in_the_journal(v1_path):
-    SqliteStore(v1_path, backups=False).close()
+    SqliteStore(v1_path, backups=False, upgrade=True).close()
     kept = Path(str(v1_path) + ".v1-backup")
     assert is_ledger_file(kept) and schema_of(kept) == "1"
     assert stat.S_IMODE(os.stat(kept).st_mode) == 0o600
@@ -109,7 +110,7 @@ def test_the_v1_file_is_kept_beside_it_and_the_v1_hashes_in_the_journal(v1_path)
 
 
 def test_a_second_open_does_not_move_it_again(v1_path):
-    with SqliteStore(v1_path, backups=False) as store:
+    with SqliteStore(v1_path, backups=False, upgrade=True) as store:
         head, seq = store.head(), store.last_seq()
     Path(str(v1_path) + ".v1-backup").unlink()
     with SqliteStore(v1_path, backups=False) as store:
@@ -117,18 +118,21 @@ def test_a_second_open_does_not_move_it_again(v1_path):
     assert not Path(str(v1_path) + ".v1-backup").exists() and schema_of(v1_path) == "3"
 
 
-def test_a_reader_moves_it_too_and_leaves_no_lock_behind(v1_path):
-    with SqliteStore(v1_path, writer=False, backups=False) as reader:
-        assert fold(reader).balances and schema_of(v1_path) == "3"
-        with SqliteStore(v1_path, backups=False) as unit:  # the reader gave the lock back
-            assert unit.last_seq() == reader.last_seq()
+def test_a_reader_never_moves_it_and_says_it_needs_the_upgrade(v1_path):
+    with pytest.raises(OldLedger, match="banker ledger upgrade"):
+        SqliteStore(v1_path, writer=False, backups=False)
+    with pytest.raises(OldLedger, match="earlier release"):
+        SqliteStore(v1_path, backups=False)  # nor a writer not asked to
+    assert schema_of(v1_path) == "1"
+    with SqliteStore(v1_path, backups=False, upgrade=True) as unit:  # the reader took no lock
+        assert fold(unit).balances and schema_of(v1_path) == "3"
 
 
 def test_a_running_unit_holding_the_lock_stops_the_move(v1_path):
     lock = take_writer_lock(str(v1_path))
     try:
         with pytest.raises(LedgerInUse, match="in use by a running unit"):
-            SqliteStore(v1_path, writer=False, backups=False)
+            SqliteStore(v1_path, backups=False, upgrade=True)
     finally:
         lock.release()
     assert schema_of(v1_path) == "1"
@@ -139,7 +143,7 @@ def test_a_v1_ledger_that_was_tampered_with_says_so_after_the_move(v1_path):
     conn.execute("UPDATE transactions SET memo = 'Bank paid well' WHERE id = 5")
     conn.commit()
     conn.close()
-    with SqliteStore(v1_path, backups=False) as store:
+    with SqliteStore(v1_path, backups=False, upgrade=True) as store:
         problems = [str(p) for p in store.verify().problems]
     assert problems == ["#5: in the schema 1 ledger: edited: its hash does not match its contents "
                         "and the row before it"]
@@ -151,7 +155,7 @@ def test_a_v1_ledger_that_does_not_fold_is_left_as_it_was(v1_path):
     conn.commit()
     conn.close()
     with pytest.raises(CorruptLedger, match="cannot move to schema 2: transaction #6 does not replay"):
-        SqliteStore(v1_path, backups=False)
+        SqliteStore(v1_path, backups=False, upgrade=True)
     assert schema_of(v1_path) == "1"
 
 
@@ -199,7 +203,7 @@ def test_a_removed_players_name_given_to_a_new_card(tmp_path):
               transactions=[(1, "opening", "Alice joins", [[None, 1, 15_000_000, "opening"]]),
                             (1, "transfer", "Alice paid Alice", [[1, None, 5_000_000, "transfer"]]),
                             (1, "opening", "Alice joins", [[None, 2, 15_000_000, "opening"]])])
-    with SqliteStore(path, backups=False) as store:
+    with SqliteStore(path, backups=False, upgrade=True) as store:
         game = fold(store)
         assert game.cards == (Card(2, "A2", "Alice"),) and dict(game.names) == {1: "Alice", 2: "Alice"}
         assert game.balance(2) == 15_000_000 and game.balance(1) == 10_000_000
@@ -212,7 +216,7 @@ def test_games_without_transactions_and_a_restored_current_game(tmp_path):
               cards=[(1, "A1", "Alice", 0)],
               transactions=[(1, "opening", "Alice joins", [[None, 1, 15_000_000, "opening"]]),
                             (1, "collect", "Bank paid", [[None, 1, 1_000_000, "collect"]])])
-    with SqliteStore(path, backups=False) as store:
+    with SqliteStore(path, backups=False, upgrade=True) as store:
         game = fold(store)
         assert game.id == 1 and game.balance(1) == 16_000_000 and game.next_game == 4
         assert [(g.id, g.transactions, g.started) for g in store.games()] == [(1, 2, 1000.0), (2, 0, 2000.0),
