@@ -197,6 +197,19 @@ def test_what_is_refused(formula_names, tmp_path, make, code, says):
     assert "Traceback" not in result.output and not (tmp_path / "nowhere").exists()
 
 
+def test_a_socket_or_a_block_device_is_refused(formula_names, tmp_path):
+    import socket
+
+    with socket.socket(socket.AF_UNIX) as sock:
+        sock.bind(str(tmp_path / "sock"))
+        result = banker("ledger", "export", "-o", tmp_path / "sock", "--db", formula_names)
+        assert result.exit_code == 3 and "neither a file, a FIFO nor a character device" in result.output
+        assert stat.S_ISSOCK(os.lstat(tmp_path / "sock").st_mode)
+    block = next((p for p in Path("/dev").glob("loop*") if stat.S_ISBLK(p.stat().st_mode)), None)
+    if block is not None:
+        assert banker("ledger", "export", "-o", block, "--db", formula_names).exit_code == 3
+
+
 def test_a_killed_exports_part_file_is_cleaned_by_the_next(formula_names, tmp_path):
     out = tmp_path / "out.csv"
     dead = 2**22 + 12345  # past pid_max's default: no such process
