@@ -127,7 +127,7 @@ def uid_or_none(uid: str | None) -> str | None:
 
 
 def fail(message: str, code: int = REFUSED) -> NoReturn:
-    click.echo(f"banker: {message}", err=True)
+    click.echo(f"banker: {shown(message)}", err=True)
     sys.exit(code)
 
 
@@ -279,34 +279,45 @@ def read_config(path: Path | None):
         fail(str(exc), USAGE)
 
 
+#: Characters shown escaped wherever stored text reaches a terminal or a spreadsheet: the bidi
+#: overrides and isolates and the marks that reorder a line (besides every C0/C1 control, DEL,
+#: surrogates and the line and paragraph separators, found by their Unicode category).
+_REORDERING = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+_ESCAPED_KINDS = frozenset({"Cc", "Cs", "Zl", "Zp"})
+
+
+def shown(text: object) -> str:
+    """``text`` (a name, a memo: anything stored) made safe to print: each control character written visibly.
+
+    ESC becomes ``\\x1b``, a bidi override ``\\u202e``: a journal can't move the
+    cursor, ring the bell, retitle the window or reverse a line on the
+    banker's terminal. Everything else, accents and emoji included, is kept.
+
+    >>> shown("Al\\x1b[2Jice\\u202e\\tX")
+    'Al\\\\x1b[2Jice\\\\u202e\\\\tX'
+    """
+    import unicodedata
+
+    text = str(text)
+    if text.isprintable():  # the common case, quickly (spaces included)
+        return text
+    out = []
+    for char in text:
+        if char in _REORDERING or unicodedata.category(char) in _ESCAPED_KINDS:
+            out.append(char.encode("unicode_escape", "backslashreplace").decode("ascii"))
+        else:
+            out.append(char)
+    return "".join(out)
+
+
 @contextmanager
 def private_output(path: Path | None) -> Iterator:
-    """A text file to write to, readable only by its owner (0600), or stdout for None or ``-``.
+    """A text file to write to, readable only by its owner (0600), or stdout for None or ``-``
+    (:func:`banker_cli.output.private_output`: atomic for a file, written through for a FIFO or a device)."""
+    from .output import private_output as output
 
-    The file appears whole or not at all: it is written beside its name and
-    renamed into place once complete.
-    """
-    if path is None or str(path) == "-":
-        yield sys.stdout
-        return
-    target = Path(path)
-    temporary = target.with_name(f".{target.name}.{os.getpid()}.part")
-    try:
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    except OSError as exc:
-        fail(f"cannot write {target}: {exc.strerror}", UNUSABLE if exc.errno in (errno.ENOSPC, errno.EDQUOT) else USAGE)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
-            yield out
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(temporary, target)
-    except BaseException:
-        try:
-            os.unlink(temporary)
-        except OSError:
-            pass
-        raise
+    with output(path) as out:
+        yield out
 
 
 # -- keypad scripts -----------------------------------------------------------------------

@@ -13,7 +13,7 @@ import click
 
 from .common import (
     USAGE, FilePath, amount_type, cli_grant, db_option, fail, failing, open_ledger, pin_option, private_output,
-    uid_or_none,
+    shown, uid_or_none,
 )
 
 
@@ -193,9 +193,27 @@ def ledger_show(game_id: int | None, db: Path | None) -> None:
         for row in _journal(led, _game_id(led, game_id)):
             mark = f"  [undone by #{row['reversed_by']}]" if row["reversed_by"] else ""
             click.echo(
-                f"{row['id']:>6}  {row['time']}  {row['kind']:<9} {row['payer']:>12} -> {row['payee']:<12}"
-                f" {format_amount(row['amount']):>12}  {row['memo']}{mark}"
+                f"{row['id']:>6}  {row['time']}  {shown(row['kind']):<9} {shown(row['payer']):>12}"
+                f" -> {shown(row['payee']):<12} {format_amount(row['amount']):>12}  {shown(row['memo'])}{mark}"
             )
+
+
+def csv_cell(value):
+    """One CSV cell: a number stays a number (``-1500000`` too); text has its controls shown (:func:`shown`)
+    before defusedcsv quotes a leading formula character, so a tab or CR can't open a formula either."""
+    if value is None or isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value
+    return shown(value)
+
+
+def write_csv(out, rows) -> None:
+    """The rows (dicts of :data:`FIELDS`) as CSV, formula-safe (defusedcsv), one row at a time."""
+    from defusedcsv import csv as safe_csv
+
+    writer = safe_csv.DictWriter(out, fieldnames=FIELDS, lineterminator="\r\n")
+    writer.writeheader()
+    for row in rows:
+        writer.writerow({key: csv_cell(value) for key, value in row.items()})
 
 
 @click.command("export")
@@ -205,18 +223,20 @@ def ledger_show(game_id: int | None, db: Path | None) -> None:
               help="File to write, readable only by you (0600). [default: stdout]")
 @db_option
 def ledger_export(fmt: str, game_id: int | None, output: Path | None, db: Path | None) -> None:
-    """Export a game's journal as CSV or JSON (amounts in whole dollars)."""
-    import csv
+    """Export a game's journal as CSV or JSON (amounts in whole dollars).
+
+    Text in a CSV cell is never run by a spreadsheet: a control character is
+    written visibly (``\\x1b``) and a cell starting with ``= + - @ | %`` gets a
+    leading ``'`` (defusedcsv); numbers, negative ones too, stay numbers.
+    JSON escapes every control character itself.
+    """
     import json
 
     with open_ledger(db, writer=False) as led, failing():
         rows = _journal(led, _game_id(led, game_id))
         with private_output(output) as out:
             if fmt == "csv":
-                writer = csv.DictWriter(out, fieldnames=FIELDS, lineterminator="\r\n")
-                writer.writeheader()
-                for row in rows:
-                    writer.writerow(row)
+                write_csv(out, rows)
                 return
             opened = False
             for row in rows:  # the layout of json.dumps(rows, indent=1), one row at a time

@@ -178,6 +178,13 @@ ATTACKS = [
     cmd("ledger", "export", "--game", "-1", code=1, says="no game -1"),
     cmd("ledger", "export", "-o", "{dir}/no/such/folder/x.csv", code=2, says="cannot write"),
     cmd("ledger", "export", "--format", "xml", code=2, says="xml"),
+    # what leaves the unit: -o onto what isn't a file (docs/security.md, "What leaves the unit")
+    cmd("ledger", "export", "-o", "/dev/null", code=0, says="", name="export -o /dev/null: written through"),
+    cmd("ledger", "export", "-o", "/dev/stdout", code=0, says="", name="export -o /dev/stdout: written through"),
+    cmd("ledger", "export", "-o", "{dir}", code=2, says="directory", name="export -o a folder"),
+    cmd("cards", "enrol", "Al\x1b[2Jice", code=1, says="not a usable name", name="an ESC in a name"),
+    cmd("cards", "enrol", "Al\u202eice", code=1, says="not a usable name", name="a bidi override in a name"),
+    cmd("cards", "remove", "Nob\x1b]0;x\x07ody", code=1, says="Nob\\x1b]0;x\\x07ody", name="ESC in an error line"),
     # configs
     cmd("cards", "list", "--config", "{config}", code=2, says="buzzer.pin", config=b"[buzzer]\npin = 99\n"),
     cmd("cards", "list", "--config", "{config}", code=2, says="line 2: not UTF-8", config=b"[unit]\n\xe9\n"),

@@ -25,9 +25,11 @@ import logging
 import re
 import time
 import weakref
+from http import HTTPStatus
 from importlib import resources
 
 from aiohttp import web
+from aiohttp.web_protocol import RequestHandler
 
 from .tokens import TokenStore
 
@@ -126,13 +128,55 @@ class Hub:
             queue.put_nowait(_CLOSE)
 
 
+#: The headers every answer carries, the page's own and every error's (its CSP is stricter still).
+SECURITY_HEADERS = {
+    "Server": "banker",  # never aiohttp's version
+    "Cache-Control": "no-store",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+}
+STRICT_CSP = "default-src 'none'; frame-ancestors 'none'"
+
+
+def secure(response: web.StreamResponse) -> None:
+    """Give ``response`` the security headers (an unprepared one: headers can still change)."""
+    if response.prepared:
+        return
+    response.headers.update(SECURITY_HEADERS)
+    response.headers.setdefault("Content-Security-Policy", STRICT_CSP)
+
+
 class _Busy(asyncio.Protocol):
     """A connection over the limit: a 503 and goodbye."""
 
     def connection_made(self, transport) -> None:
+        headers = "".join(f"{k}: {v}\r\n" for k, v in {**SECURITY_HEADERS, "Content-Security-Policy": STRICT_CSP}.items())
         transport.write(b"HTTP/1.1 503 Service Unavailable\r\nContent-Length: 0\r\nRetry-After: 5\r\n"
-                        b"Connection: close\r\n\r\n")
+                        + headers.encode("ascii") + b"Connection: close\r\n\r\n")
         transport.close()
+
+
+class _Handler(RequestHandler):
+    """aiohttp's connection handler, whose own error answers (a malformed request's 400, a 500) carry the
+    security headers, and whose log says a malformed request in one line, never a traceback."""
+
+    __slots__ = ()
+
+    def handle_error(self, request, status: int = 500, exc: BaseException | None = None,
+                     message: str | None = None) -> web.StreamResponse:
+        if status == 500 or exc is None:
+            response = super().handle_error(request, status, exc, message)
+        else:  # a request aiohttp couldn't parse: its line (the token cut out), no traceback
+            said = " ".join(str(getattr(exc, "message", exc)).split())[:300]
+            self.logger.info("Error handling request from %s: %s %s", request.remote, status,
+                             said.encode("ascii", "backslashreplace").decode("ascii"))
+            if request.writer.output_size > 0:
+                raise ConnectionError("the answer was sent already")
+            response = web.Response(status=status, text=f"{status}: {HTTPStatus(status).phrase}\n")
+            response.force_close()
+        secure(response)
+        return response
 
 
 class _CappedSite(web.BaseSite):
@@ -153,7 +197,9 @@ class _CappedSite(web.BaseSite):
         assert server is not None
 
         def factory() -> asyncio.Protocol:
-            return server() if len(server.connections) < self._limit else _Busy()
+            if len(server.connections) >= self._limit:
+                return _Busy()
+            return _Handler(server, loop=server._loop, **server._kwargs)  # as server() makes one, with our errors
 
         self._server = await asyncio.get_running_loop().create_server(
             factory, self._host, self._port, backlog=self._backlog, reuse_address=True)
@@ -259,7 +305,7 @@ class WebServer:
             response = await self._checked(request, handler)
         except web.HTTPException as exc:  # the router's 404
             response = web.Response(status=exc.status, text=f"{exc.status}: {exc.reason}\n")
-        self._secure(response)
+        secure(response)
         log.debug("%s %s %s %.1f ms", request.method, request.path, response.status,
                   (time.monotonic() - started) * 1000)
         return response
@@ -272,17 +318,6 @@ class WebServer:
         if not self.tokens.matches(token_of(request)):
             return web.Response(status=401, text=_UNAUTHORISED, headers={"WWW-Authenticate": 'Bearer realm="banker"'})
         return await handler(request)
-
-    def _secure(self, response: web.StreamResponse) -> None:
-        if response.prepared:
-            return
-        h = response.headers
-        h["Server"] = "banker"
-        h["Cache-Control"] = "no-store"
-        h["Referrer-Policy"] = "no-referrer"
-        h["X-Content-Type-Options"] = "nosniff"
-        h["X-Frame-Options"] = "DENY"
-        h.setdefault("Content-Security-Policy", "default-src 'none'; frame-ancestors 'none'")
 
     async def _page(self, request: web.Request) -> web.Response:
         return web.Response(body=self.page, content_type="text/html", charset="utf-8",
@@ -297,7 +332,7 @@ class WebServer:
         if len(self.hub.streams) >= self.max_streams:
             return web.Response(status=503, text="Too many pages are open.\n", headers={"Retry-After": "10"})
         response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "X-Accel-Buffering": "no"})
-        self._secure(response)
+        secure(response)
         queue: asyncio.Queue = asyncio.Queue(maxsize=STREAM_BACKLOG)
         self.hub.streams.add(queue)
         try:

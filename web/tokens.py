@@ -18,6 +18,7 @@ re-reads the file when it changes.
 from __future__ import annotations
 
 import hmac
+import logging
 import os
 import secrets
 import threading
@@ -26,6 +27,8 @@ from pathlib import Path
 #: Random bytes in a token (16 characters once written).
 TOKEN_BYTES = 12
 SUFFIX = ".web-token"
+
+log = logging.getLogger("banker.web")
 
 
 def new_token() -> str:
@@ -93,9 +96,20 @@ class TokenStore:
         return (st.st_ino, st.st_mtime_ns, st.st_size)
 
     def _read(self) -> None:
-        text = self.path.read_text(encoding="ascii").strip()
-        if len(text) < 16 or not all(c.isalnum() or c in "-_" for c in text):
-            self._write(new_token())  # unreadable: a fresh one
+        """Take the token in the file; a damaged one (not ASCII, too short, stray characters) is replaced, logged."""
+        try:  # never through a link, never waiting on a FIFO
+            fd = os.open(self.path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+            try:
+                data = os.read(fd, 256)
+            finally:
+                os.close(fd)
+        except OSError:  # a link, a folder, gone meanwhile: a fresh token
+            data = b""
+        text = data.decode("ascii", "replace").strip()
+        if len(text) < 16 or len(text) > 64 or not all(c.isascii() and (c.isalnum() or c in "-_") for c in text):
+            log.warning("the table page's token file %s was damaged: a fresh token replaces it "
+                        "(pages open with the old address must scan the new code)", self.path)
+            self._write(new_token())
             return
         if text != self._token:
             if self._token is not None:
@@ -104,18 +118,31 @@ class TokenStore:
         self._stamp = self._file_stamp()
 
     def _write(self, token: str) -> None:
-        """Write ``token`` to a private temporary file, then put it in place in one rename."""
+        """Write ``token`` to a private temporary file, then put it in place in one rename.
+
+        The temporary file has a random name and is created exclusively, never
+        through a link (``O_EXCL | O_NOFOLLOW``): a link planted beside the
+        ledger can't redirect the write.
+        """
         folder = self.path.parent
         folder.mkdir(parents=True, exist_ok=True)
-        temp = folder / f".{self.path.name}.{os.getpid()}.tmp"
-        fd = os.open(temp, os.O_CREAT | os.O_WRONLY | os.O_TRUNC, 0o600)
+        flags = os.O_CREAT | os.O_EXCL | os.O_WRONLY | os.O_NOFOLLOW | os.O_CLOEXEC
+        temp = folder / f".{self.path.name}.{secrets.token_hex(6)}.tmp"
+        fd = os.open(temp, flags, 0o600)
         try:
-            os.fchmod(fd, 0o600)
-            os.write(fd, (token + "\n").encode("ascii"))
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(temp, self.path)
+            try:
+                os.fchmod(fd, 0o600)
+                os.write(fd, (token + "\n").encode("ascii"))
+                os.fsync(fd)
+            finally:
+                os.close(fd)
+            os.replace(temp, self.path)
+        except BaseException:
+            try:
+                os.unlink(temp)
+            except OSError:
+                pass
+            raise
         if self._token is not None:
             self.generation += 1
         self._token = token
