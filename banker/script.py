@@ -3,6 +3,7 @@
 The format (one step a line, ``#`` starts a comment)::
 
     enrol NAME [UID]          register a player card (UID: hex; made up if absent)
+                              (a NAME with spaces or quotes: "Player 1", "say \\"hi\\"")
     insert left|right NAME    put a card on the + (left) or - (right) reader
     stack left|right NAME     lay another card on a reader that holds one (both in its field)
     remove left|right         take every card off that reader
@@ -46,6 +47,7 @@ from .errors import AmountError, ScriptError
 from .events import KEYS, READERS
 from .records import normalise_uid
 from .money import parse_amount
+from .quoting import words as split_words
 
 DEFAULT_HOLD = 3.0
 
@@ -192,8 +194,14 @@ def _arity(words: list[str], number: int, low: int, high: int, usage: str) -> No
 
 
 def parse_line(text: str, number: int) -> Step | None:
-    """The step on one line, None for a blank or comment line; raises :class:`ScriptError`."""
+    """The step on one line, None for a blank or comment line; raises :class:`ScriptError`.
+
+    A name with spaces or quotes is written in double quotes (:mod:`banker.quoting`);
+    ``expect screen`` takes the rest of its line as it is.
+    """
     words = text.split("#", 1)[0].split()
+    if [w.lower() for w in words[:2]] != ["expect", "screen"]:
+        words = split_words(text, number)
     if not words:
         return None
     verb = words[0].lower()
