@@ -195,6 +195,23 @@ ATTACKS = [
            "readers.left.spi_hz", config=b"[readers.left]\nspi_hz = 0\n"),
     Attack("run, sleep_after nan", ("run", "--backend", "hw-sim", "--seconds", "0.01", "--config", "{config}",
                                     "--db", "{db}"), 2, "unit.sleep_after", config=b"[unit]\nsleep_after = nan\n"),
+    # unbounded input (issue 23): endless files, huge scripts, deep configs
+    Attack("a script that never ends", ("script", "/dev/zero", "--db", "{db}"), 2, "/dev/zero: line 1: longer than"),
+    script("press " + "1 " * 3000 + "\n", 2, "line 1: longer than 4,096 bytes", name="a line too long"),
+    script("press 1\n" * 100_001, 2, "line 100001: more than 100,000 steps", name="too many steps"),
+    script(("#" * 4000 + "\n") * 1100, 2, "larger than 4,194,304 bytes", name="a script too large"),
+    cmd("cards", "list", "--config", "/dev/zero", code=2, says="/dev/zero: larger than", name="an endless config"),
+    cmd("cards", "list", "--config", "{config}", code=2, says="attack.toml: larger than",
+        config=b"a = " + b"[" * 100_000 + b"]" * 100_000 + b"\n", name="a config nested 100,000 deep"),
+    cmd("cards", "list", "--config", "{config}", code=2, says="attack.toml: arrays or tables nested more than",
+        config=b"a = " + b"[" * 30_000 + b"]" * 30_000 + b"\n", name="a config nested 30,000 deep"),
+    cmd("cards", "list", "--config", "{config}", code=2, says="attack.toml: arrays or tables nested more than",
+        config=b"a = " + b"{b = " * 10_000 + b"1" + b"}" * 10_000 + b"\n", name="inline tables 10,000 deep"),
+    # names with spaces and quotes (the quoting rule)
+    script('enrol "Player 1"\nenrol "say \\"hi\\""\ninsert left "Player 1"\ninsert right "say \\"hi\\""\n'
+           'press 1 M\nexpect balance "Player 1" 16M\nexpect balance "say \\"hi\\"" 14M\n', 0, "passed",
+           changes=True, name="names with spaces and quotes"),
+    script('insert left "Alice\n', 2, "line 1: a quoted name is not closed", name="a quote left open"),
     # where the ledger is
     Attack("a missing ledger, read", ("cards", "list", "--db", "{dir}/typo.db"), 3, "there is no ledger at"),
     Attack("a missing ledger, verify", ("ledger", "verify", "--db", "{dir}/typo.db"), 3, "there is no ledger at"),
