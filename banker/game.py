@@ -44,7 +44,7 @@ from .records import (
     Transaction,
 )
 from .lockout import recent
-from .names import look_alike
+from .names import twin_of
 from .rules.estate import Estate, building_changes, apply as apply_changes
 from .rules.settings import RuleSettings
 
@@ -260,13 +260,10 @@ def check_enrolment(game: Game, name: str, uid: str, *, card_id: int | None = No
         raise Refused(f"not a usable name: {name!r}")
     if fold_name(name) == "bank":
         raise Refused("the bank is not a player")
-    if look_alike(name, "bank"):
-        raise Refused(f"{name} looks like the bank: choose a name that reads differently")
     if any(fold_name(c.name) == fold_name(name) for c in others):
         raise Refused(f"{name} is already enrolled")
-    twin = next((c for c in others if look_alike(c.name, name)), None)
-    if twin is not None:
-        raise Refused(f"{name} looks like {twin.name}: choose a name that reads differently")
+    if (twin := twin_of(name, [c.name for c in others])) is not None:
+        raise Refused(f"{name} looks like {twin}: choose a name that reads differently")
     if card_id is None:
         owner = next((c for c in others if c.uid == uid), None)
         if owner is not None:

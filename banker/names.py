@@ -37,3 +37,10 @@ def skeleton(name: str) -> str:
 def look_alike(name: str, other: str) -> bool:
     """True when ``name`` and ``other`` read alike (the same skeleton)."""
     return skeleton(name) == skeleton(other)
+
+
+def twin_of(name: str, others: list[str]) -> str | None:
+    """What ``name`` reads like among the bank and the players ``others``: "the bank", a name, or None."""
+    if look_alike(name, "bank"):
+        return "the bank"
+    return next((other for other in others if look_alike(other, name)), None)
