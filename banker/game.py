@@ -45,6 +45,7 @@ from .records import (
     Transaction,
 )
 from .lockout import recent
+from .names import twin_of
 from .rules.estate import Estate, building_changes, apply as apply_changes
 from .rules.settings import RuleSettings
 
@@ -262,6 +263,8 @@ def check_enrolment(game: Game, name: str, uid: str, *, card_id: int | None = No
         raise Refused("the bank is not a player")
     if any(fold_name(c.name) == fold_name(name) for c in others):
         raise Refused(f"{name} is already enrolled")
+    if (twin := twin_of(name, [c.name for c in others])) is not None:
+        raise Refused(f"{name} looks like {twin}: choose a name that reads differently")
     if card_id is None:
         owner = next((c for c in others if c.uid == uid), None)
         if owner is not None:

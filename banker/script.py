@@ -3,6 +3,7 @@
 The format (one step a line, ``#`` starts a comment)::
 
     enrol NAME [UID]          register a player card (UID: hex; made up if absent)
+                              (a NAME with spaces or quotes: "Player 1", "say \\"hi\\"")
     insert left|right NAME    put a card on the + (left) or - (right) reader
     stack left|right NAME     lay another card on a reader that holds one (both in its field)
     remove left|right         take every card off that reader
@@ -40,12 +41,14 @@ may also type it on the keypad, as the banker would (``FN`` ... ``M``).
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from .errors import AmountError, ScriptError
 from .events import KEYS, READERS
 from .records import normalise_uid
 from .money import parse_amount
+from .quoting import words as split_words
 
 DEFAULT_HOLD = 3.0
 
@@ -192,8 +195,14 @@ def _arity(words: list[str], number: int, low: int, high: int, usage: str) -> No
 
 
 def parse_line(text: str, number: int) -> Step | None:
-    """The step on one line, None for a blank or comment line; raises :class:`ScriptError`."""
+    """The step on one line, None for a blank or comment line; raises :class:`ScriptError`.
+
+    A name with spaces or quotes is written in double quotes (:mod:`banker.quoting`);
+    ``expect screen`` takes the rest of its line as it is.
+    """
     words = text.split("#", 1)[0].split()
+    if [w.lower() for w in words[:2]] != ["expect", "screen"]:
+        words = split_words(text, number)
     if not words:
         return None
     verb = words[0].lower()
@@ -289,14 +298,30 @@ def _parse_deed_expect(what: str, words: list[str], number: int) -> Step:
     return ExpectWorth(words[2], amount)
 
 
+#: The most steps a script may hold (it is parsed whole before anything runs, so its steps are all in memory).
+MAX_STEPS = 100_000
+#: The longest line of a script, in bytes of UTF-8 (the reader refuses a longer one).
+MAX_LINE_BYTES = 4_096
+#: The largest script, in bytes (the reader stops there: an endless file is refused, not read).
+MAX_SCRIPT_BYTES = 4 * 1024 * 1024
+
+
 def parse(text: str) -> list[Line]:
     """Every step of a script, or :class:`ScriptError` for the first malformed line."""
-    lines = []
-    for number, raw in enumerate(text.splitlines(), start=1):
+    return parse_lines(text.splitlines())
+
+
+def parse_lines(lines: Iterable[str]) -> list[Line]:
+    """Every step of the script whose lines ``lines`` yields (read as they come), or :class:`ScriptError`
+    for the first malformed line, or for a step beyond :data:`MAX_STEPS`."""
+    steps = []
+    for number, raw in enumerate(lines, start=1):
         step = parse_line(raw, number)
         if step is not None:
-            lines.append(Line(number, step))
-    return lines
+            if len(steps) == MAX_STEPS:
+                raise ScriptError(number, f"more than {MAX_STEPS:,} steps (the limit): split the script")
+            steps.append(Line(number, step))
+    return steps
 
 
 #: The steps that are not expectations: what a backend carries out.

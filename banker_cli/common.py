@@ -265,14 +265,16 @@ def decode_text(data: bytes, name: str) -> str:
 def read_config(path: Path | None):
     """The device config in the file at ``path`` (None: all defaults); a bad one exits 2 naming its key."""
     from banker.errors import BankerError
-    from runtime.config import Config, parse_config
+    from runtime.config import Config, parse_config, read_config_bytes
 
     if path is None:
         return Config()
     try:
-        data = Path(path).read_bytes()
+        data = read_config_bytes(path)  # at most MAX_CONFIG_BYTES: an endless file is refused, not read
     except OSError as exc:
         fail(f"cannot read the config {path}: {exc.strerror}", USAGE)
+    except BankerError as exc:
+        fail(str(exc), USAGE)
     try:
         return parse_config(decode_text(data, str(path)), str(path))
     except BankerError as exc:

@@ -9,11 +9,12 @@ changes were not saved (a full disk) exits 3.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import click
 
-from .common import UNUSABLE, USAGE, db_option, decode_text, describe, exit_code, fail, failing, open_ledger, pin_option
+from .common import UNUSABLE, USAGE, db_option, describe, exit_code, fail, failing, open_ledger, pin_option
 
 
 # -- the command -------------------------------------------------------------------------------
@@ -45,15 +46,9 @@ def script_command(file, db: Path | None, as_json: bool, quiet: bool, backend: s
     script enrols a card or a deed tag in a ledger with a banker's PIN and
     --pin does not give it.
     """
-    from banker import script as scripts
 
     name = file.name if isinstance(file.name, str) else "<stdin>"
-    text = decode_text(file.read(), name)
-    _no_foreign_digits(text, name)
-    try:
-        lines = scripts.parse(text)
-    except ValueError as exc:  # ScriptError: the line and what is wrong with it
-        fail(f"{name}: {exc}", USAGE)
+    lines = read_script(file, name)
     if port is not None or backend.startswith("serial:"):
         from .device_cli import script_on_port
 
@@ -61,12 +56,50 @@ def script_command(file, db: Path | None, as_json: bool, quiet: bool, backend: s
     _script_on_ledger(name, lines, db, as_json=as_json, quiet=quiet, backend=backend, pin=pin)
 
 
-def _no_foreign_digits(text: str, name: str) -> None:
-    """Exit 2 at the first digit that is not ASCII 0-9 (``²``, ``١``): it would be read as a number, or crash."""
-    for number, raw in enumerate(text.splitlines(), start=1):
-        bad = next((ch for ch in raw.split("#", 1)[0] if ch.isdigit() and ch not in "0123456789"), None)
-        if bad is not None:
-            fail(f"{name}: line {number}: {bad!r} is not a digit 0-9", USAGE)
+def read_script(file, name: str) -> list:
+    """The steps of the keypad script in the binary ``file``, read a line at a time (memory stays flat).
+
+    Exit 2 naming ``name`` and the limit for a line longer than
+    :data:`banker.script.MAX_LINE_BYTES`, a file larger than
+    :data:`~banker.script.MAX_SCRIPT_BYTES` (``/dev/zero`` and other endless
+    files stop there) or more than :data:`~banker.script.MAX_STEPS` steps; for
+    a line that is not UTF-8 or holds a digit other than 0-9; for a malformed line.
+    """
+    from banker import script as scripts
+
+    try:
+        return scripts.parse_lines(_script_lines(file, name))
+    except ValueError as exc:  # ScriptError: the line and what is wrong with it
+        fail(f"{name}: {exc}", USAGE)
+
+
+def _script_lines(file, name: str) -> Iterator[str]:
+    """The text lines of ``file``, one at a time, within the limits (:func:`read_script`)."""
+    from banker.script import MAX_LINE_BYTES, MAX_SCRIPT_BYTES
+
+    size, number = 0, 0
+    while raw := file.readline(MAX_LINE_BYTES + 1):
+        size += len(raw)
+        if size > MAX_SCRIPT_BYTES:
+            fail(f"{name}: larger than {MAX_SCRIPT_BYTES:,} bytes (the limit for a script): split it", USAGE)
+        if len(raw) > MAX_LINE_BYTES and not raw.endswith(b"\n"):
+            fail(f"{name}: line {number + 1}: longer than {MAX_LINE_BYTES:,} bytes (the limit for a line)", USAGE)
+        try:
+            text = raw.decode("utf-8-sig" if number == 0 else "utf-8")
+        except UnicodeDecodeError as exc:
+            fail(f"{name}: line {number + 1}: not UTF-8 text (byte 0x{raw[exc.start]:02X}); save the file as UTF-8",
+                 USAGE)
+        for line in text.splitlines() or [""]:
+            number += 1
+            _no_foreign_digits(line, number, name)
+            yield line
+
+
+def _no_foreign_digits(line: str, number: int, name: str) -> None:
+    """Exit 2 at a digit that is not ASCII 0-9 (``²``, ``١``): it would be read as a number, or crash."""
+    bad = next((ch for ch in line.split("#", 1)[0] if ch.isdigit() and ch not in "0123456789"), None)
+    if bad is not None:
+        fail(f"{name}: line {number}: {bad!r} is not a digit 0-9", USAGE)
 
 
 def _script_on_ledger(name: str, lines, db: Path | None, *, as_json: bool, quiet: bool, backend: str,

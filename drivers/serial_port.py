@@ -30,6 +30,10 @@ Protocol ``banker-serial/1`` (also in ``docs/serial-protocol.md``):
   ``{"houses": 0-5}`` (5 a hotel); ``mortgaged? SLUG`` -> ``{"mortgaged":
   bool}``; ``bank-buildings?`` -> ``{"houses": N, "hotels": N}``;
   ``worth? NAME`` -> ``{"worth": dollars or null}``.
+- A name with spaces or quotes is written in double quotes, ``\\"`` and
+  ``\\\\`` inside standing for ``"`` and ``\\`` (:mod:`banker.quoting`):
+  ``balance? "Player 1"``; a one-argument query also takes the rest of an
+  unquoted line as the name (``balance? Player 1``).
 - Anything else (a malformed step, ``expect`` which the client checks, a
   line too long, bytes that are not UTF-8, a refused enrolment) ->
   ``{"ok": false, "error": "...", "line": N}``, N counting the lines
@@ -53,6 +57,7 @@ from typing import Any, Protocol
 
 from banker.authority import NotAuthorised
 from banker.errors import BankerError, ScriptError
+from banker.quoting import quote, words as split_words
 from banker.script import ACTIONS, Enrol, EnrolDeed, Hold, Wait, parse_line
 from banker.script_run import Backend, perform
 
@@ -85,14 +90,14 @@ def split_pin(line: str, number: int = 0) -> tuple[str, str | None]:
     >>> split_pin("press 5 M")
     ('press 5 M', None)
     """
-    words = line.split("#", 1)[0].split()
+    words = split_words(line, number)
     fields = [w for w in words if _is_pin_field(w)]
     if not fields:
         return line, None
     rest = [w for w in words if not _is_pin_field(w)]
     if len(fields) > 1 or not _is_pin_field(words[-1]) or not rest or rest[0].lower() not in ADMIN_VERBS:
         raise ScriptError(number, f"{PIN_FIELD}PIN goes once, as the last word of an enrol or enrol-deed line")
-    return " ".join(rest), fields[0][len(PIN_FIELD):]
+    return " ".join(map(quote, rest)), fields[0][len(PIN_FIELD):]
 
 
 def redact(line: str) -> str:
@@ -159,6 +164,17 @@ class Target(Backend, Protocol):
     def enrol_deed(self, slug: str, uid: str, pin: str | None = None) -> None: ...
 
 
+#: The queries that take one argument: unquoted, the rest of the line is it (``balance? Player 1``).
+ONE_ARGUMENT = ("balance?", "worth?", "owner?", "houses?", "mortgaged?")
+
+
+def _rest_as_one(line: str, words: list[str], verb: str) -> list[str]:
+    """A one-argument query's argument: the rest of the (unquoted) line after its verb, spaces and all."""
+    if verb not in ONE_ARGUMENT or len(words) < 3:
+        return words[1:]
+    return [line.split("#", 1)[0].strip()[len(words[0]):].strip()]
+
+
 class PortSession:
     """The device side of the protocol over ``target``: :meth:`answer` one line, get the JSON answer or None."""
 
@@ -187,10 +203,10 @@ class PortSession:
         if isinstance(line, FrameError):
             return {"ok": False, "error": str(line)}
         line, pin = split_pin(line, self.count)
-        words = line.split("#", 1)[0].split()
+        words = split_words(line, self.count)
         verb = words[0].lower()
         if verb.endswith("?"):
-            return self._query(verb, words[1:])
+            return self._query(verb, words[1:] if '"' in line else _rest_as_one(line, words, verb))
         step = parse_line(line, self.count)
         t = self.target
         if not isinstance(step, ACTIONS):

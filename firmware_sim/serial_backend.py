@@ -23,6 +23,7 @@ import time
 from typing import Any
 
 from banker.authority import NotAuthorised, is_pin
+from banker.quoting import quote
 from drivers.errors import SerialProtocolError, SerialTimeout
 from drivers.serial_port import ADMIN_VERBS, MAX_LINE, PIN_FIELD, PROTOCOL, VERSION, open_serial
 from firmware_sim.core_backend import CoreBackend
@@ -104,13 +105,13 @@ class SerialBackend:
     # -- the script Backend ---------------------------------------------------------------
 
     def enrol(self, name: str, uid: str) -> None:
-        self.ask(f"enrol {name} {uid}")
+        self.ask(f"enrol {quote(name)} {uid}")
 
     def insert(self, reader: str, name: str) -> None:
-        self.ask(f"insert {reader} {name}")
+        self.ask(f"insert {reader} {quote(name)}")
 
     def stack(self, reader: str, name: str) -> None:
-        self.ask(f"stack {reader} {name}")
+        self.ask(f"stack {reader} {quote(name)}")
 
     def remove(self, reader: str) -> None:
         self.ask(f"remove {reader}")
@@ -125,7 +126,7 @@ class SerialBackend:
         self.ask(f"wait {seconds:g}", seconds)
 
     def balance(self, name: str) -> int | None:
-        return self.ask(f"balance? {name}")["balance"]
+        return self.ask(f"balance? {quote(name)}")["balance"]
 
     def balances(self) -> dict[str, int]:
         return self.ask("balances?")["balances"]
@@ -138,23 +139,23 @@ class SerialBackend:
 
     # title deeds and the rules
     def enrol_deed(self, slug: str, uid: str) -> None:
-        self.ask(f"enrol-deed {slug} {uid}")
+        self.ask(f"enrol-deed {quote(slug)} {uid}")
 
     def owner(self, slug: str) -> str:
-        return self.ask(f"owner? {slug}")["owner"]
+        return self.ask(f"owner? {quote(slug)}")["owner"]
 
     def houses(self, slug: str) -> int:
-        return self.ask(f"houses? {slug}")["houses"]
+        return self.ask(f"houses? {quote(slug)}")["houses"]
 
     def mortgaged(self, slug: str) -> bool:
-        return self.ask(f"mortgaged? {slug}")["mortgaged"]
+        return self.ask(f"mortgaged? {quote(slug)}")["mortgaged"]
 
     def bank_buildings(self) -> tuple[int, int]:
         answer = self.ask("bank-buildings?")
         return answer["houses"], answer["hotels"]
 
     def worth(self, name: str) -> int | None:
-        return self.ask(f"worth? {name}")["worth"]
+        return self.ask(f"worth? {quote(name)}")["worth"]
 
     def close(self) -> None:
         self.port.close()

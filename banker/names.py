@@ -1,0 +1,46 @@
+"""Names that look alike: the confusable skeleton of Unicode's TR39, so ``Аlice`` (Cyrillic А) is ``Alice``.
+
+Two players' names, or a player's and the bank's, must not read alike on
+the screen or in the journal: a payment to ``bаnk`` would read as one to the
+bank. :func:`skeleton` is UTS #39's skeleton (each character replaced by its
+prototype, between two NFD normalisations) of the name as the game compares
+names (NFKC), case-folded after: names are equal regardless of case
+already, so ``B0B`` (digit zero) is ``Bob`` too.
+
+The prototypes are Unicode's own (``confusables.txt``), kept as data in
+:mod:`banker.confusables_data` for the scripts a table may meet: Latin,
+Greek, Cyrillic and common punctuation (a character NFKC already maps,
+like a fullwidth or mathematical letter, is never looked up). A character
+of another script stands for itself. The table is generated at development
+time, and checked against Unicode's data by tests/test_names.py.
+
+>>> skeleton("Аlice") == skeleton("Alice"), skeleton("bаnk") == skeleton("bank")
+(True, True)
+>>> skeleton("Al") == skeleton("A1"), skeleton("Alice") == skeleton("Alec")
+(True, False)
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from .confusables_data import PROTOTYPES
+
+
+def skeleton(name: str) -> str:
+    """What ``name`` looks like: equal for two names a player could take for each other."""
+    text = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", name).strip())
+    mapped = "".join(PROTOTYPES.get(ch, ch) for ch in text)
+    return unicodedata.normalize("NFD", mapped).casefold()
+
+
+def look_alike(name: str, other: str) -> bool:
+    """True when ``name`` and ``other`` read alike (the same skeleton)."""
+    return skeleton(name) == skeleton(other)
+
+
+def twin_of(name: str, others: list[str]) -> str | None:
+    """What ``name`` reads like among the bank and the players ``others``: "the bank", a name, or None."""
+    if look_alike(name, "bank"):
+        return "the bank"
+    return next((other for other in others if look_alike(other, name)), None)
