@@ -40,6 +40,8 @@ class Audit:
     problems: list[Problem]
     games: dict[int, GameTotals]
     transactions: int
+    #: What verify says beside its findings, which is no problem (the entries an adopted key can't vouch for).
+    notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:

@@ -29,6 +29,7 @@ from .records import (
     DeedTag,
     Enrolment,
     GameRestored,
+    KeyAdopted,
     NewGame,
     PinChange,
     Record,
@@ -122,6 +123,7 @@ AUTHORITY: dict[type, Callable[..., str | None]] = {
     Setting: _setting,
     Transaction: _undo_of_older,
     TokenRenewal: lambda game, rec: "renewing the table page's token",
+    KeyAdopted: lambda game, rec: "adopting the ledger under a new key",
 }
 
 

@@ -27,6 +27,7 @@ from .records import (
     MAX_PLAYERS,
     Card,
     ChainStart,
+    KeyAdopted,
     TokenRenewal,
     Checkpoint,
     DeedTag,
@@ -388,5 +389,6 @@ _APPLY = {
     Snapshot: _snapshot,
     ChainStart: _chain_start,
     TokenRenewal: _chain_start,  # the page's token changes nothing in the game
+    KeyAdopted: lambda game, rec: game if rec.pin_hash is None else replace(game, pin_hash=rec.pin_hash),
 }
 

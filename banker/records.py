@@ -308,8 +308,25 @@ class ChainStart:
     time: float | None = None
 
 
+@dataclass(frozen=True)
+class KeyAdopted:
+    """The ledger was adopted under a new key (a new card, a lost key): that key vouches from this record on.
+
+    The rows before it, up to entry ``from_seq - 1`` whose hash was
+    ``previous_head``, were chained under a key this machine doesn't hold:
+    verify checks them by their contents and order only, and says so.
+    ``pin_hash``: the banker's PIN from here on (peppered with the new key;
+    None: unchanged, or none set).
+    """
+
+    from_seq: int
+    previous_head: str
+    pin_hash: str | None = None
+    time: float | None = None
+
+
 Record = (Transaction | Enrolment | Rename | Removal | DeedTag | Setting | PinChange | NewGame | GameRestored |
-    PinFailure | Snapshot | ChainStart | TokenRenewal)
+    PinFailure | Snapshot | ChainStart | TokenRenewal | KeyAdopted)
 
 #: Each record type with the word that names its kind in the store.
 KINDS: Mapping[type, str] = {
@@ -326,6 +343,7 @@ KINDS: Mapping[type, str] = {
     Snapshot: "snapshot",
     ChainStart: "chain",
     TokenRenewal: "token",
+    KeyAdopted: "adopt",
 }
 
 

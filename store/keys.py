@@ -175,6 +175,58 @@ class Keyring:
             raise LedgerError(f"cannot keep the ledger's key in {self.folder}: {exc.strerror}") from exc
         return key
 
+    def key_file(self, ledger_id: str) -> Path:
+        return self._file(ledger_id, ".key")
+
+    def import_key(self, ledger_id: str, key: bytes) -> bool:
+        """Keep ``key`` as the ledger's (0600, atomically); False when it was already kept. :class:`LedgerError`
+        when a different key is kept for it (never overwritten) or the folder can't be written."""
+        if len(key) != KEY_BYTES:
+            raise LedgerError(f"a ledger's key is {KEY_BYTES} bytes, not {len(key)}")
+        kept = self.key(ledger_id)
+        if kept is not None:
+            if kept != key:
+                raise LedgerError(f"a different key is kept for ledger {ledger_id} in {self.key_file(ledger_id)}: "
+                                  "it is never overwritten")
+            return False
+        self._write(self.key_file(ledger_id), key.hex().encode("ascii") + b"\n")
+        return True
+
+    def stage_key(self, ledger_id: str) -> bytes:
+        """A fresh key for adopting the ledger, kept aside (``<id>.key.adopting``) until :meth:`commit_staged`."""
+        key = secrets.token_bytes(KEY_BYTES)
+        self._write(self._file(ledger_id, ".key.adopting"), key.hex().encode("ascii") + b"\n")
+        return key
+
+    def staged_key(self, ledger_id: str) -> bytes | None:
+        """The key an adoption left aside (a crash before it was kept), or None."""
+        data = read_private(self._file(ledger_id, ".key.adopting"))
+        try:
+            key = bytes.fromhex(data.decode("ascii").strip()) if data else None
+        except (UnicodeDecodeError, ValueError):
+            return None
+        return key if key is not None and len(key) == KEY_BYTES else None
+
+    def commit_staged(self, ledger_id: str) -> None:
+        """The staged key becomes the ledger's key (by rename: never a half-written key)."""
+        try:
+            os.replace(self._file(ledger_id, ".key.adopting"), self.key_file(ledger_id))
+            sync_folder(self.folder)
+        except OSError as exc:
+            raise LedgerError(f"cannot keep the ledger's key in {self.folder}: {exc.strerror}") from exc
+
+    def drop_staged(self, ledger_id: str) -> None:
+        self._file(ledger_id, ".key.adopting").unlink(missing_ok=True)
+
+    def _write(self, path: Path, data: bytes) -> None:
+        try:
+            private_folder(self.folder)
+            write_private(path, data)
+        except OSError as exc:
+            if isinstance(exc, LedgerError):
+                raise
+            raise LedgerError(f"cannot keep the ledger's key in {self.folder}: {exc.strerror}") from exc
+
     def anchor(self, ledger_id: str) -> tuple[int, str] | None:
         """The (entry number, hash) last anchored for the ledger, or None."""
         path = self._file(ledger_id, ".anchor")
