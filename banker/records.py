@@ -25,6 +25,7 @@ from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 from typing import ClassVar
 from collections.abc import Iterable, Mapping
+from .key_records import KeyAdopted
 
 #: The bank as a party to a posting.
 BANK = None
@@ -305,23 +306,6 @@ class ChainStart:
     scheme: str
     previous: str
     rows: int
-    time: float | None = None
-
-
-@dataclass(frozen=True)
-class KeyAdopted:
-    """The ledger was adopted under a new key (a new card, a lost key): that key vouches from this record on.
-
-    The rows before it, up to entry ``from_seq - 1`` whose hash was
-    ``previous_head``, were chained under a key this machine doesn't hold:
-    verify checks them by their contents and order only, and says so.
-    ``pin_hash``: the banker's PIN from here on (peppered with the new key;
-    None: unchanged, or none set).
-    """
-
-    from_seq: int
-    previous_head: str
-    pin_hash: str | None = None
     time: float | None = None
 
 
