@@ -73,8 +73,14 @@ def adoption_pin(game, pin: str | None, now: float) -> None:
 
 
 def adopt(path: str | os.PathLike, pin: str | None, *, keyring: Keyring | None = None,
-          clock: Callable[[], float] = time.time) -> KeyAdopted:
+          clock: Callable[[], float] = time.time, pin_checked: bool = False, keep_staged: bool = False) -> KeyAdopted:
     """Adopt the ledger file at ``path`` under a new key, with the banker's ``pin``; returns the record written.
+
+    ``pin_checked``: ``pin`` was already checked as the banker's (a restore
+    over a ledger checks the current ledger's PIN, not the backup's again).
+    ``keep_staged``: the new key stays aside (``<id>.key.adopting``) for the
+    caller to :meth:`~store.keys.Keyring.commit_staged` once the file is in
+    place (a restore adopts a copy first).
 
     :class:`LedgerError` when its key is here (nothing to adopt) or it can't
     be written; :class:`~banker.authority.NotAuthorised` for the PIN; either
@@ -90,7 +96,8 @@ def adopt(path: str | os.PathLike, pin: str | None, *, keyring: Keyring | None =
     if kept is not None:
         raise LedgerError(f"the key of {path} (ledger {ledger_id}) is on this machine "
                           f"({keyring.key_file(ledger_id)}): there is nothing to adopt")
-    adoption_pin(game, pin, clock())
+    if not pin_checked:
+        adoption_pin(game, pin, clock())
     lock = take_writer_lock(str(path))
     try:
         staged = keyring.staged_key(ledger_id)
@@ -98,10 +105,11 @@ def adopt(path: str | os.PathLike, pin: str | None, *, keyring: Keyring | None =
             record = None
         else:
             staged = keyring.stage_key(ledger_id)
-            record = _write_record(path, staged, game.pin_hash is not None and pin, clock())
+            record = _write_record(path, staged, (game.pin_hash is not None or pin_checked) and pin, clock())
         found = head_of(path)
         keyring.set_anchor(ledger_id, found[1], found[2][-1])
-        keyring.commit_staged(ledger_id)
+        if not keep_staged:
+            keyring.commit_staged(ledger_id)
     finally:
         lock.release()
     return record if record is not None else KeyAdopted(found[1], found[2][0])
