@@ -64,17 +64,19 @@ SNAPSHOT_AT_CLOSE = 50
 class Ledger:
     """``store`` (any :class:`banker.ports.Store`: the SQLite journal, or the in-memory fake) and its game.
 
-    A store with no records yet gets the first game started.
+    A store with no records yet gets the first game started. ``pepper``: the PIN's pepper, when it is not
+    the store's own key's (a copy in memory of a stored ledger).
     """
 
-    def __init__(self, store: Store, *, editions=None) -> None:
+    def __init__(self, store: Store, *, editions=None, pepper: bytes | None = None) -> None:
         self.store = store
         self.editions = editions if editions is not None else packaged_editions()
         #: Every commit the store could not write, in order (nothing of them was written).
         self.unsaved: list[LedgerError] = []
-        key = getattr(store, "key", None)  # a store without a key (the in-memory fake) keeps verifiers unpeppered
-        #: The PIN's pepper (:func:`banker.authority.pin_pepper` of the ledger's key), None without the key.
-        self.pepper: bytes | None = pin_pepper(key) if key else None
+        key = getattr(store, "key", None)  # a store without a key keeps verifiers unpeppered
+        #: The PIN's pepper (:func:`banker.authority.pin_pepper` of the ledger's key), None without the key;
+        #: ``pepper`` given: another ledger's (a rehearsal on an in-memory copy checks the stored ledger's PIN).
+        self.pepper: bytes | None = pepper if pepper is not None else (pin_pepper(key) if key else None)
         found = store.last_snapshot()
         self._snapshot_seq = found[0] if found else 0
         try:
