@@ -30,6 +30,7 @@ from .records import (
     Enrolment,
     GameRestored,
     JournalAccepted,
+    KeyAdopted,
     NewGame,
     PinChange,
     Record,
@@ -45,6 +46,8 @@ if TYPE_CHECKING:
 
 PIN_SETTING = "banker_pin"
 ROUNDS = 50_000
+#: The prefix of a verifier keyed with the ledger's pepper (:func:`pepper_verifier`).
+PEPPERED = "p1$"
 #: The one setting any player may change (the ``.`` key): the volume.
 FREE_SETTINGS = frozenset({"volume"})
 
@@ -59,6 +62,10 @@ class PinNeeded(NotAuthorised):
 
 class WrongPin(NotAuthorised):
     """The PIN given is not the banker's (the try is journalled: it counts towards the lockout)."""
+
+
+class PinUncheckable(NotAuthorised):
+    """The PIN's verifier is keyed with the ledger's key (peppered) and the key is not here: nothing can check it."""
 
 
 class PinLocked(NotAuthorised):
@@ -118,6 +125,7 @@ AUTHORITY: dict[type, Callable[..., str | None]] = {
     Transaction: _undo_of_older,
     TokenRenewal: lambda game, rec: "renewing the table page's token",
     JournalAccepted: lambda game, rec: "accepting the journal as it stands",
+    KeyAdopted: lambda game, rec: "adopting the ledger under a new key",
 }
 
 
@@ -132,11 +140,13 @@ def requires_pin(game: Game, record: Record) -> bool:
     return game.pin_hash is not None and needs_authority(game, record) is not None
 
 
-def refusal(game: Game, grant: Grant | None, now: float) -> NotAuthorised | None:
+def refusal(game: Game, grant: Grant | None, now: float, pepper: bytes | None = None) -> NotAuthorised | None:
     """Why ``grant`` does not carry the banker's authority in ``game`` at wall-clock ``now``; None when it does.
 
     The one check of a PIN (the write path calls it; a :class:`WrongPin` is
-    then journalled there). Nothing to check when no PIN is set.
+    then journalled there). Nothing to check when no PIN is set. ``pepper``:
+    the ledger's PIN pepper (:func:`pin_pepper` of its key), which a peppered
+    verifier can't be checked without (:class:`PinUncheckable`).
     """
     if game.pin_hash is None:
         return None
@@ -145,7 +155,10 @@ def refusal(game: Game, grant: Grant | None, now: float) -> NotAuthorised | None
         return PinLocked(f"PIN entry is locked for {left} s after wrong PINs", left)
     if grant is None or grant.pin is None:
         return PinNeeded("this needs the banker's PIN (--pin)")
-    if not pin_matches(grant.pin, game.pin_hash):
+    if is_peppered(game.pin_hash) and pepper is None:
+        return PinUncheckable("the banker's PIN can't be checked without this ledger's key (it is not on this "
+                              "machine: import it with 'banker key import', or adopt the ledger, docs/security.md)")
+    if not pin_matches(grant.pin, game.pin_hash, pepper):
         return WrongPin("wrong banker PIN" if is_pin(grant.pin) else "wrong banker PIN (a PIN is 4 to 8 digits 0-9)")
     return None
 
@@ -162,27 +175,65 @@ def is_pin(text: str) -> bool:
     return 4 <= len(text) <= 8 and all(ch in "0123456789" for ch in text)
 
 
-def hash_pin(pin: str, salt: bytes) -> str:
-    """``salt$hash`` of ``pin`` (PBKDF2-SHA256) for the ledger. ``salt``: fresh random bytes from the shell.
+def pin_pepper(key: bytes) -> bytes:
+    """The sub-key that peppers the PIN's verifier, derived from the ledger's ``key`` (never the key itself)."""
+    return hmac.new(key, b"monopoly-banker pin pepper v1", hashlib.sha256).digest()
+
+
+def is_peppered(stored: str) -> bool:
+    """True for a verifier keyed with a ledger's pepper (``p1$salt$mac``), False for an older ``salt$hash``."""
+    return stored.startswith(PEPPERED)
+
+
+def hash_pin(pin: str, salt: bytes, pepper: bytes | None = None) -> str:
+    """The verifier of ``pin`` for the ledger: ``salt$hash`` (PBKDF2-SHA256), peppered when ``pepper`` is given.
 
     The core has no randomness of its own: the salt comes in with the event
     (``KeyDown.salt``) or from the CLI. An empty salt (a test's event) is
     replaced by one derived from the PIN, which still hashes but is no secret.
+    The core has no key either: the write path peppers the verifier
+    (:func:`pepper_verifier`) before it is journalled.
     """
     if not is_pin(pin):
         raise AmountError("PIN: 4 to 8 digits 0-9")
     salt = salt or hashlib.sha256(b"banker-pin:" + pin.encode()).digest()[:16]
     digest = hashlib.pbkdf2_hmac("sha256", pin.encode(), salt, ROUNDS)
-    return f"{salt.hex()}${digest.hex()}"
+    plain = f"{salt.hex()}${digest.hex()}"
+    return plain if pepper is None else pepper_verifier(plain, pepper)
 
 
-def pin_matches(pin: str, stored: str) -> bool:
-    """True when ``pin`` is the one hashed in ``stored``; never for a text the keypad could not type."""
-    if not is_pin(pin):
-        return False
+def pepper_verifier(stored: str, pepper: bytes) -> str:
+    """``stored`` (``salt$hash``) keyed with ``pepper``: ``p1$salt$HMAC-SHA256(pepper, hash)``.
+
+    The pepper is applied to the slow hash's output, so the write path can
+    key a verifier the keypad made without ever seeing the PIN, and testing
+    a PIN against the result takes the slow hash *and* the ledger's key. A
+    verifier already peppered is returned as it is.
+    """
+    if is_peppered(stored):
+        return stored
     salt, _, digest = stored.partition("$")
     try:
-        expected = hash_pin(pin, bytes.fromhex(salt)).partition("$")[2]
+        raw = bytes.fromhex(digest)
+    except ValueError:
+        return stored  # not a verifier at all: it matches nothing either way
+    return f"{PEPPERED}{salt}${hmac.new(pepper, raw, hashlib.sha256).hexdigest()}"
+
+
+def pin_matches(pin: str, stored: str, pepper: bytes | None = None) -> bool:
+    """True when ``pin`` is the one hashed in ``stored``; never for a text the keypad could not type, nor for a
+    peppered verifier without its ``pepper``."""
+    if not is_pin(pin):
+        return False
+    peppered = is_peppered(stored)
+    if peppered and pepper is None:
+        return False
+    salt, _, digest = stored.removeprefix(PEPPERED).partition("$")
+    try:
+        expected = hash_pin(pin, bytes.fromhex(salt))
     except (AmountError, ValueError):
         return False
-    return hmac.compare_digest(expected, digest)
+    if peppered:
+        expected = pepper_verifier(expected, pepper)
+        return hmac.compare_digest(expected.removeprefix(PEPPERED), stored.removeprefix(PEPPERED))
+    return hmac.compare_digest(expected.partition("$")[2], digest)

@@ -28,6 +28,7 @@ from .records import (
     Card,
     ChainStart,
     JournalAccepted,
+    KeyAdopted,
     TokenRenewal,
     Checkpoint,
     DeedTag,
@@ -393,5 +394,6 @@ _APPLY = {
     ChainStart: _chain_start,
     JournalAccepted: _chain_start,  # the banker's word on the journal changes nothing in the game
     TokenRenewal: _chain_start,  # the page's token changes nothing in the game
+    KeyAdopted: lambda game, rec: game if rec.pin_hash is None else replace(game, pin_hash=rec.pin_hash),
 }
 

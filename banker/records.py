@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 from typing import ClassVar
 from collections.abc import Iterable, Mapping
+from .key_records import KeyAdopted
 
 #: The bank as a party to a posting.
 BANK = None
@@ -309,7 +310,7 @@ class JournalAccepted:
 
 
 Record = (Transaction | Enrolment | Rename | Removal | DeedTag | Setting | PinChange | NewGame | GameRestored |
-    PinFailure | Snapshot | ChainStart | JournalAccepted | TokenRenewal)
+    PinFailure | Snapshot | ChainStart | JournalAccepted | TokenRenewal | KeyAdopted)
 
 #: Each record type with the word that names its kind in the store.
 KINDS: Mapping[type, str] = {
@@ -327,6 +328,7 @@ KINDS: Mapping[type, str] = {
     ChainStart: "chain",
     JournalAccepted: "accepted",
     TokenRenewal: "token",
+    KeyAdopted: "adopt",
 }
 
 

@@ -29,6 +29,8 @@ COMMANDS = {
     "ledger": ("banker_cli.main:ledger", "Show, export, verify and undo the journal of transactions."),
     "pin": ("banker_cli.safety:pin_group",
             "The banker's PIN, which protects enrolment, settings, restores and undoing old entries."),
+    "key": ("banker_cli.key_cli:key_group",
+            "The ledger's key: export it, import it on another machine, or adopt a ledger whose key is lost."),
     "sim": ("banker_cli.sim:sim_command",
             "Open the banker unit in a window and play: click or type the keys, drag the cards."),
     "run": ("banker_cli.device_cli:run_command", "Run the unit on its hardware until stopped (SIGTERM or Ctrl-C)."),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import time
 
 from datetime import datetime
 from pathlib import Path
@@ -110,9 +111,19 @@ def game_backups(db: Path | None) -> None:
 
 
 def restore_from_backup(backup: str, pin: str | None, db: Path | None) -> None:
-    """``banker game restore --backup latest|FILE``: the ledger at ``db`` replaced by a backup, after both PINs."""
+    """``banker game restore --backup latest|FILE``: the ledger at ``db`` replaced by a backup (or made from one).
+
+    The PIN checked is the current ledger's when there is one (a wrong one
+    counts there; the backup's own PIN is not asked again), else the
+    backup's. A backup whose key is here and verifies it is restored as it
+    is; one whose key is not here is adopted under a new key (its PIN, from
+    then on, the one given); one whose key is here but doesn't verify it is
+    refused. Either way nothing is left that can't be written.
+    """
+    from banker.authority import NotAuthorised
+    from runtime.adoption import adoption_pin, head_of, key_fits
     from runtime.ledger import SqliteLedger
-    from store import is_ledger_file, latest_good_backup, restore_backup, take_writer_lock
+    from store import Keyring, is_ledger_file, latest_good_backup
 
     path = resolve_db(db)
     if backup == "latest":
@@ -125,19 +136,63 @@ def restore_from_backup(backup: str, pin: str | None, db: Path | None) -> None:
             fail(f"no backup file {source}", USAGE)
     if not is_ledger_file(source):
         fail(f"{source} is not a banker ledger", UNUSABLE)
-    if is_ledger_file(path):  # the banker's PIN of the ledger being replaced: a wrong one counts there
-        with open_ledger(path) as current:
-            authorise(current, pin)
+    keyring = Keyring()
+    try:
+        found = head_of(source)
+    except BankerError:
+        found = None  # a ledger of an earlier schema: keyed when it is first opened
+    key = keyring.key(found[0]) if found else None
+    if found and key is not None and not key_fits(source, key):
+        fail(f"the key kept here for ledger {found[0]} ({keyring.key_file(found[0])}) doesn't verify {source}: "
+             "nothing was changed", UNUSABLE)
+    adopting = found is not None and key is None
+    current = is_ledger_file(path)
+    if current:  # the banker's PIN of the ledger being replaced: a wrong one counts there
+        with open_ledger(path) as ledger:
+            authorise(ledger, pin)
     try:
         with SqliteLedger(source, writer=False, backups=False) as copy:
-            authorise(copy, pin)
+            if not current and adopting:
+                adoption_pin(copy.game(), pin, time.time())
+            elif not current:
+                authorise(copy, pin)
             games = len(copy.games())
+    except NotAuthorised as exc:
+        fail(str(exc), NEEDS_PIN)
     except BankerError as exc:
         fail(f"{source} can't be used: {exc}", UNUSABLE)
     with failing():
-        lock = take_writer_lock(str(path))
+        kept, adopted = _replace(source, path, pin, adopting=adopting, checked=current)
+    click.echo(f"restored {source} ({games} games)" + (f"; the ledger as it was is kept in {kept}" if kept else "")
+               + (f"; adopted under a new key from entry {adopted.from_seq} (its key is not on this machine: "
+                  "'banker ledger verify' says so)" if adopted else ""))
+
+
+def _replace(source: Path, path: Path, pin: str | None, *, adopting: bool, checked: bool):
+    """Put ``source`` in place of the ledger at ``path`` under the writer lock; adopted first (a copy of it,
+    beside the ledger) when its key is not here. (kept copy of the ledger as it was, the KeyAdopted or None)."""
+    from runtime.adoption import adopt, head_of
+    from store import Keyring, restore_backup, take_writer_lock
+    from store.backups import copy_database
+
+    if not path.exists():  # a fresh card: nothing to lock yet, and the folder may be missing
+        from store.keys import private_folder
+
+        private_folder(path.parent)
+    lock = take_writer_lock(str(path)) if path.exists() else None
+    try:
+        if not adopting:
+            return restore_backup(source, path), None
+        staged = path.with_name(f".{path.name}.adopting")
         try:
-            kept = restore_backup(source, path)
+            copy_database(source, staged)
+            record = adopt(staged, pin, pin_checked=checked, keep_staged=True)
+            kept = restore_backup(staged, path)
+            Keyring().commit_staged(head_of(path)[0])  # killed just before: 'banker key adopt' finishes it
+            return kept, record
         finally:
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                Path(f"{staged}{suffix}").unlink(missing_ok=True)
+    finally:
+        if lock is not None:
             lock.release()
-    click.echo(f"restored {source} ({games} games)" + (f"; the ledger as it was is kept in {kept}" if kept else ""))

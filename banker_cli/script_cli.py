@@ -175,7 +175,7 @@ def _rehearse(name: str, lines, stored, spec: str, config, pin: str | None = Non
     for record in stored.store.records(found[0] if found is not None else 0):
         copy.append(record)
     kind, _, _ = parse(spec)
-    with Ledger(copy, editions=stored.editions) as rehearsal:
+    with Ledger(copy, editions=stored.editions, pepper=stored.pepper) as rehearsal:
         backend = _backend(kind if kind in ("core", "hw-sim") else "core", rehearsal, config, pin)
         try:
             play_lines(name, lines, _CountedRefusals(backend, stored, pin), rehearsal=True)

@@ -8,13 +8,15 @@
 #  2. a system user "banker", in whichever of the gpio, spi, i2c and dialout groups exist
 #  3. a venv in /opt/monopoly-banker/venv with this checkout and its [pi] extra
 #  4. "banker" on the PATH (/usr/local/bin/banker: the unit's config, as the user "banker")
-#  5. /etc/monopoly-banker/banker.toml (kept if it is there), /var/lib/monopoly-banker for the ledger
+#  5. /etc/monopoly-banker/banker.toml (kept if it is there), /var/lib/monopoly-banker for the ledger,
+#     /var/lib/monopoly-banker-keys for its key (apart from it)
 #  6. the systemd unit (installed and enabled; not started, so that "banker doctor" can run first)
 set -euo pipefail
 
 HOME_DIR=/opt/monopoly-banker
 CONFIG_DIR=/etc/monopoly-banker
 STATE_DIR=/var/lib/monopoly-banker
+KEY_DIR=/var/lib/monopoly-banker-keys   # the ledgers' keys, apart from the ledger (docs/security.md)
 SRC="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 
 if [ "$(id -u)" -ne 0 ]; then
@@ -73,6 +75,11 @@ else
     echo "kept $CONFIG_DIR/banker.toml"
 fi
 install -d -o banker -g banker -m 0700 "$STATE_DIR"
+if mountpoint -q "$KEY_DIR"; then
+    echo "kept $KEY_DIR: a mounted key stick (docs/install-pi.md)"
+else
+    install -d -o banker -g banker -m 0700 "$KEY_DIR"
+fi
 
 step "6. the systemd unit"
 install -m 0644 "$HOME_DIR/src/deploy/monopoly-banker.service" /etc/systemd/system/monopoly-banker.service

@@ -25,12 +25,14 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from collections.abc import Callable, Iterator
 
 from banker import acts
 from banker.audit import Audit
-from banker.authority import PIN_SETTING, Grant, WrongPin, refusal, requires_pin
+from banker.authority import (
+    PIN_SETTING, Grant, WrongPin, hash_pin, is_peppered, pepper_verifier, pin_pepper, refusal, requires_pin,
+)
 from banker.errors import CorruptLedger, LedgerError, Refused
 from banker.game import Game, apply, from_snapshot, replay
 from banker.ports import Store
@@ -63,14 +65,19 @@ SNAPSHOT_AT_CLOSE = 50
 class Ledger:
     """``store`` (any :class:`banker.ports.Store`: the SQLite journal, or the in-memory fake) and its game.
 
-    A store with no records yet gets the first game started.
+    A store with no records yet gets the first game started. ``pepper``: the PIN's pepper, when it is not
+    the store's own key's (a copy in memory of a stored ledger).
     """
 
-    def __init__(self, store: Store, *, editions=None) -> None:
+    def __init__(self, store: Store, *, editions=None, pepper: bytes | None = None) -> None:
         self.store = store
         self.editions = editions if editions is not None else packaged_editions()
         #: Every commit the store could not write, in order (nothing of them was written).
         self.unsaved: list[LedgerError] = []
+        key = getattr(store, "key", None)  # a store without a key keeps verifiers unpeppered
+        #: The PIN's pepper (:func:`banker.authority.pin_pepper` of the ledger's key), None without the key;
+        #: ``pepper`` given: another ledger's (a rehearsal on an in-memory copy checks the stored ledger's PIN).
+        self.pepper: bytes | None = pepper if pepper is not None else (pin_pepper(key) if key else None)
         found = store.last_snapshot()
         self._snapshot_seq = found[0] if found else 0
         try:
@@ -109,6 +116,8 @@ class Ledger:
         """
         if requires_pin(self._game, record):
             self.authorise(grant)
+        if isinstance(record, PinChange) and self.pepper is not None and not is_peppered(record.pin_hash):
+            record, folded = replace(record, pin_hash=pepper_verifier(record.pin_hash, self.pepper)), None
         if folded is not None and folded[0] is self._game and record.time is not None:
             after = folded[1]
         else:
@@ -149,8 +158,9 @@ class Ledger:
         record of this ledger (replacing it by a backup).
         """
         now = time.time() if grant is None or grant.wall is None else grant.wall
-        refused = refusal(self._game, grant, now)
+        refused = refusal(self._game, grant, now, self.pepper)
         if refused is None:
+            self._upgrade_verifier(grant)
             return
         if isinstance(refused, WrongPin) and grant is not None and self.store.writer:
             self._game = apply(self._game, self.store.append(PinFailure(grant.via)))
@@ -166,6 +176,19 @@ class Ledger:
         stored = self.commit(record, grant)
         self.store.anchor()
         return stored
+
+    def _upgrade_verifier(self, grant: Grant | None) -> None:
+        """The right PIN was given for an older, unpeppered verifier: journal it again, keyed with the pepper
+        (a PinChange of the same PIN). Best effort: the act it came with reports a store that can't write."""
+        pin_hash = self._game.pin_hash
+        if (pin_hash is None or is_peppered(pin_hash) or self.pepper is None or grant is None
+                or grant.pin is None or not self.store.writer):
+            return
+        upgrade = PinChange(hash_pin(grant.pin, os.urandom(16), self.pepper))
+        try:
+            self._game = apply(self._game, self.store.append(stamped(upgrade, self.store.now())))
+        except LedgerError:
+            pass
 
     # -- reading -------------------------------------------------------------------------
 

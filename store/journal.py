@@ -132,6 +132,8 @@ class _Checked:
         self.key_missing = False
         self.anchor: tuple[int, str] | None = None
         self.chain_start: int | None = None
+        #: (entry, rows before it the key can't vouch for) of each KeyAdopted record that verifies.
+        self.adopted: list[tuple[int, int]] = []
 
 
 class ChainWalk:
@@ -140,7 +142,8 @@ class ChainWalk:
 
     def __init__(self, key: bytes | None, chain_start: int | None, anchor: tuple[int, str] | None) -> None:
         self.key, self.chain_start, self.anchor = key, chain_start, anchor
-        self.problems: list[Problem] = []
+        self._problems: list[Problem] = []
+        self._pending: list[Problem] = []  # rows the key doesn't verify, unless a KeyAdopted record follows
         self.checked = _Checked()
         self.checked.key_missing, self.checked.anchor, self.checked.chain_start = key is None, anchor, chain_start
         self._previous, self._expected = "", 1
@@ -149,7 +152,7 @@ class ChainWalk:
     def step(self, row: Row) -> None:
         seq = row.seq
         if seq != self._expected:
-            self.problems.append(Problem(None, f"journal entries {self._expected}-{seq - 1} are missing (deleted)"))
+            self._problems.append(Problem(None, f"journal entries {self._expected}-{seq - 1} are missing (deleted)"))
         self._expected = seq + 1
         previous = self._previous
         if self.chain_start is None or seq >= self.chain_start:
@@ -157,17 +160,38 @@ class ChainWalk:
                 self.checked.before_start = previous
             if self.key is not None and keyed_hash(self.key, previous, seq, row.game, row.tx, row.time, row.kind,
                                                    row.body) != row.hash:
-                self.problems.append(_row_problem(row, "edited: its hash does not match its contents, the row "
+                self._pending.append(_row_problem(row, "edited: its hash does not match its contents, the row "
                                                        "before it and the ledger's key"))
+            elif self.key is not None and row.kind == "adopt":
+                self._adopted(row, previous)
         else:
             self.checked.unkeyed += 1
             if chain_hash(previous, seq, row.game, row.tx, row.time, row.kind, row.body) != row.hash:
-                self.problems.append(_row_problem(row, "edited: its hash does not match its contents and the "
+                self._problems.append(_row_problem(row, "edited: its hash does not match its contents and the "
                                                        "row before it"))
         self._previous = row.hash
         self.checked.last_seq = seq
         if seq == self._anchor_seq:
             self.checked.at_anchor = row.hash
+
+
+    def _adopted(self, row: Row, previous: str) -> None:
+        """A KeyAdopted record the key verifies: the key vouches from here; the rows before it are checked by
+        their contents and order only (their hashes were made under a key this machine doesn't hold)."""
+        try:
+            body = json.loads(row.body)
+            bound = body["from_seq"] == row.seq and body["previous_head"] == previous
+        except (ValueError, KeyError, TypeError):
+            bound = False
+        if not bound:
+            self._problems.append(_row_problem(row, "does not name the entry it adopts the journal from"))
+            return
+        self._pending.clear()
+        self.checked.adopted.append((row.seq, row.seq - 1))
+
+    @property
+    def problems(self) -> list[Problem]:
+        return self._problems + self._pending
 
 
 class ContentWalk:
@@ -242,7 +266,10 @@ class ContentWalk:
                                                   "they were edited, added or deleted"))
         if checked.chain_start is not None and not any(r.seq == checked.chain_start for r, _ in self.starts):
             problems.append(Problem(None, "the record where the keyed chain starts is missing"))
-        return Audit(problems + audit.problems, audit.games, audit.transactions, self._notices(checked))
+        adopted = [f"entries 1-{rows} were written under a key this machine doesn't hold: the ledger was adopted "
+                   f"under a new key at entry {seq}, which vouches from there on; the entries before are checked by "
+                   "their contents and order only" for seq, rows in checked.adopted[-1:] if rows]
+        return Audit(problems + audit.problems, audit.games, audit.transactions, self._notices(checked) + adopted)
 
     def _notices(self, checked: _Checked) -> list[str]:
         """What verify says every time: the rows on an earlier release's unkeyed chain, each accepted journal."""

@@ -7,9 +7,12 @@ journal's last entry at the last checkpoint, backup or clean stop, is
 ``<ledger_id>.anchor`` beside it. The keys folder is ``$BANKER_KEY_DIR``, else
 ``keys`` in the user's config folder: not the ledger's folder and not its
 backups, so a copy of the ledger alone can't be re-chained. Files are 0600
-in 0700 folders; the anchor is replaced atomically (temporary file, fsync,
-rename), and read range-checked (:func:`parse_anchor`: damaged, never a
-crash). ``ledgers.json`` beside them maps each keyed ledger's path to its id
+in 0700 folders: a key file or folder open to others is tightened when it is
+read, and refused (naming it) when it can't be made private. Keys and the
+anchor are replaced atomically (a temporary file created exclusively, never
+through a symbolic link, fsynced, then renamed); the anchor is read
+range-checked (:func:`parse_anchor`: damaged, never a crash).
+``ledgers.json`` beside them maps each keyed ledger's path to its id
 (:meth:`Keyring.register`), so a file of an earlier release put there is
 refused (:mod:`store.trust`).
 """
@@ -55,17 +58,71 @@ def private_folder(folder: Path) -> None:
         os.chmod(path, 0o700)  # mkdir's mode is cut by the umask
 
 
+#: How a temporary file is created: exclusively (never an existing file), never through a planted symlink.
+EXCLUSIVE = os.O_CREAT | os.O_EXCL | os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0)
+
+
 def write_private(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` atomically: a 0600 temporary file, fsync, rename, fsync the folder."""
-    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(temp, os.O_CREAT | os.O_TRUNC | os.O_WRONLY, 0o600)
+    """Replace ``path`` with ``data`` atomically: a 0600 temporary file made exclusively (O_EXCL, O_NOFOLLOW: a
+    planted file or symlink is never written through), fsync, rename, fsync the folder."""
+    temp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    fd = os.open(temp, EXCLUSIVE, 0o600)  # fails on anything already there: nothing of ours to remove
     try:
-        os.write(fd, data)
-        os.fsync(fd)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(temp, path)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
+    sync_folder(path.parent)
+
+
+def make_private(path: Path, mode: int, what: str) -> None:
+    """Tighten ``path`` (a file: 0600, a folder: 0700) when others may read it; :class:`LedgerError` naming it
+    when it can't be made private (another owner's, a file system without modes such as a FAT stick)."""
+    try:
+        st = os.stat(path)
+        if st.st_mode & 0o077:
+            os.chmod(path, mode)
+            st = os.stat(path)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise LedgerError(f"{what} {path} is open to others and can't be made private ({exc.strerror}): "
+                          f"make it {mode:o} and its owner the banker's user (docs/install-pi.md)") from exc
+    if st.st_mode & 0o077:
+        raise LedgerError(f"{what} {path} is open to others (mode {st.st_mode & 0o777:o}) and can't be made "
+                          f"private: make it {mode:o} and its owner the banker's user (docs/install-pi.md)")
+
+
+def read_private(path: Path) -> bytes | None:
+    """The contents of the private file ``path`` (tightened first if open to others), None when missing;
+    a symbolic link in its place is refused."""
+    make_private(path.parent, 0o700, "the keys folder")
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise LedgerError(f"cannot read {path}: {exc.strerror} (a key file must be a plain file)") from exc
+    try:
+        if os.fstat(fd).st_mode & 0o077:
+            try:
+                os.fchmod(fd, 0o600)  # the open file itself: a link swapped in meanwhile is never changed
+            except OSError:
+                pass
+            if os.fstat(fd).st_mode & 0o077:
+                raise LedgerError(f"the key file {path} is readable by others and can't be made private: make it "
+                                  "0600 and its owner the banker's user (docs/install-pi.md)")
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            return f.read(4096)
     finally:
         os.close(fd)
-    os.replace(temp, path)
-    sync_folder(path.parent)
 
 
 def sync_folder(folder: Path) -> None:
@@ -96,9 +153,12 @@ class Keyring:
         """The ledger's key, or None when this machine doesn't hold it."""
         path = self._file(ledger_id, ".key")
         try:
-            text = path.read_text(encoding="ascii").strip()
-        except FileNotFoundError:
-            return None
+            data = read_private(path)
+            if data is None:
+                return None
+            text = data.decode("ascii").strip()
+        except LedgerError:
+            raise
         except (OSError, UnicodeDecodeError) as exc:
             raise LedgerError(f"cannot read the ledger's key {path}: {exc}") from exc
         try:
@@ -118,6 +178,58 @@ class Keyring:
         except OSError as exc:
             raise LedgerError(f"cannot keep the ledger's key in {self.folder}: {exc.strerror}") from exc
         return key
+
+    def key_file(self, ledger_id: str) -> Path:
+        return self._file(ledger_id, ".key")
+
+    def import_key(self, ledger_id: str, key: bytes) -> bool:
+        """Keep ``key`` as the ledger's (0600, atomically); False when it was already kept. :class:`LedgerError`
+        when a different key is kept for it (never overwritten) or the folder can't be written."""
+        if len(key) != KEY_BYTES:
+            raise LedgerError(f"a ledger's key is {KEY_BYTES} bytes, not {len(key)}")
+        kept = self.key(ledger_id)
+        if kept is not None:
+            if kept != key:
+                raise LedgerError(f"a different key is kept for ledger {ledger_id} in {self.key_file(ledger_id)}: "
+                                  "it is never overwritten")
+            return False
+        self._write(self.key_file(ledger_id), key.hex().encode("ascii") + b"\n")
+        return True
+
+    def stage_key(self, ledger_id: str) -> bytes:
+        """A fresh key for adopting the ledger, kept aside (``<id>.key.adopting``) until :meth:`commit_staged`."""
+        key = secrets.token_bytes(KEY_BYTES)
+        self._write(self._file(ledger_id, ".key.adopting"), key.hex().encode("ascii") + b"\n")
+        return key
+
+    def staged_key(self, ledger_id: str) -> bytes | None:
+        """The key an adoption left aside (a crash before it was kept), or None."""
+        data = read_private(self._file(ledger_id, ".key.adopting"))
+        try:
+            key = bytes.fromhex(data.decode("ascii").strip()) if data else None
+        except (UnicodeDecodeError, ValueError):
+            return None
+        return key if key is not None and len(key) == KEY_BYTES else None
+
+    def commit_staged(self, ledger_id: str) -> None:
+        """The staged key becomes the ledger's key (by rename: never a half-written key)."""
+        try:
+            os.replace(self._file(ledger_id, ".key.adopting"), self.key_file(ledger_id))
+            sync_folder(self.folder)
+        except OSError as exc:
+            raise LedgerError(f"cannot keep the ledger's key in {self.folder}: {exc.strerror}") from exc
+
+    def drop_staged(self, ledger_id: str) -> None:
+        self._file(ledger_id, ".key.adopting").unlink(missing_ok=True)
+
+    def _write(self, path: Path, data: bytes) -> None:
+        try:
+            private_folder(self.folder)
+            write_private(path, data)
+        except OSError as exc:
+            if isinstance(exc, LedgerError):
+                raise
+            raise LedgerError(f"cannot keep the ledger's key in {self.folder}: {exc.strerror}") from exc
 
     def anchor(self, ledger_id: str) -> tuple[int, str] | None:
         """The (entry number, hash) last anchored for the ledger, or None; ``(-1, "")`` when the file is damaged

@@ -232,6 +232,23 @@ ATTACKS = [
     Attack("a NUL in the path", ("cards", "list", "--db", "{dir}/a\x00b.db"), 2, "NUL"),
     Attack("not a ledger", ("cards", "list", "--db", "{config}"), 3, "not a banker ledger",
            config=b"just some text\n" * 300),
+    # the ledger's key: export, import, adopt
+    Attack("key import, not a key", ("key", "import", "{config}"), 2, "not an exported banker key",
+           config=b"=HYPERLINK(1)\n"),
+    Attack("key import, damaged", ("key", "import", "{config}"), 2, "damaged",
+           config=b"banker-key:v1:abc123:00ff\n"),
+    Attack("key import, bad id", ("key", "import", "{config}"), 2, "damaged",
+           config=b"banker-key:v1:../../etc:" + b"00" * 32 + b"\n"),
+    Attack("key import, binary", ("key", "import", "{config}"), 2, "cannot read", config=b"\xff\xfe" * 10),
+    Attack("key import, a folder", ("key", "import", "{dir}"), 2, "directory"),
+    cmd("key", "export", code=2, says="say where"),
+    cmd("key", "export", "-o", "{dir}", code=2, says="directory", name="key export onto a folder"),
+    cmd("key", "export", "-o", "{config}", code=2, says="never replaced", config=b"my notes\n",
+        name="key export over another file"),
+    cmd("key", "export", "-o", "/dev/null", code=2, says="not a plain file", name="key export onto a device"),
+    cmd("key", "adopt", "--pin", PIN, code=3, says="nothing to adopt", pin=True, name="adopt a ledger whose key is here"),
+    cmd("game", "restore", "--backup", "{config}", "--pin", PIN, code=3, says="not a banker ledger", pin=True,
+        config=b"SQLite format 3\x00" + b"\x00" * 100, name="restore a forged non-ledger"),
 ]
 
 
@@ -357,6 +374,28 @@ def test_a_damaged_anchor_is_exit_1_for_verify_and_3_for_a_writer(tmp_path):
     assert result.exit_code == 1 and "anchor" in result.output and "damaged" in result.output
     result = banker("cards", "enrol", "Carol", "--db", db)
     assert result.exit_code == 3 and "damaged" in result.output
+
+
+def test_restoring_a_foreign_backup_with_a_wrong_pin_changes_nothing(tmp_path, monkeypatch):
+    """Another ledger's backup, whose key isn't here, over this one: a wrong PIN is refused (exit 4, counted here),
+    nothing is replaced and no key is made; a key kept here that doesn't verify a backup refuses it (exit 3)."""
+    from store.keys import KEY_ENV
+
+    foreign = tmp_path / "foreign"
+    foreign.mkdir()
+    monkeypatch.setenv(KEY_ENV, str(tmp_path / "their-keys"))
+    theirs = a_ledger(foreign, pin=True)
+    monkeypatch.setenv(KEY_ENV, str(tmp_path / "our-keys"))
+    db = a_ledger(tmp_path, pin=True)
+    before = journal(db)
+    result = banker("game", "restore", "--backup", theirs, "--pin", "1357", "--db", db)
+    never_a_traceback(result)
+    assert result.exit_code == 4 and "wrong banker PIN" in result.output
+    assert journal(db) == before and len(list((tmp_path / "our-keys").glob("*.key"))) == 1
+    (tmp_path / "our-keys" / (next((tmp_path / "their-keys").glob("*.key")).name)).write_text("00" * 32 + "\n")
+    result = banker("game", "restore", "--backup", theirs, "--pin", PIN, "--db", db)
+    never_a_traceback(result)
+    assert result.exit_code == 3 and "doesn't verify" in result.output and journal(db) == before
 
 
 # -- a device that answers anything over --port ------------------------------------------------

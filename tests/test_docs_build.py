@@ -82,7 +82,10 @@ def test_the_service_assumes_no_login_user_and_passes_the_config():
     assert "SupplementaryGroups" not in settings  # the groups that exist come from the user (install.sh)
     assert "Environment=BANKER_CONFIG=/etc/monopoly-banker/banker.toml" in UNIT
     assert settings["ExecStart"].startswith("/opt/monopoly-banker/venv/bin/banker run")
-    assert settings["StateDirectory"] == "monopoly-banker"
+    assert settings["StateDirectory"] == "monopoly-banker monopoly-banker-keys"
+    # the key apart from the ledger's folder (docs/security.md), and the banker on the PATH uses the same
+    assert "Environment=BANKER_KEY_DIR=/var/lib/monopoly-banker-keys" in UNIT
+    assert "BANKER_KEY_DIR:=/var/lib/monopoly-banker-keys" in (ROOT / "deploy" / "banker").read_text(encoding="utf-8")
     assert not re.search(r"=(pi|/home/pi)\b", UNIT)  # no login user, group or home named
 
 
