@@ -53,15 +53,26 @@ def private_folder(folder: Path) -> None:
 
 
 def write_private(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` atomically: a 0600 temporary file, fsync, rename, fsync the folder."""
-    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(temp, os.O_CREAT | os.O_TRUNC | os.O_WRONLY, 0o600)
+    """Replace ``path`` with ``data`` atomically: a 0600 temporary file, fsync, rename, fsync the folder.
+
+    The temporary file (``.<name>.<pid>.<random>.tmp``) is created exclusively and never through a
+    symlink (``O_EXCL | O_NOFOLLOW``): one planted under its name makes this fail, not write elsewhere.
+    One left by a killed process is removed by :func:`store.backups.clean_stale_files`.
+    """
+    temp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
+    fd = os.open(temp, os.O_CREAT | os.O_EXCL | os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0), 0o600)
     try:
-        os.write(fd, data)
-        os.fsync(fd)
-    finally:
-        os.close(fd)
-    os.replace(temp, path)
+        try:
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(temp, path)
+    except BaseException:
+        temp.unlink(missing_ok=True)
+        raise
     sync_folder(path.parent)
 
 
