@@ -121,14 +121,15 @@ class Report:
 
 
 def journal(path: Path) -> list[tuple] | None:
-    """The journal's rows without their time stamps and hashes (a rerun stamps its row with another time), None
-    when the file isn't a readable ledger. Whether the chain holds is verify's to say."""
+    """The journal's rows as (entry, game, transaction, kind), None when the file isn't a readable ledger.
+
+    A rerun stamps its rows with another time and salt; whether the chain holds is verify's to say."""
     if not path.exists():
         return None
     try:
         conn = sqlite3.connect(path)  # read-write: a hot journal or WAL is recovered, as the unit would
         try:
-            return conn.execute("SELECT seq, game, tx, kind, body FROM journal ORDER BY seq").fetchall()
+            return conn.execute("SELECT seq, game, tx, kind FROM journal ORDER BY seq").fetchall()
         finally:
             conn.close()
     except sqlite3.Error:
@@ -141,13 +142,28 @@ def verify(world: World) -> tuple[int, str]:
     return result.returncode, (result.stdout + result.stderr).strip()
 
 
-def check_world(world: World, before: list | None, after: list | None, acknowledged: bool) -> list[str]:
-    """Why the world left by a kill is not acceptable ([] when it held). The one place that says what 'held' is."""
+def check_world(world: World, before: list | None, after: list | None, acknowledged: bool,
+                again: Callable[[], subprocess.CompletedProcess] | None = None) -> list[str]:
+    """Why the world left by a kill is not acceptable ([] when it held). The one place that says what 'held' is.
+
+    Held: ``banker ledger verify`` exits 0, and the journal is the one before or the one after (the one after
+    if the command acknowledged its work). Where there was no ledger before (a fresh card), a kill may leave
+    none, a file without a journal or only the new ledger's opening rows: then running the command ``again``
+    must work and leave one that verifies.
+    """
+    state = journal(world.ledger)
+    if (before is None and not acknowledged and again is not None
+            and (not state or (len(state) < len(after or []) and state == (after or [])[:len(state)]))):
+        rerun = again()
+        if rerun.returncode != 0:
+            return [f"nothing was written, and running it again failed (exit {rerun.returncode}): "
+                    f"{(rerun.stdout + rerun.stderr).strip()[-300:]}"]
+        state = journal(world.ledger)
+        before = state  # what the rerun wrote is checked below like any ledger
     problems = []
     code, said = verify(world)
     if code != 0:
         problems.append(f"verify exit {code}: {said[-300:]}")
-    state = journal(world.ledger)
     if acknowledged and state != after:
         problems.append("acknowledged, but the journal is not the one after")
     elif state not in (before, after):
@@ -207,7 +223,8 @@ def crash_every_call(operation: Operation, pristine: World, scratch: Path) -> Re
                              capture_output=True, text=True, env=world.env(), cwd=world.folder)
         killed = run.returncode in (-9, 137)
         acked = run.returncode == 0 and operation.acknowledged(run.stdout)
-        problems = check_world(world, before, after, acked)
+        problems = check_world(world, before, after, acked, again=lambda: subprocess.run(
+            operation.argv(world), capture_output=True, text=True, env=world.env(), cwd=world.folder))
         if operation.extra:
             problems += operation.extra(world, pristine)
         if not problems:
