@@ -109,6 +109,7 @@ def make_backup(source: str | os.PathLike | sqlite3.Connection, ledger_path: str
     private_folder(folder)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     target = folder / f"{Path(ledger_path).stem}-{stamp}-{time.time_ns() % 10**9:09d}-{reason}.db"
+    clean_stale_files(ledger_path)
     copy_database(source, target)
     for old in list_backups(ledger_path)[keep:]:
         old.unlink(missing_ok=True)
@@ -118,37 +119,24 @@ def make_backup(source: str | os.PathLike | sqlite3.Connection, ledger_path: str
 def restore_backup(backup: Path, ledger_path: str | os.PathLike) -> Path | None:
     """Put ``backup`` in place of the ledger file, by rename; the ledger as it was is kept as a backup first.
 
-    The caller holds the writer lock. The kept copy holds everything
-    committed, also what still sat in the write-ahead log; a ledger too
-    damaged to read is kept file by file instead. The backup is copied to a
-    temporary file beside the ledger and renamed over it, after the old
-    write-ahead log is folded in and removed, so a crash leaves either ledger
-    whole.
+    The caller holds the writer lock. ``backup`` is only read (``mode=ro``,
+    never a journal-mode change), so it stays as it was, the latest still the
+    latest. The kept copy holds everything committed, also what still sat in
+    the write-ahead log; a ledger too damaged to read is kept file by file
+    instead. The ledger and its anchor are switched as one, in three steps
+    that each leave a pair that verifies (:func:`_bridge_anchor`): the anchor
+    goes back to the last entry both journals share, the staged copy is
+    renamed over the ledger, the anchor moves to the restored head. A kill at
+    any call leaves the ledger as it was or as restored (tests/test_crash_short.py).
     """
-    import shutil
-
     ledger_path = Path(ledger_path).expanduser()
+    clean_stale_files(ledger_path)
     kept = None
     staged = ledger_path.with_name(f".{ledger_path.name}.restoring")
     copy_database(backup, staged)
     if ledger_path.exists():
-        folder = backup_folder(ledger_path)
-        private_folder(folder)
-        stamp = f"{time.strftime('%Y%m%d-%H%M%S')}-{time.time_ns() % 10**9:09d}"
-        kept = folder / f"{ledger_path.stem}-{stamp}-before-restore.db"
-        try:
-            live = sqlite3.connect(ledger_path)
-            try:
-                copy_database(live, kept)
-                live.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-            finally:
-                live.close()
-        except sqlite3.Error:
-            for suffix in ("", "-wal", "-shm"):
-                part = Path(str(ledger_path) + suffix)
-                if part.exists():
-                    shutil.copyfile(part, str(kept) + suffix)
-                    os.chmod(str(kept) + suffix, 0o600)
+        kept = _keep_before_restore(ledger_path)
+    _bridge_anchor(ledger_path, staged)
     for suffix in ("-wal", "-shm"):
         Path(str(ledger_path) + suffix).unlink(missing_ok=True)
     os.replace(staged, ledger_path)
@@ -157,20 +145,160 @@ def restore_backup(backup: Path, ledger_path: str | os.PathLike) -> Path | None:
     return kept
 
 
+def _keep_before_restore(ledger_path: Path) -> Path:
+    """Copy the ledger about to be replaced into the backups folder (its WAL folded in and emptied)."""
+    import shutil
+
+    folder = backup_folder(ledger_path)
+    private_folder(folder)
+    stamp = f"{time.strftime('%Y%m%d-%H%M%S')}-{time.time_ns() % 10**9:09d}"
+    kept = folder / f"{ledger_path.stem}-{stamp}-before-restore.db"
+    try:
+        live = sqlite3.connect(ledger_path)
+        try:
+            copy_database(live, kept)
+            live.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            live.close()
+    except sqlite3.Error:
+        for suffix in ("", "-wal", "-shm"):
+            part = Path(str(ledger_path) + suffix)
+            if part.exists():
+                shutil.copyfile(part, str(kept) + suffix)
+                os.chmod(str(kept) + suffix, 0o600)
+    return kept
+
+
+def _ledger_head(path: Path) -> tuple[str, sqlite3.Connection] | None:
+    """The ledger id and a read-only connection of a readable ledger of this schema, else None."""
+    try:
+        conn = sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return None
+    try:
+        row = conn.execute("SELECT value FROM meta WHERE key = 'ledger_id'").fetchone()
+        conn.execute("SELECT seq, hash FROM journal LIMIT 1").fetchall()
+    except sqlite3.Error:
+        conn.close()
+        return None
+    if not row or not str(row[0]).isalnum():
+        conn.close()
+        return None
+    return str(row[0]), conn
+
+
+def _hash_at(conn: sqlite3.Connection, seq: int) -> str | None:
+    row = conn.execute("SELECT hash FROM journal WHERE seq = ?", (seq,)).fetchone()
+    return row[0] if row else None
+
+
+def _last_shared(old: sqlite3.Connection, new: sqlite3.Connection) -> int:
+    """The last entry number the two journals hold alike (0: none). The chain makes likeness a prefix: bisect."""
+    last = min(old.execute("SELECT coalesce(max(seq), 0) FROM journal").fetchone()[0],
+               new.execute("SELECT coalesce(max(seq), 0) FROM journal").fetchone()[0])
+    low, high = 0, last  # entries up to low are alike; past high they differ
+    while low < high:
+        middle = (low + high + 1) // 2
+        if _hash_at(old, middle) is not None and _hash_at(old, middle) == _hash_at(new, middle):
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _bridge_anchor(ledger_path: Path, staged: Path) -> None:
+    """Before the rename: leave an anchor that both the ledger as it is and the staged one verify against.
+
+    Another ledger (another id): the staged one's anchor is its own file, set now. The same ledger: the
+    anchor goes back to the last entry both journals share (the restored tail after it is anchored once in
+    place); with none shared, the anchor is removed. A ledger that can't be read has nothing to keep.
+    """
+    from .keys import Keyring
+
+    new = _ledger_head(staged)
+    if new is None:
+        return  # a ledger of an earlier schema: it is moved, and anchored, when opened
+    old = _ledger_head(ledger_path) if ledger_path.exists() else None
+    keyring = Keyring()
+    try:
+        if old is None or old[0] != new[0]:
+            last = new[1].execute("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
+            if last:
+                keyring.set_anchor(new[0], last[0], last[1])
+            return
+        shared = _last_shared(old[1], new[1])
+        anchor = keyring.anchor(new[0])
+        if anchor is not None and 0 < anchor[0] <= shared and _hash_at(new[1], anchor[0]) == anchor[1]:
+            return  # the anchor already lies where both journals agree
+        if shared:
+            keyring.set_anchor(new[0], shared, _hash_at(new[1], shared) or "")
+        else:
+            (keyring.folder / f"{new[0]}.anchor").unlink(missing_ok=True)
+            sync_folder(keyring.folder)
+    finally:
+        new[1].close()
+        if old is not None:
+            old[1].close()
+
+
 def _reanchor(ledger_path: Path) -> None:
     """The restored journal's head becomes the anchor (the banker chose to go back to it)."""
     from .keys import Keyring
 
-    conn = sqlite3.connect(f"file:{ledger_path.resolve()}?mode=ro", uri=True)
-    try:
-        row = conn.execute("SELECT value FROM meta WHERE key = 'ledger_id'").fetchone()
-        last = conn.execute("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
-    except sqlite3.Error:
+    head = _ledger_head(ledger_path)
+    if head is None:
         return  # a ledger of an earlier schema: it is moved, and anchored, when opened
+    ledger_id, conn = head
+    try:
+        last = conn.execute("SELECT seq, hash FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
     finally:
         conn.close()
-    if row and last:
-        Keyring().set_anchor(row[0], last[0], last[1])
+    if last:
+        Keyring().set_anchor(ledger_id, last[0], last[1])
+
+
+#: When this process began (about): a partial file older than this was left by a process that is gone.
+STARTED = time.time()
+
+
+def clean_stale_files(ledger_path: str | os.PathLike) -> list[Path]:
+    """Remove what killed copies left: ``.restoring`` beside the ledger, ``.partial`` among its backups, and
+    temporary anchor and key files in the keys folder, when older than this process. The caller holds the
+    writer lock (or makes a backup, which only the writer does); a key or anchor temporary file of a live
+    process (its id in the name) is left alone. Returns the files removed."""
+    from .keys import key_folder
+
+    ledger_path = Path(ledger_path).expanduser()
+    candidates = [ledger_path.with_name(f".{ledger_path.name}.restoring")]
+    folder = backup_folder(ledger_path)
+    if folder.is_dir():
+        candidates += folder.glob(f".{ledger_path.stem}-*.partial")
+    keys = key_folder()
+    if keys.is_dir():
+        candidates += [p for p in keys.glob(".*.tmp") if not _alive((p.name.split(".") + [""] * 4)[3])]
+    removed = []
+    for path in candidates:
+        try:
+            if path.is_symlink() or path.lstat().st_mtime < STARTED:
+                path.unlink()
+                removed.append(path)
+        except FileNotFoundError:
+            continue
+        except OSError:
+            continue  # not ours to remove: left for a person
+    return removed
+
+
+def _alive(pid: str) -> bool:
+    if not pid.isdigit() or int(pid) == os.getpid():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
 
 
 class Backups:

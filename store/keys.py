@@ -63,8 +63,12 @@ EXCLUSIVE = os.O_CREAT | os.O_EXCL | os.O_WRONLY | getattr(os, "O_NOFOLLOW", 0)
 
 
 def write_private(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` atomically: a 0600 temporary file made exclusively (O_EXCL, O_NOFOLLOW: a
-    planted file or symlink is never written through), fsync, rename, fsync the folder."""
+    """Replace ``path`` with ``data`` atomically: a 0600 temporary file, fsync, rename, fsync the folder.
+
+    The temporary file (``.<name>.<pid>.<random>.tmp``) is created exclusively and never through a
+    symlink (``O_EXCL | O_NOFOLLOW``): one planted under its name makes this fail, not write elsewhere.
+    One left by a killed process is removed by :func:`store.backups.clean_stale_files`.
+    """
     temp = path.with_name(f".{path.name}.{os.getpid()}.{secrets.token_hex(4)}.tmp")
     fd = os.open(temp, EXCLUSIVE, 0o600)  # fails on anything already there: nothing of ours to remove
     try:

@@ -133,6 +133,8 @@ def connect(path: str, *, create: bool = True) -> sqlite3.Connection:
         elif not create and file.stat().st_size == 0:
             raise CorruptLedger(f"{path} is empty: not a banker ledger")
         target = str(file)
+        if not create and _read_only_copy(file):
+            return sqlite3.connect(f"file:{file}?mode=ro", uri=True, isolation_level=None, timeout=2.0)
     try:
         conn = sqlite3.connect(target, isolation_level=None, timeout=2.0)
         if new:
@@ -142,6 +144,24 @@ def connect(path: str, *, create: bool = True) -> sqlite3.Connection:
     except sqlite3.Error as exc:
         raise translate(exc, path, "open") from exc
     return conn
+
+
+def _read_only_copy(file: Path) -> bool:
+    """A current-schema file in rollback-journal mode (a backup, a restored copy) is read strictly read-only:
+    switching it to WAL would write to it (a backup's mtime, a hot journal if killed)."""
+    try:
+        with open(file, "rb") as f:
+            header = f.read(20)
+        if len(header) < 20 or header[18] != 1:
+            return False
+        conn = sqlite3.connect(f"file:{file}?mode=ro", uri=True)
+        try:
+            row = conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        finally:
+            conn.close()
+    except (OSError, sqlite3.Error):
+        return False
+    return row is not None and row[0] == str(SCHEMA_VERSION)
 
 
 def translate(exc: sqlite3.Error, path: str, doing: str) -> LedgerError:
