@@ -1,4 +1,4 @@
-"""The record that the ledger's chain is vouched for by a new key from here on (an adopted ledger)."""
+"""The records of the chain's trust: a journal the banker accepted as it stood, a ledger adopted under a new key."""
 
 from __future__ import annotations
 
@@ -19,4 +19,16 @@ class KeyAdopted:
     from_seq: int
     previous_head: str
     pin_hash: str | None = None
+    time: float | None = None
+
+
+@dataclass(frozen=True)
+class JournalAccepted:
+    """The banker accepted the journal as it stands (the banker's act) though it was not the one anchored outside
+    the file: entry ``anchored_seq`` with hash ``anchored_hash`` was anchored, ``found_seq`` entries were found."""
+
+    anchored_seq: int
+    anchored_hash: str
+    found_seq: int
+    reason: str
     time: float | None = None

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 from typing import ClassVar
 from collections.abc import Iterable, Mapping
-from .key_records import KeyAdopted
+from .key_records import JournalAccepted, KeyAdopted
 
 #: The bank as a party to a posting.
 BANK = None
@@ -294,18 +294,6 @@ class ChainStart:
     scheme: str
     previous: str
     rows: int
-    time: float | None = None
-
-
-@dataclass(frozen=True)
-class JournalAccepted:
-    """The banker accepted the journal as it stands (the banker's act) though it was not the one anchored outside
-    the file: entry ``anchored_seq`` with hash ``anchored_hash`` was anchored, ``found_seq`` entries were found."""
-
-    anchored_seq: int
-    anchored_hash: str
-    found_seq: int
-    reason: str
     time: float | None = None
 
 
