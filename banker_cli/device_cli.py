@@ -19,7 +19,9 @@ from banker.errors import BankerError
 from drivers.errors import SerialProtocolError
 from firmware_sim.serial_backend import SerialBackend
 
-from .common import UNUSABLE, config_option, current_config, db_option, describe, fail, failing, open_ledger, play_lines
+from .common import (
+    UNUSABLE, config_option, current_config, db_option, describe, fail, failing, open_ledger, play_lines, shown,
+)
 
 from .backends import RUN_BACKENDS as BACKENDS
 
@@ -51,7 +53,7 @@ def doctor_command(backend: str) -> None:
     with hardware(backend, config) as hw:
         report = list(doctor(config, hw))
     for name, ok, sentence in report:
-        click.echo(f"{'ok  ' if ok else 'FAIL'}  {name:<17} {sentence}")
+        click.echo(f"{'ok  ' if ok else 'FAIL'}  {shown(name):<17} {shown(sentence)}")
     missing = [name for name, ok, _ in report if not ok]
     if missing:
         hint = (" To check the config and the drivers without the hardware, run 'banker doctor --backend hw-sim'."
@@ -141,7 +143,7 @@ def _table_page(ledger, config, shell, web: bool | None):
         fail(f"the table page can't listen on {config.web.host}:{config.web.port}: {exc.strerror or exc}", UNUSABLE)
     shell.on_effect = page.on_effect
     where = page.url.split("?", 1)[0]  # the token stays off the log: FN K shows the whole address as a QR code
-    click.echo(f"banker: the table page is served at {where} (FN K on the keypad shows its code)", err=True)
+    click.echo(f"banker: the table page is served at {shown(where)} (FN K on the keypad shows its code)", err=True)
     return page
 
 
@@ -261,4 +263,4 @@ def script_on_port(name: str, lines, url: str, *, as_json: bool, quiet: bool, ti
     if failure is not None:
         fail(f"{name}: {failure}", 1)
     if not (quiet or as_json):
-        click.echo(f"{name}: passed on {url}: {held} expectation{'s' * (held != 1)} held")
+        click.echo(f"{shown(name)}: passed on {shown(url)}: {held} expectation{'s' * (held != 1)} held")

@@ -34,9 +34,9 @@ def cards_list(db: Path | None) -> None:
     with open_ledger(db, writer=False) as ledger, failing():
         game = ledger.game()
         if not game.cards:
-            click.echo(f"no cards are enrolled in {ledger.path} yet: 'banker cards enrol NAME' enrols one", err=True)
+            click.echo(f"no cards are enrolled in {shown(ledger.path)} yet: 'banker cards enrol NAME' enrols one", err=True)
         for card in game.cards:
-            click.echo(f"{card.name:<16} {card.uid:<14} {format_amount(game.balance(card.id)):>12}")
+            click.echo(f"{shown(card.name):<16} {card.uid:<14} {format_amount(game.balance(card.id)):>12}")
 
 
 @cards.command("enrol")
@@ -52,7 +52,7 @@ def cards_enrol(name: str, uid: str | None, pin: str | None, db: Path | None) ->
     uid = uid_or_none(uid) or made_up_uid(name)
     with open_ledger(db) as ledger, failing():
         card = ledger.enrol(name, uid, cli_grant(pin))
-        click.echo(f"enrolled {card.name} ({card.uid}) with {format_amount(ledger.game().balance(card.id))}")
+        click.echo(f"enrolled {shown(card.name)} ({card.uid}) with {format_amount(ledger.game().balance(card.id))}")
 
 
 @cards.command("rename")
@@ -64,7 +64,7 @@ def cards_rename(name: str, new_name: str, pin: str | None, db: Path | None) -> 
     """Rename the player NAME to NEW_NAME."""
     with open_ledger(db) as ledger, failing():
         ledger.rename(name, new_name, cli_grant(pin))
-        click.echo(f"renamed {name} to {new_name}")
+        click.echo(f"renamed {shown(name)} to {shown(new_name)}")
 
 
 @cards.command("remove")
@@ -75,7 +75,7 @@ def cards_remove(name: str, pin: str | None, db: Path | None) -> None:
     """Retire NAME's card (its past transactions stay in the ledger)."""
     with open_ledger(db) as ledger, failing():
         ledger.remove(name, cli_grant(pin))
-        click.echo(f"removed {name}")
+        click.echo(f"removed {shown(name)}")
 
 
 def _when(stamp: float | None) -> str:
@@ -99,7 +99,7 @@ def game_list(db: Path | None) -> None:
                 + (", short game" if s.houses_for_hotel == 3 else "")
                 + (", Income Tax 10% option" if s.income_tax_choice else "")
                 + (f", Luxury Tax {format_amount(s.luxury_tax)}" if s.luxury_tax is not None else "")
-                + (f", {s.edition} deeds" if s.edition != "us" else "")
+                + (f", {shown(s.edition)} deeds" if s.edition != "us" else "")
             )
 
 
@@ -259,8 +259,8 @@ def ledger_accept(pin: str | None, db: Path | None) -> None:
     """
     with open_ledger(db, accept=True) as ledger, failing():
         record = ledger.accept_journal(cli_grant(pin))
-        click.echo(f"accepted the journal of {ledger.path} as it stands at entry {record.found_seq} "
-                   f"({record.reason}); 'banker ledger verify' reports it from now on")
+        click.echo(f"accepted the journal of {shown(ledger.path)} as it stands at entry {record.found_seq} "
+                   f"({shown(record.reason)}); 'banker ledger verify' reports it from now on")
 
 
 @click.command("upgrade")
@@ -275,7 +275,7 @@ def ledger_upgrade(db: Path | None) -> None:
     with open_ledger(db, upgrade=True) as ledger, failing():
         start = ledger.store.chain_start
         if start is None:
-            click.echo(f"{ledger.path} is keyed from its first entry: nothing to upgrade")
+            click.echo(f"{shown(ledger.path)} is keyed from its first entry: nothing to upgrade")
         else:
-            click.echo(f"{ledger.path}: entries 1-{start - 1} of the earlier release are bound into the keyed chain "
+            click.echo(f"{shown(ledger.path)}: entries 1-{start - 1} of the earlier release are bound into the keyed chain "
                        f"at entry {start}")

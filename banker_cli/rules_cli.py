@@ -15,7 +15,9 @@ from cards import load_edition
 from banker.errors import BankerError
 from banker.money import format_amount
 
-from .common import USAGE, cli_grant, db_option, fail, failing, open_ledger, pin_option, resolve_db, uid_or_none
+from .common import (
+    USAGE, cli_grant, db_option, fail, failing, open_ledger, pin_option, resolve_db, shown, uid_or_none,
+)
 
 
 def deed_record(deed) -> dict:
@@ -59,7 +61,7 @@ def deeds_list(edition: str | None, as_json: bool, db: Path | None) -> None:
     for d in board.deeds:
         rents = "/".join(format_amount(r) for r in d.rents)
         house = format_amount(d.house_cost) if d.house_cost else "-"
-        click.echo(f"{d.position:02d} {d.slug:<22} {d.group:<10} {d.kind:<8} {format_amount(d.price):>6}"
+        click.echo(f"{d.position:02d} {shown(d.slug):<22} {shown(d.group):<10} {shown(d.kind):<8} {format_amount(d.price):>6}"
                    f"  rents {rents:<36} house {house:>5}  mortgage {format_amount(d.mortgage)}")
 
 
@@ -75,7 +77,7 @@ def deeds_enrol(slug: str, uid: str, pin: str | None, db: Path | None) -> None:
         ledger.game().edition.deed(slug)  # an unknown slug is a bad argument (exit 2), before the PIN is asked
         ledger.enrol_deed(slug, uid, cli_grant(pin))
         name = ledger.game().edition.deed(slug).name
-        click.echo(f"tag {uid} is now {name}'s")
+        click.echo(f"tag {uid} is now {shown(name)}'s")
 
 
 def game_state(ledger) -> dict:
@@ -120,15 +122,15 @@ def game_show_command(as_json: bool, db: Path | None) -> None:
         return
     rules = state["rules"]
     kind = "short game" if rules["short_game"] else "game"
-    click.echo(f"{kind} {state['game']} ({rules['edition']})"
+    click.echo(f"{kind} {state['game']} ({shown(rules['edition'])})"
                + (", Income Tax 10% option" if rules["income_tax_choice"] else ""))
     for name, balance in state["balances"].items():
         cards = state["jail_cards"].get(name, 0)
-        click.echo(f"  {name:<16} cash {format_amount(balance):>9}  worth {format_amount(state['worth'][name]):>9}"
+        click.echo(f"  {shown(name):<16} cash {format_amount(balance):>9}  worth {format_amount(state['worth'][name]):>9}"
                    f"  end value {format_amount(state['end_worth'][name]):>9}"
                    + (f"  {cards} jail card{'s' if cards > 1 else ''}" if cards else ""))
     for deed in state["deeds"]:
         notes = ", ".join(x for x in (_buildings(deed["houses"]), "mortgaged" if deed["mortgaged"] else "") if x)
-        click.echo(f"  {deed['name']:<24} {deed['owner']:<16} {notes}".rstrip())
+        click.echo(f"  {shown(deed['name']):<24} {shown(deed['owner']):<16} {notes}".rstrip())
     bank = state["bank"]
     click.echo(f"  bank: {bank['houses']} houses, {bank['hotels']} hotels, {bank['jail_cards']} jail cards")

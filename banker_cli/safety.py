@@ -16,6 +16,7 @@ from banker.money import format_amount
 
 from .common import (
     NEEDS_PIN, UNUSABLE, USAGE, cli_grant, db_option, exit_code, fail, failing, open_ledger, pin_option, resolve_db,
+    shown,
 )
 
 
@@ -61,10 +62,10 @@ def ledger_verify(db: Path | None) -> None:
                    f" took back {format_amount(totals.returned)},"
                    f" players hold {format_amount(totals.held)}")
     for notice in result.notices:
-        click.echo(f"notice: {notice}")
+        click.echo(f"notice: {shown(notice)}")
     if result.problems:
         for problem in result.problems:
-            click.echo(f"banker: ledger verify: {problem}", err=True)
+            click.echo(f"banker: ledger verify: {shown(problem)}", err=True)
         fail(f"{len(result.problems)} problem(s) in {result.transactions} transactions", 1)
     click.echo(f"ok: {result.transactions} transactions verified")
 
@@ -80,7 +81,7 @@ def ledger_undo(tx_id: int | None, pin: str | None, db: Path | None) -> None:
     """
     with open_ledger(db) as ledger, failing():
         undo = ledger.undo(tx_id, cli_grant(pin))
-        click.echo(f"undone #{undo.reverses} by #{undo.id}: {undo.memo}")
+        click.echo(f"undone #{undo.reverses} by #{undo.id}: {shown(undo.memo)}")
 
 
 @click.group("pin")
@@ -107,7 +108,7 @@ def game_backups(db: Path | None) -> None:
     from store import list_backups
 
     for path in list_backups(resolve_db(db)):
-        click.echo(f"{datetime.fromtimestamp(path.stat().st_mtime):%Y-%m-%d %H:%M:%S}  {path}")
+        click.echo(f"{datetime.fromtimestamp(path.stat().st_mtime):%Y-%m-%d %H:%M:%S}  {shown(path)}")
 
 
 def restore_from_backup(backup: str, pin: str | None, db: Path | None) -> None:

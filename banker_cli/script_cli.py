@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from .common import UNUSABLE, USAGE, db_option, describe, exit_code, fail, failing, open_ledger, pin_option
+from .common import UNUSABLE, USAGE, db_option, describe, exit_code, fail, failing, open_ledger, pin_option, shown
 
 
 # -- the command -------------------------------------------------------------------------------
@@ -147,7 +147,7 @@ def _script_on_ledger(name: str, lines, db: Path | None, *, as_json: bool, quiet
         fail(f"{name}: {failure}", 1)
     if not (quiet or as_json):
         kept = "" if db is not None else " (in memory: --db PATH keeps them)"
-        click.echo(f"{name}: passed: {held} expectation{'s' * (held != 1)} held, "
+        click.echo(f"{shown(name)}: passed: {held} expectation{'s' * (held != 1)} held, "
                    f"{posted} transaction{'s' * (posted != 1)} posted{kept}")
 
 

@@ -14,8 +14,8 @@ from pathlib import Path
 import click
 
 from banker import script as scripts
-from banker.errors import BankerError, ScriptError
-from banker_cli.common import db_option, fail, open_ledger, pin_option
+from banker.errors import BankerError
+from banker_cli.common import db_option, fail, open_ledger, pin_option, shown
 
 #: Exit code when no window can be opened (no display, or pygame not installed).
 NO_DISPLAY = 2
@@ -25,8 +25,8 @@ SMALLEST_SCALE, LARGEST_SCALE = 2, 8
 
 @click.command("sim")
 @db_option
-@click.option("--script", "script_file", type=click.File("r"),
-              help="Play this keypad script in the window (clicks, drags, simulated time).")
+@click.option("--script", "script_file", type=click.File("rb"),
+              help="Play this keypad script in the window (clicks, drags, simulated time); read as 'banker script' reads one (UTF-8, within its size and line limits).")
 @click.option("--screenshot", type=click.Path(dir_okay=False, path_type=Path),
               help="Save the window as PNG at the end and quit (headless where there is no display).")
 @click.option("--scale", type=click.IntRange(SMALLEST_SCALE, LARGEST_SCALE), default=None,
@@ -54,11 +54,10 @@ def sim_command(db: Path | None, script_file, screenshot: Path | None, scale: in
     headless.
     """
     lines = None
-    if script_file is not None:
-        try:
-            lines = scripts.parse(script_file.read())
-        except ScriptError as exc:
-            fail(f"{script_file.name}: {exc}", 2)
+    if script_file is not None:  # a line at a time, within the limits (exit 2 naming the limit): never all at once
+        from banker_cli.script_cli import read_script
+
+        lines = read_script(script_file, _name_of(script_file))
     headless = screenshot is not None
     try:
         from firmware_sim.desktop import DesktopSim, NoDisplay, display_problem, seed_demo
@@ -85,12 +84,12 @@ def sim_command(db: Path | None, script_file, screenshot: Path | None, scale: in
             fail(str(exc), NO_DISPLAY)
         with sim, _table_page(ledger, sim.shell, web):
             if sim.buzzer.problem and not (mute or headless or (lines is not None and not watched)):
-                click.echo(f"banker: {sim.buzzer.problem}", err=True)
+                click.echo(f"banker: {shown(sim.buzzer.problem)}", err=True)
             if lines is None and seed_demo(ledger):
                 click.echo("banker: a new ledger: a demo game with Alice, Bob, Cleo and Dan at 15M each", err=True)
             failure = _play(sim, lines, script_file, speed if watched else None, pin)
             if failure is not None and not headless:
-                click.echo(f"banker: {script_file.name}: {failure}", err=True)
+                click.echo(f"banker: {shown(_name_of(script_file))}: {shown(failure)}", err=True)
             if headless:
                 sim.screenshot(screenshot)
             elif sim.running:
@@ -98,8 +97,13 @@ def sim_command(db: Path | None, script_file, screenshot: Path | None, scale: in
                 sim.run()
     if failure is not None:
         if headless:
-            fail(f"{script_file.name}: {failure}", 1)
+            fail(f"{_name_of(script_file)}: {failure}", 1)
         sys.exit(1)  # already said when it failed; the window stayed open to look at
+
+
+def _name_of(file) -> str:
+    """How a script file is named in messages (``<stdin>`` for ``-``)."""
+    return file.name if isinstance(file.name, str) else "<stdin>"
 
 
 @contextlib.contextmanager
@@ -118,7 +122,7 @@ def _table_page(ledger, shell, web: bool | None):
     except OSError as exc:
         fail(f"the table page can't listen on {config.web.host}:{config.web.port}: {exc.strerror or exc}", 3)
     shell.on_effect = page.on_effect
-    click.echo(f"banker: the table page: {page.url}", err=True)  # a desktop's own terminal, not a log
+    click.echo(f"banker: the table page: {shown(page.url)}", err=True)  # a desktop's own terminal, not a log
     try:
         yield page
     finally:
@@ -143,7 +147,7 @@ def _play(sim, lines, script_file, speed: float | None, pin: str | None = None):
         from banker_cli.common import exit_code
 
         code = exit_code(exc)
-        fail(f"{script_file.name}: {exc}", 2 if code == 1 else code)  # 4: the banker's PIN
+        fail(f"{_name_of(script_file)}: {exc}", 2 if code == 1 else code)  # 4: the banker's PIN
     sim.frame()
     return failure
 

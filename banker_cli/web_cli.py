@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from banker.errors import BankerError
-from banker_cli.common import db_option, fail, read_config, resolve_db
+from banker_cli.common import db_option, fail, read_config, resolve_db, shown
 
 
 @click.command("web")
@@ -43,8 +43,8 @@ def web_command(db: Path | None, config_path: Path | None, host: str | None, por
     except OSError as exc:
         fail(f"cannot listen on {host or config.web.host}:{port if port is not None else config.web.port}: "
              f"{exc.strerror or exc}", 2)
-    click.echo(server.url)
-    click.echo(f"banker: serving the table page for {path}; Ctrl-C stops it", err=True)
+    click.echo(shown(server.url))
+    click.echo(f"banker: serving the table page for {shown(path)}; Ctrl-C stops it", err=True)
     stop = threading.Event()
     main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set()) if main else None

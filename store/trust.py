@@ -15,20 +15,25 @@ the head is anchored after it.
 The keys folder also remembers where each keyed ledger lives
 (:meth:`store.keys.Keyring.register`): a file of an earlier release found
 where a keyed ledger was is refused (a downgrade), and a genuine one is moved
-into the keyed chain only when asked (``banker ledger upgrade``).
+into the keyed chain only when asked (``banker ledger upgrade``). A keyed file
+of another ledger put there is refused too, though its own key may verify it
+(:func:`refuse_swap`), unless it came by a restore (:func:`note_placed`).
 """
 
 from __future__ import annotations
 
+import os
 import secrets
 import sqlite3
 from collections.abc import Callable
+from pathlib import Path
 from typing import NamedTuple
+from urllib.parse import quote
 
 from banker.errors import LedgerError
 
 from .codec import keyed_hash
-from .keys import DAMAGED, Keyring
+from .keys import DAMAGED, REGISTRY, Keyring
 
 
 class UntrustedJournal(LedgerError):
@@ -50,10 +55,15 @@ class Mismatch(NamedTuple):
 
 def check_journal(conn: sqlite3.Connection, keyring: Keyring, ledger_id: str, key: bytes | None,
                   chain_start: int | None) -> Mismatch | None:
-    """How the journal behind ``conn`` differs from its anchor and key, or None when it is the one anchored."""
+    """How the journal behind ``conn`` differs from its anchor and key, or None when it is the one anchored.
+
+    :class:`UntrustedJournal` (never acceptable) when the keys folder kept another keyed ledger in this file's
+    place (:func:`refuse_swap`)."""
     anchor = keyring.anchor(ledger_id)
     last = conn.execute("SELECT seq, game, tx, time, kind, body, hash FROM journal ORDER BY seq DESC LIMIT 1").fetchone()
     seq = last[0] if last else 0
+    if last is not None:  # a new, empty ledger (the writer just made it) takes the place of whatever was there
+        refuse_swap(keyring, _file_of(conn), ledger_id)
     if anchor == DAMAGED:
         return Mismatch(f"the anchor of its head in {keyring.folder} is damaged", 0, "", True)
     if anchor is not None and anchor[0] > seq:
@@ -82,6 +92,50 @@ def refuse_downgrade(keyring: Keyring, path: str, version: int) -> None:
                                f"keyed ledger {known} was kept here before (its key is in {keyring.folder}): refusing "
                                "it (an old or forged file put in its place?). Bring back a backup of the keyed "
                                "ledger ('banker game backups'), or move this file elsewhere and upgrade it there")
+
+
+def refuse_swap(keyring: Keyring, path: str | None, ledger_id: str) -> None:
+    """Refuse the keyed ledger ``ledger_id`` at ``path`` if the keys folder kept another keyed ledger there.
+
+    Its own key and anchor may well be in the folder (it was played on this
+    machine, elsewhere): it verifies, but it is not the ledger that lived
+    here. Only an explicit act puts it in that place: ``banker game restore
+    --backup FILE``, which notes it (:func:`note_placed`).
+    """
+    known = keyring.registered(path) if path else None
+    if known is not None and known != ledger_id:
+        raise UntrustedJournal(
+            f"{path}: refusing to write: it holds the keyed ledger {ledger_id}, but the keyed ledger {known} was kept "
+            f"here ({keyring.folder / REGISTRY}): another ledger's file put in its place? To play {ledger_id} here, "
+            f"bring it in by 'banker game restore --backup FILE --db {path}' from a copy kept elsewhere (the "
+            f"ledger {known} as it is now is kept among the backups); to go on with {known}, put its own file back "
+            "('banker game backups' lists its backups)")
+
+
+def note_placed(path: str | os.PathLike) -> None:
+    """Note in the keys folder that the ledger now at ``path`` belongs there: the one call a restore makes once
+    the file is in place (after the rename, under the writer lock). A ledger of an earlier schema, or a file
+    that isn't a ledger, is left unnoted (it is keyed, and noted, when it is opened)."""
+    from .schema import meta
+
+    try:
+        conn = sqlite3.connect(f"file:{quote(str(Path(path).resolve()))}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return
+    try:
+        version, ledger_id = meta(conn, "schema"), meta(conn, "ledger_id")
+    except sqlite3.Error:
+        return
+    finally:
+        conn.close()
+    if version is not None and version.isdigit() and int(version) >= 3 and ledger_id and ledger_id.isalnum():
+        Keyring().register(path, ledger_id)
+
+
+def _file_of(conn: sqlite3.Connection) -> str | None:
+    """The file behind ``conn`` (None: in memory)."""
+    row = conn.execute("PRAGMA database_list").fetchone()
+    return row[2] or None if row else None
 
 
 def needs_upgrade(path: str, version: int) -> OldLedger:

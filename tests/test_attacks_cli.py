@@ -209,6 +209,10 @@ ATTACKS = [
                                     "--db", "{db}"), 2, "unit.sleep_after", config=b"[unit]\nsleep_after = nan\n"),
     # unbounded input (issue 23): endless files, huge scripts, deep configs
     Attack("a script that never ends", ("script", "/dev/zero", "--db", "{db}"), 2, "/dev/zero: line 1: longer than"),
+    Attack("a sim script that never ends", ("sim", "--script", "/dev/zero", "--screenshot", "{dir}/shot.png", "--db",
+                                            "{db}"), 2, "/dev/zero: line 1: longer than 4,096 bytes (the limit"),
+    script("expect screen \"\x1b]0;x\x07\u202e\"\n", 1, "\\x1b]0;x\\x07\\u202e",
+           name="a script's failing expectation quotes the screen escaped"),
     script("press " + "1 " * 3000 + "\n", 2, "line 1: longer than 4,096 bytes", name="a line too long"),
     script("press 1\n" * 100_001, 2, "line 100001: more than 100,000 steps", name="too many steps"),
     script(("#" * 4000 + "\n") * 1100, 2, "larger than 4,194,304 bytes", name="a script too large"),

@@ -31,6 +31,8 @@ from importlib import resources
 from aiohttp import web
 from aiohttp.web_protocol import RequestHandler
 
+from banker.visible import shown
+
 from .tokens import TokenStore
 
 log = logging.getLogger("banker.web")
@@ -73,7 +75,8 @@ def page_bytes() -> tuple[bytes, str]:
 
 
 class Redact(logging.Filter):
-    """Cuts tokens (``t=...``, ``Bearer ...`` and the current one) out of a log line and its traceback."""
+    """Cuts tokens (``t=...``, ``Bearer ...`` and the current one) out of a log line and its traceback, and shows
+    its control characters visibly (:func:`banker.visible.shown`): a request or a name can't drive the terminal."""
 
     PATTERN = re.compile(r"(t=|bearer\s+)[A-Za-z0-9_\-]+", re.IGNORECASE)
 
@@ -90,7 +93,7 @@ class Redact(logging.Filter):
         return text
 
     def filter(self, record: logging.LogRecord) -> bool:
-        record.msg, record.args = self._cut(record.getMessage()), ()
+        record.msg, record.args = shown(self._cut(record.getMessage())), ()  # a request's ESC can't reach a terminal
         if record.exc_info:
             record.exc_text = self._cut(logging.Formatter().formatException(record.exc_info))
             record.exc_info = None
@@ -99,6 +102,7 @@ class Redact(logging.Filter):
 
 _REDACT = Redact()
 http_log.addFilter(_REDACT)
+log.addFilter(_REDACT)
 
 
 def token_of(request: web.BaseRequest) -> str | None:
