@@ -20,6 +20,7 @@ from pathlib import Path
 from collections.abc import Callable
 
 from .keys import private_folder, sync_folder
+from .trust import note_placed
 from .schema import APPLICATION_ID, TABLES, V1_TABLES
 
 #: Backups kept per ledger (each the size of the ledger file).
@@ -137,11 +138,13 @@ def restore_backup(backup: Path, ledger_path: str | os.PathLike) -> Path | None:
     if ledger_path.exists():
         kept = _keep_before_restore(ledger_path)
     _bridge_anchor(ledger_path, staged)
+    note_placed(ledger_path, coming_from=staged)  # both ledgers accepted at this path until the rename is done
     for suffix in ("-wal", "-shm"):
         Path(str(ledger_path) + suffix).unlink(missing_ok=True)
     os.replace(staged, ledger_path)
     sync_folder(ledger_path.parent)
     _reanchor(ledger_path)
+    note_placed(ledger_path)
     return kept
 
 

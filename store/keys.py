@@ -260,13 +260,26 @@ class Keyring:
         """The id of the keyed ledger this folder knows at ``path`` (resolved), or None."""
         return self._registry().get(_where(path))
 
+    def incoming(self, path: str | os.PathLike) -> str | None:
+        """The id of the ledger a restore is putting at ``path`` (:meth:`admit`), until it is registered there."""
+        return self._registry().get(_where(path) + INCOMING)
+
+    def admit(self, path: str | os.PathLike, ledger_id: str) -> None:
+        """Before a restore puts the keyed ledger ``ledger_id`` at ``path``: both it and the one there now are
+        accepted until :meth:`register` names the one in place (a kill between leaves either accepted)."""
+        self._write_registry({**self._registry(), _where(path) + INCOMING: ledger_id})
+
     def register(self, path: str | os.PathLike, ledger_id: str) -> None:
         """Remember that the keyed ledger ``ledger_id`` lives at ``path``: a file of an earlier release found there
         later is refused, not migrated (a downgrade)."""
         ledgers = self._registry()
-        if ledgers.get(_where(path)) == ledger_id:
+        if ledgers.get(_where(path)) == ledger_id and _where(path) + INCOMING not in ledgers:
             return
         ledgers[_where(path)] = ledger_id
+        ledgers.pop(_where(path) + INCOMING, None)
+        self._write_registry(ledgers)
+
+    def _write_registry(self, ledgers: dict[str, str]) -> None:
         try:
             private_folder(self.folder)
             write_private(self.folder / REGISTRY, json.dumps(ledgers, indent=1, sort_keys=True).encode("utf-8"))
@@ -293,6 +306,8 @@ DAMAGED = (-1, "")
 MAX_SEQ = 2**63 - 1
 #: The file in the keys folder naming each keyed ledger's path and id.
 REGISTRY = "ledgers.json"
+#: Appended to a path in the registry: the ledger a restore is bringing there (:meth:`Keyring.admit`).
+INCOMING = "#incoming"
 
 
 def parse_anchor(text: str) -> tuple[int, str]:

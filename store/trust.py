@@ -103,7 +103,7 @@ def refuse_swap(keyring: Keyring, path: str | None, ledger_id: str) -> None:
     --backup FILE``, which notes it (:func:`note_placed`).
     """
     known = keyring.registered(path) if path else None
-    if known is not None and known != ledger_id:
+    if known is not None and known != ledger_id and keyring.incoming(path) != ledger_id:
         raise UntrustedJournal(
             f"{path}: refusing to write: it holds the keyed ledger {ledger_id}, but the keyed ledger {known} was kept "
             f"here ({keyring.folder / REGISTRY}): another ledger's file put in its place? To play {ledger_id} here, "
@@ -112,24 +112,39 @@ def refuse_swap(keyring: Keyring, path: str | None, ledger_id: str) -> None:
             "('banker game backups' lists its backups)")
 
 
-def note_placed(path: str | os.PathLike) -> None:
-    """Note in the keys folder that the ledger now at ``path`` belongs there: the one call a restore makes once
-    the file is in place (after the rename, under the writer lock). A ledger of an earlier schema, or a file
-    that isn't a ledger, is left unnoted (it is keyed, and noted, when it is opened)."""
+def note_placed(path: str | os.PathLike, *, coming_from: str | os.PathLike | None = None) -> None:
+    """Note in the keys folder that the ledger now at ``path`` belongs there, under the writer lock.
+
+    A restore calls it twice: with ``coming_from`` (the staged copy) before the rename, admitting that
+    ledger beside the one there now, then without, once the file is in place, naming it alone; a kill
+    between leaves whichever file is there accepted. A ledger of an earlier schema, or a file that isn't a
+    ledger, is left unnoted (it is keyed, and noted, when it is opened)."""
+    ledger_id = _keyed_id(coming_from if coming_from is not None else path)
+    if ledger_id is not None:
+        keyring = Keyring()
+        if coming_from is not None:
+            keyring.admit(path, ledger_id)
+        else:
+            keyring.register(path, ledger_id)
+
+
+def _keyed_id(path: str | os.PathLike) -> str | None:
+    """The ledger id of the keyed (schema 3) ledger file at ``path``, or None."""
     from .schema import meta
 
     try:
         conn = sqlite3.connect(f"file:{quote(str(Path(path).resolve()))}?mode=ro", uri=True)
     except sqlite3.Error:
-        return
+        return None
     try:
         version, ledger_id = meta(conn, "schema"), meta(conn, "ledger_id")
     except sqlite3.Error:
-        return
+        return None
     finally:
         conn.close()
     if version is not None and version.isdigit() and int(version) >= 3 and ledger_id and ledger_id.isalnum():
-        Keyring().register(path, ledger_id)
+        return ledger_id
+    return None
 
 
 def _file_of(conn: sqlite3.Connection) -> str | None:
