@@ -24,6 +24,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from store.keys import sync_folder
+
 from .common import UNUSABLE, USAGE, fail
 
 
@@ -54,20 +56,6 @@ def _write_through(target: Path, mode: int):
     except OSError as exc:
         fail(f"cannot write {target}: {exc.strerror}", UNUSABLE)
     return os.fdopen(fd, "w", encoding="utf-8", newline="")
-
-
-def _sync_folder(folder: Path) -> None:
-    """Make a rename in ``folder`` durable (best effort: some file systems can't sync a folder)."""
-    try:
-        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 @contextmanager
@@ -117,7 +105,7 @@ def private_output(path: Path | None) -> Iterator:
             out.flush()
             os.fsync(out.fileno())
         os.replace(temporary, target)
-        _sync_folder(target.parent)
+        sync_folder(target.parent)
     except BaseException:
         try:
             os.unlink(temporary)
