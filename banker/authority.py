@@ -31,6 +31,7 @@ from .records import (
     GameRestored,
     JournalAccepted,
     KeyAdopted,
+    KeyShown,
     NewGame,
     PinChange,
     Record,
@@ -124,6 +125,7 @@ AUTHORITY: dict[type, Callable[..., str | None]] = {
     Setting: _setting,
     Transaction: _undo_of_older,
     TokenRenewal: lambda game, rec: "renewing the table page's token",
+    KeyShown: lambda game, rec: "showing the ledger's key",
     JournalAccepted: lambda game, rec: "accepting the journal as it stands",
     KeyAdopted: lambda game, rec: "adopting the ledger under a new key",
 }

@@ -8,7 +8,7 @@ Effects are values the shell carries out (play a tone, switch the display, log a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Literal
 
@@ -145,8 +145,17 @@ class WebAddress:
     t: float
 
 
+@dataclass(frozen=True)
+class KeyRevealed:
+    """The ledger's key as ``banker key import`` reads it, for the screen that shows it as a QR code (the shell
+    answers :class:`RevealKey` with it, once the banker's PIN let the act through); never shown in a log."""
+
+    text: str = field(repr=False)
+    t: float
+
+
 Event = (KeyDown | KeyUp | CardPlaced | CardRemoved | Tick | CommitFailed | PinRefused | ReaderFault |
-    ReaderRecovered | WebAddress)
+    ReaderRecovered | WebAddress | KeyRevealed)
 
 Tone = Literal["key", "success", "refusal", "new-game", "volume"]
 TONES: tuple[Tone, ...] = ("key", "success", "refusal", "new-game", "volume")
@@ -179,4 +188,9 @@ class RenewWebToken:
     """The banker asked for a new access token for the table page: old sessions close."""
 
 
-Effect = PlayTone | SetDisplayPower | Log | RenewWebToken
+@dataclass(frozen=True)
+class RevealKey:
+    """The banker asked to see the ledger's key (``FN M``): the shell answers with :class:`KeyRevealed`."""
+
+
+Effect = PlayTone | SetDisplayPower | Log | RenewWebToken | RevealKey

@@ -29,6 +29,7 @@ from .records import (
     ChainStart,
     JournalAccepted,
     KeyAdopted,
+    KeyShown,
     TokenRenewal,
     Checkpoint,
     DeedTag,
@@ -59,7 +60,6 @@ _EMPTY: Mapping = MappingProxyType({})
 
 def _empty() -> Mapping:
     return _EMPTY
-
 
 
 @dataclass(frozen=True)
@@ -343,7 +343,7 @@ def _snapshot(game: Game, rec: Snapshot) -> Game:
     return game
 
 
-def _chain_start(game: Game, rec: ChainStart) -> Game:
+def _unchanged(game: Game, rec: Record) -> Game:
     return game
 
 
@@ -391,9 +391,10 @@ _APPLY = {
     GameRestored: _restored,
     PinFailure: _pin_failure,
     Snapshot: _snapshot,
-    ChainStart: _chain_start,
-    JournalAccepted: _chain_start,  # the banker's word on the journal changes nothing in the game
-    TokenRenewal: _chain_start,  # the page's token changes nothing in the game
+    ChainStart: _unchanged,  # these change nothing in the game
+    JournalAccepted: _unchanged,
+    TokenRenewal: _unchanged,
+    KeyShown: _unchanged,
     KeyAdopted: lambda game, rec: game if rec.pin_hash is None else replace(game, pin_hash=rec.pin_hash),
 }
 

@@ -1,4 +1,4 @@
-"""The records of the chain's trust: a journal the banker accepted as it stood, a ledger adopted under a new key."""
+"""The records of the chain's trust: a journal accepted as it stood, a ledger adopted under a new key, a key shown."""
 
 from __future__ import annotations
 
@@ -31,4 +31,12 @@ class JournalAccepted:
     anchored_hash: str
     found_seq: int
     reason: str
+    time: float | None = None
+
+
+@dataclass(frozen=True)
+class KeyShown:
+    """The ledger's key was shown as a QR code on the unit's screen (``FN M``, the banker's act), to be
+    photographed for another machine (``banker key import``). The key itself is never journalled."""
+
     time: float | None = None

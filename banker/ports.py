@@ -51,6 +51,9 @@ class Store(Protocol):
     path: str
     #: False when opened only for reading: :meth:`append` then refuses.
     writer: bool
+    #: The ledger's own name (random hex), and the key its chain is keyed with (None: not held here).
+    ledger_id: str
+    key: bytes | None
 
     def now(self) -> float:
         """The wall-clock time the journal stamps a record with."""

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 from typing import ClassVar
 from collections.abc import Iterable, Mapping
-from .key_records import JournalAccepted, KeyAdopted
+from .key_records import JournalAccepted, KeyAdopted, KeyShown
 
 #: The bank as a party to a posting.
 BANK = None
@@ -298,7 +298,7 @@ class ChainStart:
 
 
 Record = (Transaction | Enrolment | Rename | Removal | DeedTag | Setting | PinChange | NewGame | GameRestored |
-    PinFailure | Snapshot | ChainStart | JournalAccepted | TokenRenewal | KeyAdopted)
+    PinFailure | Snapshot | ChainStart | JournalAccepted | TokenRenewal | KeyAdopted | KeyShown)
 
 #: Each record type with the word that names its kind in the store.
 KINDS: Mapping[type, str] = {
@@ -317,6 +317,7 @@ KINDS: Mapping[type, str] = {
     JournalAccepted: "accepted",
     TokenRenewal: "token",
     KeyAdopted: "adopt",
+    KeyShown: "key-shown",
 }
 
 

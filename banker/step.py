@@ -34,6 +34,7 @@ from .events import (
     Event,
     Key,
     KeyDown,
+    KeyRevealed,
     KeyUp,
     PinRefused,
     PlayTone,
@@ -45,6 +46,7 @@ from .events import (
     WebAddress,
 )
 from .flows.home import HOME
+from .flows.key_code import revealed
 from .flows.menu import FnMenu
 from .game import Game
 from .modes.base import KEEP, MENU, Ctx, Mode, Reply
@@ -125,6 +127,10 @@ def _pin_refused(panel: Panel, game: Game, event: PinRefused) -> Outcome:
 
 def _web_address(panel: Panel, game: Game, event: WebAddress) -> Outcome:
     return Outcome(replace(panel, web_url=event.url))
+
+
+def _key_revealed(panel: Panel, game: Game, event: KeyRevealed) -> Outcome:
+    return Outcome(replace(panel, mode=revealed(panel.mode, event.text)))
 
 
 # -- time --------------------------------------------------------------------------------------
@@ -282,6 +288,7 @@ _HANDLERS: dict[type, Handler] = {
     CommitFailed: _commit_failed,
     PinRefused: _pin_refused,
     WebAddress: _web_address,
+    KeyRevealed: _key_revealed,
     KeyUp: _key_up,
     ReaderRecovered: _reader_recovered,
     ReaderFault: _reader_fault,

@@ -48,6 +48,7 @@ class MemoryStore:
     def __init__(self, *, clock: Callable[[], float] = time.time) -> None:
         self._clock = clock
         self.key = secrets.token_bytes(32)
+        self.ledger_id = secrets.token_hex(16)
         self._rows: list[Row] = []
         self._fail_next: str | None = None
         self._fail_always: str | None = None

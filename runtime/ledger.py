@@ -190,6 +190,12 @@ class Ledger:
         except LedgerError:
             pass
 
+    def key_text(self) -> str:
+        """The ledger's key as ``banker key import`` reads it (for ``FN M``'s QR code, once the PIN let it out)."""
+        from store.keys import key_text
+
+        return key_text(self.store.ledger_id, self.store.key)
+
     # -- reading -------------------------------------------------------------------------
 
     def game(self) -> Game:

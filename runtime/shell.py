@@ -27,7 +27,9 @@ from collections.abc import Callable
 
 from banker.authority import NotAuthorised, PinLocked, WrongPin
 from banker.errors import LedgerError, Refused
-from banker.events import CommitFailed, Effect, Event, KeyDown, Log, PinRefused, PlayTone, SetDisplayPower, Tick
+from banker.events import (
+    CommitFailed, Effect, Event, KeyDown, KeyRevealed, Log, PinRefused, PlayTone, RevealKey, SetDisplayPower, Tick,
+)
 from banker.panel import SLEEP_AFTER, Panel
 from banker.ports import Buzzer, Display
 from banker.screen import Screen
@@ -150,6 +152,8 @@ class Shell:
                 self.display.power(effect.on)
         elif isinstance(effect, Log):
             log.info("%s", effect.text)
+        elif isinstance(effect, RevealKey):  # the PIN let it through: the key goes to the screen that shows it
+            self.handle(KeyRevealed(self.ledger.key_text(), self.clock()))
         elif self.on_effect is not None:
             try:
                 self.on_effect(effect)

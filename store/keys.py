@@ -328,3 +328,12 @@ def parse_anchor(text: str) -> tuple[int, str]:
 
 def _where(path: str | os.PathLike) -> str:
     return str(Path(path).resolve())
+
+
+#: The first words of a key as it is exported (a file, a QR code): ``banker-key:v1:<ledger id>:<64 hex digits>``.
+KEY_TEXT_PREFIX = "banker-key:v1:"
+
+
+def key_text(ledger_id: str, key: bytes) -> str:
+    """The ledger's key as ``banker key export`` writes it and ``banker key import`` reads it."""
+    return f"{KEY_TEXT_PREFIX}{ledger_id}:{key.hex()}"

@@ -13,7 +13,7 @@ from dataclasses import replace
 from banker.game import apply, replay
 from banker.records import (BANK, Card, ChainStart, DeedTag, Enrolment, GameRestored, GameSettings, KeyAdopted,
                             NewGame, PinChange, PinFailure, Posting, Removal, Rename, Setting, TokenRenewal,
-                            Transaction, JournalAccepted)
+                            Transaction, JournalAccepted, KeyShown)
 from banker.rules import bankrupt, build, buy, draw_jail_card, mortgage, sell_building, trade, use_jail_card
 from banker.rules import Offer, lift_mortgage
 from cards import load_edition
@@ -85,6 +85,7 @@ def golden_records() -> list:
     records.append(_timed(TokenRenewal(), 2.0))  # a kind added after the codec was derived: its own commit's bytes
     records.append(_timed(JournalAccepted(8, "cd" * 32, 7, "entries after 7 are gone"), 3.0))
     records.append(_timed(KeyAdopted(9, "cd" * 32, "p1$00ff$abcd"), 4.0))
+    records.append(_timed(KeyShown(), 5.0))
     return records
 
 

@@ -7,6 +7,7 @@
     FN C               undo the last transaction (confirm with M)
     FN .               the banker's PIN: set or change it
     FN K               the table page's QR code (M: a new token, with the PIN)
+    FN M               the ledger's key as a QR code, for another machine (with the PIN)
     FN (unknown card alone on a reader)   enrol that card (banker.flows.home)
 
 It lives with the flows it routes to; the modes (:mod:`banker.modes`) never
@@ -25,6 +26,7 @@ from ..modes.undo_prompt import ConfirmUndo
 from ..screen import Screen
 from . import deed_by_position, player_menu
 from .join import join_code
+from .key_code import key_code
 
 
 @dataclass(frozen=True)
@@ -36,7 +38,7 @@ class FnMenu(Mode):
     def screen(self, ctx: Ctx) -> Screen:
         if self.digits:
             return views.screen("FN: deed at", f"{self.digits}_", "board square 01-39", big=1)
-        return views.message("FN: 01-39 deed", "GO player  C undo", ". banker PIN", "K table page")
+        return views.message("FN: 01-39 deed", "GO player  C undo", ". banker PIN", "K page  M key")
 
     def key(self, ctx: Ctx, key: Key) -> Reply:
         if key in DIGITS:
@@ -54,6 +56,8 @@ class FnMenu(Mode):
             return player_menu(ctx)
         if key == Key.K:
             return join_code(ctx)
+        if key == Key.M:
+            return key_code(ctx)
         return ctx.refuse(views.refused(f"FN {key}: no function"))
 
     def cancel(self, ctx: Ctx) -> Reply:

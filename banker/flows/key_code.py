@@ -1,0 +1,49 @@
+"""``FN M``: the ledger's key as a QR code on the OLED, for a phone's photo (``banker key import`` reads it).
+
+Showing the key is the banker's act: it is a :class:`~banker.records.KeyShown`
+record (the step asks for the PIN first, and the journal keeps that it was
+shown, never the key). Once the record is written the shell brings the key
+(:class:`~banker.events.KeyRevealed`, answering :class:`~banker.events.RevealKey`)
+and this screen shows it until ``C`` or any other flow; the key is then gone
+from the unit's state. docs/keypad.md, "Moving to another machine".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from .. import views
+from ..events import Key, RevealKey
+from ..modes.base import STAY, Ctx, Reply
+from ..records import KeyShown
+from ..screen import Screen
+from .common import Flow
+
+
+@dataclass(frozen=True)
+class KeyCode(Flow):
+    """The ledger's key shown as a QR code; ``text``: the key as exported (None until the shell brings it)."""
+
+    text: str | None = field(default=None, repr=False)
+
+    def screen(self, ctx: Ctx) -> Screen:
+        if self.text is None:
+            return views.screen("Ledger key", "Reading it...", "C: back")
+        return views.join_code(self.text, "Ledger key", "photo it,", "key import", "C: hide it")
+
+    def press(self, ctx: Ctx, key: Key) -> Reply:
+        return ctx.refuse(views.refused("C: hide the key"), then=STAY)
+
+    def cancel(self, ctx: Ctx) -> Reply:
+        return ctx.show(views.message("Ledger key", "hidden"))
+
+
+def key_code(ctx: Ctx) -> Reply:
+    """``FN M``: journal that the key is shown (with the PIN), then show it."""
+    reply = ctx.commit(KeyShown(), lambda after: None, mode=KeyCode())
+    return replace(reply, effects=(RevealKey(),)) if reply.record is not None else reply
+
+
+def revealed(mode: object, text: str) -> object:
+    """The mode once the shell brought the key: the key's screen shows it; any other mode ignores it."""
+    return replace(mode, text=text) if isinstance(mode, KeyCode) else mode
