@@ -103,11 +103,17 @@ def pin_set(new_pin: str, pin: str | None, db: Path | None) -> None:
 @click.command("backups")
 @db_option
 def game_backups(db: Path | None) -> None:
-    """List the ledger's backups, newest first (made at each new game and every 5 minutes of play)."""
+    """List the ledger's backups, newest first (made at each new game and every 5 minutes of play).
+
+    The copies a restore kept of the ledger it replaced are marked: 'latest' passes them over; restore one
+    by its file name.
+    """
     from store import list_backups
+    from store.backups import is_kept_copy
 
     for path in list_backups(resolve_db(db)):
-        click.echo(f"{datetime.fromtimestamp(path.stat().st_mtime):%Y-%m-%d %H:%M:%S}  {path}")
+        click.echo(f"{datetime.fromtimestamp(path.stat().st_mtime):%Y-%m-%d %H:%M:%S}  {path}"
+                   + ("  (kept by a restore: the ledger as it was; restore it by name)" if is_kept_copy(path) else ""))
 
 
 def restore_from_backup(backup: str, pin: str | None, db: Path | None) -> None:
@@ -216,7 +222,7 @@ def _replace(source: Path, path: Path, pin: str | None, *, adopting: bool, check
             copy_database(source, staged)
             record = adopt(staged, pin, pin_checked=checked, keep_staged=True)
             kept = restore_backup(staged, path)
-            Keyring().commit_staged(head_of(path)[0])  # killed just before: 'banker key adopt' finishes it
+            Keyring().commit_staged(head_of(path)[0])  # killed before: this restore again finishes it
             return kept, record
         finally:
             for suffix in ("", "-wal", "-shm", "-journal"):

@@ -1,7 +1,8 @@
 """The key's acts killed at every file-system call: a key import, an adoption, a restore onto a fresh card (an
 adoption too) and the PIN verifier's upgrade.
 
-Each is short: every point is killed (no sample). They are acts that running them again finishes
+The import is killed at every point; the others (40 to 85 calls each, two runs of the CLI per point) at an
+evenly spread sample in the default run, at every point with ``BANKER_CRASH_ALL=1``. They are acts that running them again finishes
 (tests/crash_harness.py ``finishes``): after a kill the world is the one after and verifies, or running the
 same command again succeeds and leaves the one after, verifying. The counts are printed at the end of the session.
 """
@@ -16,7 +17,7 @@ from banker.records import PinChange
 from runtime.ledger import open_ledger
 from store.backups import copy_database
 from store.keys import Keyring
-from tests.crash_harness import Operation, World, crash_every_call, file_print, strace
+from tests.crash_harness import Operation, World, crash_every_call, file_print, sample, strace
 from tests.crash_world import banker, played
 
 PIN = "2468"
@@ -82,13 +83,15 @@ KEYS = [
     (Operation("key import", ["key", "import", "{dir}/key.txt"], acknowledged=lambda out: "is kept in" in out,
                finishes=True, extra=key_kept_whole), key_elsewhere),
     (Operation("key adopt", ["key", "adopt", "--pin", PIN, "--db", "{db}"],
-               acknowledged=lambda out: out.startswith("adopted "), finishes=True), key_lost),
+               acknowledged=lambda out: out.startswith("adopted "), finishes=True, sampled=True), key_lost),
     (Operation("restore onto a fresh card", ["game", "restore", "--backup", "{dir}/backup.db", "--pin", PIN,
                                              "--db", "{db}"],
-               acknowledged=lambda out: out.startswith("restored "), finishes=True, extra=backup_untouched),
+               acknowledged=lambda out: out.startswith("restored "), finishes=True, extra=backup_untouched,
+               sampled=True),
      fresh_card),
     (Operation("pin upgrade", ["cards", "enrol", "Zed", "--uid", "0A0B", "--pin", PIN, "--db", "{db}"],
-               acknowledged=lambda out: out.startswith("enrolled"), finishes=True, between=verifier_upgraded_only),
+               acknowledged=lambda out: out.startswith("enrolled"), finishes=True, between=verifier_upgraded_only,
+               sampled=True),
      old_verifier),
 ]
 
@@ -98,5 +101,5 @@ def test_a_key_act_killed_at_any_call_is_finished_by_running_it_again(operation,
     strace()
     report = crash_every_call(operation, start(tmp_path / "pristine"), tmp_path)
     print(f"{operation.name}: {report.enumerated} calls, {report.killed} killed, {report.held} held")
-    assert report.killed == report.enumerated
+    assert report.killed == len(sample(list(range(report.enumerated)), operation.sampled))
     assert not report.failures, "\n".join(report.failures)
