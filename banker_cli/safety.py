@@ -104,11 +104,17 @@ def pin_set(new_pin: str, pin: str | None, db: Path | None) -> None:
 @click.command("backups")
 @db_option
 def game_backups(db: Path | None) -> None:
-    """List the ledger's backups, newest first (made at each new game and every 5 minutes of play)."""
+    """List the ledger's backups, newest first (made at each new game and every 5 minutes of play).
+
+    The copies a restore kept of the ledger it replaced are marked: 'latest' passes them over; restore one
+    by its file name.
+    """
     from store import list_backups
+    from store.backups import is_kept_copy
 
     for path in list_backups(resolve_db(db)):
-        click.echo(f"{datetime.fromtimestamp(path.stat().st_mtime):%Y-%m-%d %H:%M:%S}  {shown(path)}")
+        click.echo(f"{datetime.fromtimestamp(path.stat().st_mtime):%Y-%m-%d %H:%M:%S}  {shown(path)}"
+                   + ("  (kept by a restore: the ledger as it was; restore it by name)" if is_kept_copy(path) else ""))
 
 
 def restore_from_backup(backup: str, pin: str | None, db: Path | None) -> None:
@@ -119,7 +125,9 @@ def restore_from_backup(backup: str, pin: str | None, db: Path | None) -> None:
     backup's. A backup whose key is here and verifies it is restored as it
     is; one whose key is not here is adopted under a new key (its PIN, from
     then on, the one given); one whose key is here but doesn't verify it is
-    refused. Either way nothing is left that can't be written.
+    refused. Either way nothing is left that can't be written. A restore by
+    adoption killed after the file was in place, its key not yet kept, is
+    finished when it is run again (:func:`_finish_cut_short`).
     """
     from banker.authority import NotAuthorised
     from runtime.adoption import adoption_pin, head_of, key_fits
@@ -148,6 +156,10 @@ def restore_from_backup(backup: str, pin: str | None, db: Path | None) -> None:
              "nothing was changed", UNUSABLE)
     adopting = found is not None and key is None
     current = is_ledger_file(path)
+    if current and found is not None and _finish_cut_short(path, found, pin):
+        click.echo(f"restored {source}; adopted under a new key from entry {found[1] + 1} (an adoption cut short, "
+                   "finished: 'banker ledger verify' says so)")
+        return
     if current:  # the banker's PIN of the ledger being replaced: a wrong one counts there
         with open_ledger(path) as ledger:
             authorise(ledger, pin)
@@ -167,6 +179,28 @@ def restore_from_backup(backup: str, pin: str | None, db: Path | None) -> None:
     click.echo(f"restored {source} ({games} games)" + (f"; the ledger as it was is kept in {kept}" if kept else "")
                + (f"; adopted under a new key from entry {adopted.from_seq} (its key is not on this machine: "
                   "'banker ledger verify' says so)" if adopted else ""))
+
+
+def _finish_cut_short(path: Path, source_head: tuple, pin: str | None) -> bool:
+    """True when the ledger at ``path`` is ``source_head``'s backup adopted by a restore killed before its key
+    was kept: the adoption is finished and the PIN (the one the adoption took) checked."""
+    from runtime.adoption import finish_cut_short
+    from store import Keyring
+
+    keyring = Keyring()
+    try:
+        if keyring.key(source_head[0]) is not None or keyring.staged_key(source_head[0]) is None:
+            return False
+        record = finish_cut_short(path, keyring)
+    except BankerError as exc:
+        fail(str(exc), exit_code(exc))
+    if record is None:
+        return False
+    if (record.from_seq - 1, record.previous_head) != (source_head[1], source_head[2][-1]):
+        return False  # another adoption's: finished, and this restore goes on over it
+    with open_ledger(path) as ledger:
+        authorise(ledger, pin)
+    return True
 
 
 def _replace(source: Path, path: Path, pin: str | None, *, adopting: bool, checked: bool):
@@ -189,7 +223,7 @@ def _replace(source: Path, path: Path, pin: str | None, *, adopting: bool, check
             copy_database(source, staged)
             record = adopt(staged, pin, pin_checked=checked, keep_staged=True)
             kept = restore_backup(staged, path)
-            Keyring().commit_staged(head_of(path)[0])  # killed just before: 'banker key adopt' finishes it
+            Keyring().commit_staged(head_of(path)[0])  # killed before: this restore again finishes it
             return kept, record
         finally:
             for suffix in ("", "-wal", "-shm", "-journal"):

@@ -17,7 +17,8 @@ old key, on this machine or any other that holds it.
 
 Crash-safe by order: the key is kept aside (``<id>.key.adopting``), the
 record is written (durable), the anchor set, and only then the key renamed
-into place; an adoption cut short is finished by the next one.
+into place; an adoption cut short is finished by the next one, or by the
+restore that made it (:func:`finish_cut_short`).
 """
 
 from __future__ import annotations
@@ -113,6 +114,27 @@ def adopt(path: str | os.PathLike, pin: str | None, *, keyring: Keyring | None =
     finally:
         lock.release()
     return record if record is not None else KeyAdopted(found[1], found[2][0])
+
+
+def finish_cut_short(path: str | os.PathLike, keyring: Keyring | None = None) -> KeyAdopted | None:
+    """Finish an adoption of the ledger at ``path`` killed after its record was written (its key still staged,
+    ``<id>.key.adopting``, and verifying the head): anchored, the key kept. The record's entry and the head it
+    names, or None when there was none to finish (its key is here, or no staged key fits)."""
+    keyring = keyring if keyring is not None else Keyring()
+    found = head_of(path)
+    if found is None or keyring.key(found[0]) is not None:
+        return None
+    staged = keyring.staged_key(found[0])
+    if staged is None or not key_fits(path, staged):
+        return None
+    lock = take_writer_lock(str(path))
+    try:
+        found = head_of(path)
+        keyring.set_anchor(found[0], found[1], found[2][-1])
+        keyring.commit_staged(found[0])
+    finally:
+        lock.release()
+    return KeyAdopted(found[1], found[2][0])
 
 
 def _write_record(path: str | os.PathLike, key: bytes, pin: str | bool, now: float) -> KeyAdopted:

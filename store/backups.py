@@ -62,9 +62,22 @@ def is_ledger_file(path: str | os.PathLike, *, thorough: bool = False) -> bool:
     return healthy and app_id == APPLICATION_ID and (TABLES <= tables or V1_TABLES <= tables)
 
 
+#: How the copy of the ledger a restore replaced is named (``<stem>-<stamp>-before-restore.db``).
+KEPT_SUFFIX = "-before-restore.db"
+
+
+def is_kept_copy(path: Path) -> bool:
+    """True for the copy of the ledger as it was that a restore kept (not a backup the unit made)."""
+    return path.name.endswith(KEPT_SUFFIX)
+
+
 def latest_good_backup(ledger_path: str | os.PathLike) -> Path | None:
-    """The newest backup that is a whole, readable ledger (a damaged one is passed over)."""
-    return next((b for b in list_backups(ledger_path) if is_ledger_file(b, thorough=True)), None)
+    """The newest backup the unit made that is a whole, readable ledger (a damaged one is passed over).
+
+    The copies a restore kept of the ledger as it was are not among them (a second ``restore --backup latest``
+    would bring back what the first replaced): they are restored by name."""
+    return next((b for b in list_backups(ledger_path) if not is_kept_copy(b) and is_ledger_file(b, thorough=True)),
+                None)
 
 
 def copy_database(source: str | os.PathLike | sqlite3.Connection, target: Path) -> Path:
@@ -155,7 +168,7 @@ def _keep_before_restore(ledger_path: Path) -> Path:
     folder = backup_folder(ledger_path)
     private_folder(folder)
     stamp = f"{time.strftime('%Y%m%d-%H%M%S')}-{time.time_ns() % 10**9:09d}"
-    kept = folder / f"{ledger_path.stem}-{stamp}-before-restore.db"
+    kept = folder / f"{ledger_path.stem}-{stamp}{KEPT_SUFFIX}"
     try:
         live = sqlite3.connect(ledger_path)
         try:
@@ -264,19 +277,23 @@ def _reanchor(ledger_path: Path) -> None:
 STARTED = time.time()
 
 
-def clean_stale_files(ledger_path: str | os.PathLike) -> list[Path]:
-    """Remove what killed copies left: ``.restoring`` beside the ledger, ``.partial`` among its backups, and
-    temporary anchor and key files in the keys folder, when older than this process. The caller holds the
-    writer lock (or makes a backup, which only the writer does); a key or anchor temporary file of a live
-    process (its id in the name) is left alone. Returns the files removed."""
+def clean_stale_files(ledger_path: str | os.PathLike, keys: Path | None = None) -> list[Path]:
+    """Remove what killed copies left, when older than this process: ``.restoring`` and ``.adopting`` copies
+    beside the ledger (with their ``-journal``, ``-wal``, ``-shm`` and ``.partial``), ``.partial`` among its backups, and
+    temporary anchor and key files in the keys folder (``keys``, default :func:`~store.keys.key_folder`).
+    Called at every open of a writer, each backup and each restore: the caller holds the writer lock (or makes a
+    backup, which only the writer does); a key or anchor temporary file of a live process (its id in the name)
+    is left alone, and so is a staged key (``<id>.key.adopting``: the next adoption finishes with it).
+    Returns the files removed."""
     from .keys import key_folder
 
     ledger_path = Path(ledger_path).expanduser()
-    candidates = [ledger_path.with_name(f".{ledger_path.name}.restoring")]
+    candidates = [ledger_path.with_name(f"{dot}.{ledger_path.name}.{what}{suffix}") for what in ("restoring", "adopting")
+                  for dot, suffix in (("", ""), ("", "-journal"), ("", "-wal"), ("", "-shm"), (".", ".partial"))]
     folder = backup_folder(ledger_path)
     if folder.is_dir():
         candidates += folder.glob(f".{ledger_path.stem}-*.partial")
-    keys = key_folder()
+    keys = key_folder() if keys is None else keys
     if keys.is_dir():
         candidates += [p for p in keys.glob(".*.tmp") if not _alive((p.name.split(".") + [""] * 4)[3])]
     removed = []

@@ -34,7 +34,7 @@ from banker.audit import Audit, Problem
 from banker.errors import CorruptLedger, LedgerError
 from banker.records import JournalAccepted, NewGame, PinFailure, Record, Snapshot, Transaction, transactions_in
 
-from .backups import INTERVAL_SECONDS, Backups
+from .backups import INTERVAL_SECONDS, Backups, clean_stale_files
 from .codec import stamped
 from .journal import GameRow, Progress, Row, decode_row, make_row, names_of, stretches, verify_in_two, verify_rows
 from .keys import Keyring
@@ -87,6 +87,7 @@ class SqliteStore:
             if writer and not memory:
                 self._lock = take_writer_lock(self.path)
                 tighten(self.path)
+                clean_stale_files(self.path, self.keyring.folder)  # what killed copies left, at every open
             self._open(upgrade)
             self._trust(accept)
         except sqlite3.Error as exc:

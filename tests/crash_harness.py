@@ -106,6 +106,13 @@ class Operation:
     acknowledged: Callable[[str], bool]
     sampled: bool = False
     extra: Callable[[World, World], list[str]] | None = None
+    #: Running it again finishes what a kill cut short (an import, an adoption): after a kill the world is
+    #: the one after and verifies, or (the one before, or a documented state between) running it again
+    #: succeeds and leaves the one after, verifying.
+    finishes: bool = False
+    #: Journals allowed between before and after, from (before, after): e.g. the PIN's verifier upgraded,
+    #: the act it came with not done (the same PIN, nothing acknowledged lost).
+    between: Callable[[list | None, list | None], list] | None = None
 
     def argv(self, world: World) -> list[str]:
         return [*BANKER, *(a.format(db=world.ledger, dir=world.folder) for a in self.args)]
@@ -143,15 +150,28 @@ def verify(world: World) -> tuple[int, str]:
 
 
 def check_world(world: World, before: list | None, after: list | None, acknowledged: bool,
-                again: Callable[[], subprocess.CompletedProcess] | None = None) -> list[str]:
+                again: Callable[[], subprocess.CompletedProcess] | None = None, finishes: bool = False,
+                between: list | None = None) -> list[str]:
     """Why the world left by a kill is not acceptable ([] when it held). The one place that says what 'held' is.
 
     Held: ``banker ledger verify`` exits 0, and the journal is the one before or the one after (the one after
     if the command acknowledged its work). Where there was no ledger before (a fresh card), a kill may leave
     none, a file without a journal or only the new ledger's opening rows: then running the command ``again``
-    must work and leave one that verifies.
+    must work and leave one that verifies. An operation that ``finishes`` on a rerun (key import, adoption,
+    a restore onto a fresh card, a PIN upgrade): a world killed before it is whole (``between`` lists the
+    journals allowed on the way) must be finished by running the command ``again``.
     """
     state = journal(world.ledger)
+    if finishes and not acknowledged and again is not None:
+        if state not in (before, after, *(between or [])):
+            return [f"the journal is neither before, between nor after ({None if state is None else len(state)} rows)"]
+        if state == after and verify(world)[0] == 0:
+            return []
+        rerun = again()
+        if rerun.returncode != 0:
+            return [f"cut short ({'no ledger' if state is None else f'{len(state)} rows'}), and running it again "
+                    f"failed (exit {rerun.returncode}): {(rerun.stdout + rerun.stderr).strip()[-300:]}"]
+        acknowledged, state = True, journal(world.ledger)
     if (before is None and not acknowledged and again is not None
             and (not state or (len(state) < len(after or []) and state == (after or [])[:len(state)]))):
         rerun = again()
@@ -224,7 +244,8 @@ def crash_every_call(operation: Operation, pristine: World, scratch: Path) -> Re
         killed = run.returncode in (-9, 137)
         acked = run.returncode == 0 and operation.acknowledged(run.stdout)
         problems = check_world(world, before, after, acked, again=lambda: subprocess.run(
-            operation.argv(world), capture_output=True, text=True, env=world.env(), cwd=world.folder))
+            operation.argv(world), capture_output=True, text=True, env=world.env(), cwd=world.folder),
+            finishes=operation.finishes, between=operation.between(before, after) if operation.between else None)
         if operation.extra:
             problems += operation.extra(world, pristine)
         if not problems:
