@@ -8,14 +8,12 @@ from pathlib import Path
 
 import click
 
+from store.keys import KEY_TEXT_PREFIX, key_text  # the one spelling of an exported key
+
 from .common import UNUSABLE, USAGE, db_option, fail, failing, pin_option, resolve_db
 
-#: The first words of an exported key: ``banker-key:v1:<ledger id>:<64 hex digits>``.
-PREFIX = "banker-key:v1:"
-
-
-def key_text(ledger_id: str, key: bytes) -> str:
-    return f"{PREFIX}{ledger_id}:{key.hex()}"
+#: The first words of an exported key: ``banker-key:v1:<ledger id>:<64 hex digits>`` (store.keys.key_text).
+PREFIX = KEY_TEXT_PREFIX
 
 
 def parse_key_text(text: str) -> tuple[str, bytes]:

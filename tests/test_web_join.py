@@ -92,7 +92,7 @@ def test_other_keys_keep_the_code(table):
     table.keys("FN", "K", "5")
     assert "M: new code" in table.shown
     table.keys("FN")
-    assert "FN: 01-39 deed" in table.shown and "K table page" in table.shown
+    assert "FN: 01-39 deed" in table.shown and "K page  M key" in table.shown
 
 
 def test_the_unit_and_its_page_server_together(tmp_path):
