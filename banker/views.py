@@ -112,6 +112,13 @@ def enrolled(card: Card, balance: int) -> Screen:
     return screen("Enrolled", card.name, f"Balance {format_amount(balance)}")
 
 
+def ledger_refused(old_release: bool) -> Screen:
+    """The unit won't play on a ledger its writer refused (docs/security.md): what to run at a computer."""
+    if old_release:
+        return message("Old ledger", "First, at a computer:", "banker ledger", "upgrade", error=True)
+    return message("Ledger refused", "Not the journal kept", "here: see banker", "ledger verify", error=True)
+
+
 def message(*lines: str, error: bool = False) -> Screen:
     return screen(*lines, error=error)
 

@@ -218,12 +218,14 @@ def resolve_db(db: Path | None) -> Path:
     return path
 
 
-def open_ledger(db: Path | None, *, writer: bool = True, **options):
+def open_ledger(db: Path | None, *, writer: bool = True, on_refused=None, **options):
     """The ledger at ``db`` (or as :func:`resolve_db` finds it); a clear message and exit 3 if it can't be used.
 
     ``writer=False`` for commands that only read: they work beside a running
     unit, and they never create a ledger (a missing one is an error naming it).
     ``options`` go to the store (``upgrade=True``, ``accept=True``: ``banker ledger upgrade|accept``).
+    ``on_refused(error)`` is told first when the writer refuses the journal (not the one anchored, another
+    ledger's, an earlier release's): ``banker run`` shows it on the unit's own screen.
     """
     from banker.errors import CorruptLedger, LedgerError
 
@@ -243,6 +245,10 @@ def open_ledger(db: Path | None, *, writer: bool = True, **options):
                  f" 'banker game restore --backup latest --db {path}'") if good else "; there is no usable backup of it"
         fail(f"{exc}{offer}", UNUSABLE)
     except LedgerError as exc:
+        from store.trust import OldLedger, UntrustedJournal
+
+        if on_refused is not None and isinstance(exc, (OldLedger, UntrustedJournal)):
+            on_refused(exc)
         fail(str(exc), UNUSABLE)
     except Exception as exc:  # sqlite3.Error or OSError while opening: the file can't be used
         if isinstance(exc, OSError) or type(exc).__module__ == "sqlite3":

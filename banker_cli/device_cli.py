@@ -68,6 +68,26 @@ def doctor_command(backend: str) -> None:
 # -- run ----------------------------------------------------------------------------------
 
 
+def _show_refusal(exc, backend: str, config, stop: threading.Event, seconds: float | None) -> None:
+    """The writer refused the ledger: say so on the unit's own screen and stay until stopped (a service that
+    exited at once would start again every two seconds with a dark screen); then the command exits 3."""
+    from banker.views import ledger_refused
+    from runtime.device import open_device
+    from store.trust import OldLedger
+
+    click.echo(f"banker: refusing to play, and saying so on the unit's screen until stopped: {shown(str(exc))}",
+               err=True)
+    try:
+        hw = hardware(backend, config)
+        with hw:
+            device = open_device(config, hw)
+            with device:
+                device.display.show(ledger_refused(isinstance(exc, OldLedger)))
+                stop.wait(seconds)
+    except BankerError as problem:  # no display either: the message above is all there is
+        click.echo(f"banker: the screen can't say so: {shown(str(problem))}", err=True)
+
+
 @click.command("run")
 @config_option
 @backend_option
@@ -90,11 +110,11 @@ def run_command(backend: str, seconds: float | None, web: bool | None, db: Path 
     from runtime.shell import Shell
 
     config = current_config()
-    ledger = open_ledger(db)
-    hw = hardware(backend, config)
     stop = threading.Event()
     for sig in (signal.SIGTERM, signal.SIGINT):
         signal.signal(sig, lambda *_: stop.set())
+    ledger = open_ledger(db, on_refused=lambda exc: _show_refusal(exc, backend, config, stop, seconds))
+    hw = hardware(backend, config)
     with ledger, hw:
         with failing():
             _first_game_settings(ledger, config)
