@@ -18,6 +18,8 @@ time, and checked against Unicode's data by tests/test_names.py.
 (True, True)
 >>> skeleton("Al") == skeleton("A1"), skeleton("Alice") == skeleton("Alec")
 (True, False)
+>>> skeleton("\u034fbank") == skeleton("bank"), skeleton("Bo\ufe0fb") == skeleton("Bob")
+(True, True)
 """
 
 from __future__ import annotations
@@ -27,10 +29,24 @@ import unicodedata
 from .confusables_data import PROTOTYPES
 
 
+#: Unicode's Default_Ignorable_Code_Point ranges (DerivedCoreProperties.txt): characters that show nothing
+#: (joiners, fillers, variation selectors, tags). UTS #39's skeleton drops them: ``B\u115fob`` reads as ``Bob``.
+IGNORABLE = ((0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+             (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+             (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
+             (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF))
+
+
+def ignorable(ch: str) -> bool:
+    """True for a character that shows nothing (:data:`IGNORABLE`)."""
+    code = ord(ch)
+    return any(low <= code <= high for low, high in IGNORABLE)
+
+
 def skeleton(name: str) -> str:
     """What ``name`` looks like: equal for two names a player could take for each other."""
     text = unicodedata.normalize("NFD", unicodedata.normalize("NFKC", name).strip())
-    mapped = "".join(PROTOTYPES.get(ch, ch) for ch in text)
+    mapped = "".join(PROTOTYPES.get(ch, ch) for ch in text if not ignorable(ch))
     return unicodedata.normalize("NFD", mapped).casefold()
 
 

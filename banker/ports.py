@@ -88,6 +88,17 @@ class Store(Protocol):
         """Upkeep off the commit path: backups when due (a writer's)."""
         ...
 
+    #: Why the journal may not be written (not the one anchored: :mod:`store.trust`), or None.
+    distrust: object | None
+
+    def kept_authority(self) -> tuple[str | None, tuple[float, ...]] | None:
+        """The banker's PIN verifier and recent wrong tries kept beside the anchor (outside the file), or None."""
+        ...
+
+    def keep_authority(self, verifier: str | None, failures: tuple[float, ...]) -> None:
+        """Keep them there (a writer does, whenever they change and the journal is trusted)."""
+        ...
+
     def anchor(self) -> None:
         """Keep the head outside the file, where the store has somewhere to keep it."""
         ...

@@ -92,7 +92,11 @@ def key_import(file: Path) -> None:
     from store import Keyring
 
     try:
-        raw = sys.stdin.read(4096) if str(file) == "-" else file.read_bytes()[:4096].decode("ascii")
+        if str(file) == "-":
+            raw = sys.stdin.read(4096)
+        else:
+            with open(file, "rb") as f:  # an exported key is one short line: never read more (/dev/zero)
+                raw = f.read(4096).decode("ascii")
     except (OSError, UnicodeDecodeError) as exc:
         fail(f"cannot read {file}: {getattr(exc, 'strerror', None) or exc}", USAGE)
     ledger_id, key = parse_key_text(raw)

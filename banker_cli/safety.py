@@ -131,7 +131,7 @@ def restore_from_backup(backup: str, pin: str | None, db: Path | None) -> None:
     """
     from banker.authority import NotAuthorised
     from runtime.adoption import adoption_pin, head_of, key_fits
-    from runtime.ledger import SqliteLedger
+    from runtime.ledger import SqliteLedger, authorise_kept
     from store import Keyring, is_ledger_file, latest_good_backup
 
     path = resolve_db(db)
@@ -160,14 +160,24 @@ def restore_from_backup(backup: str, pin: str | None, db: Path | None) -> None:
         click.echo(f"restored {source}; adopted under a new key from entry {found[1] + 1} (an adoption cut short, "
                    "finished: 'banker ledger verify' says so)")
         return
-    if current:  # the banker's PIN of the ledger being replaced: a wrong one counts there
+    # The PIN that decides: the one kept beside the anchor of the ledger that lives here (so a file deleted,
+    # damaged, rolled back or swapped for another can't choose its own PIN), else of the backup's ledger, else
+    # the current file's, else the backup's own. A wrong one counts where it was checked.
+    guard = next((lid for lid in (keyring.registered(path), found[0] if found else None)
+                  if lid and keyring.kept_authority(lid) is not None), None)
+    if guard is not None:
+        try:
+            authorise_kept(keyring, guard, cli_grant(pin))
+        except NotAuthorised as exc:
+            fail(str(exc), NEEDS_PIN)
+    elif current:  # the banker's PIN of the ledger being replaced: a wrong one counts there
         with open_ledger(path) as ledger:
             authorise(ledger, pin)
     try:
         with SqliteLedger(source, writer=False, backups=False) as copy:
             if not current and adopting:
                 adoption_pin(copy.game(), pin, time.time())
-            elif not current:
+            elif not current and guard is None:
                 authorise(copy, pin)
             games = len(copy.games())
     except NotAuthorised as exc:

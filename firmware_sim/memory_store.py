@@ -49,6 +49,9 @@ class MemoryStore:
         self._clock = clock
         self.key = secrets.token_bytes(32)
         self.ledger_id = secrets.token_hex(16)
+        self._kept: tuple[str | None, tuple[float, ...]] | None = None
+        #: Why writing is refused (the SQLite store's open-time check); never, for the fake.
+        self.distrust = None
         self._rows: list[Row] = []
         self._fail_next: str | None = None
         self._fail_always: str | None = None
@@ -70,6 +73,13 @@ class MemoryStore:
         self._fail_next = self._fail_always = None
 
     # -- writing -------------------------------------------------------------------------
+
+    def kept_authority(self) -> tuple[str | None, tuple[float, ...]] | None:
+        """What :meth:`keep_authority` kept (a real store keeps it beside the anchor, outside the file)."""
+        return self._kept
+
+    def keep_authority(self, verifier: str | None, failures: tuple[float, ...]) -> None:
+        self._kept = (verifier, tuple(failures))
 
     def now(self) -> float:
         """The time a record is stamped with (the clock given)."""

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import os
 import time
+from collections import Counter
 from dataclasses import dataclass, replace
 from collections.abc import Callable, Iterator
 
@@ -85,7 +86,9 @@ class Ledger:
             self._game = replay(store.records(self._snapshot_seq), editions=self.editions, start=start)
         except Refused as exc:
             raise CorruptLedger(f"{self.path}: the journal does not replay ({exc})") from exc
-        writes = store.writer and getattr(store, "distrust", None) is None  # else only the banker's acceptance
+        writes = store.writer and store.distrust is None  # else only the banker's acceptance
+        if writes:
+            self._keep_authority()  # the PIN and wrong tries of the trusted journal, kept beside its anchor
         if self._game.id == 0 and writes:
             self.commit(acts.new_game(self._game, GameSettings()))
         if writes and store.last_seq() - self._snapshot_seq >= SNAPSHOT_EVERY:
@@ -114,7 +117,7 @@ class Ledger:
         does not fit, :class:`banker.errors.LedgerError` if the store cannot
         write it: either way nothing changed (but a wrong PIN's own record).
         """
-        if requires_pin(self._game, record):
+        if requires_pin(self._authority(), record):
             self.authorise(grant)
         if isinstance(record, PinChange) and self.pepper is not None and not is_peppered(record.pin_hash):
             record, folded = replace(record, pin_hash=pepper_verifier(record.pin_hash, self.pepper)), None
@@ -128,8 +131,31 @@ class Ledger:
         except LedgerError as exc:
             self.unsaved.append(exc)  # the unit shows NOT SAVED; a script that met one must not pass
             raise
-        self._game = after
+        before, self._game = self._game, after
+        if (after.pin_hash, after.pin_failures) != (before.pin_hash, before.pin_failures):
+            self._keep_authority()
         return stored
+
+    def _authority(self) -> Game:
+        """The game whose PIN and wrong tries decide an act. A journal that isn't the one anchored
+        (:mod:`store.trust`) can't vouch for them: an older copy put back would bring back an older PIN, or
+        none, and forget wrong tries. So then the banker's verifier and the wrong tries kept beside the anchor
+        by the trusted journal (:meth:`Store.kept_authority`) decide, with the wrong tries made since."""
+        kept = self.store.kept_authority() if self.store.distrust is not None else None
+        if kept is None:
+            return self._game
+        return replace(self._game, pin_hash=kept[0], pin_failures=_both(self._game.pin_failures, kept[1]))
+
+    def _keep_authority(self) -> None:
+        """Keep the banker's verifier and recent wrong tries beside the anchor: a trusted journal's as they are;
+        while the journal is not trusted, only more wrong tries (a journal put back can't forget them)."""
+        kept = self.store.kept_authority()
+        if self.store.distrust is None or kept is None:
+            verifier, failures = self._game.pin_hash, self._game.pin_failures
+        else:
+            verifier, failures = kept[0], _both(self._game.pin_failures, kept[1])[-32:]
+        if self.store.writer and kept != (verifier, failures):
+            self.store.keep_authority(verifier, failures)
 
     def maintain(self) -> None:
         """Upkeep off the commit path (the shell calls it when idle): a snapshot when due, backups, the anchor."""
@@ -158,18 +184,19 @@ class Ledger:
         record of this ledger (replacing it by a backup).
         """
         now = time.time() if grant is None or grant.wall is None else grant.wall
-        refused = refusal(self._game, grant, now, self.pepper)
+        refused = refusal(self._authority(), grant, now, self.pepper)
         if refused is None:
             self._upgrade_verifier(grant)
             return
         if isinstance(refused, WrongPin) and grant is not None and self.store.writer:
             self._game = apply(self._game, self.store.append(PinFailure(grant.via)))
+            self._keep_authority()
         raise refused
 
     def accept_journal(self, grant: Grant | None = None) -> JournalAccepted:
         """Accept the journal as it stands though it differs from its anchor (the store was opened with
         ``accept=True``): the banker's act, journalled with what was anchored and what was found; then anchored."""
-        found = getattr(self.store, "distrust", None)
+        found = self.store.distrust
         if found is None:
             raise Refused(f"{self.path}: its journal is the one anchored: there is nothing to accept")
         record = JournalAccepted(found.anchored_seq, found.anchored_hash, self.store.last_seq(), found.reason)
@@ -187,6 +214,7 @@ class Ledger:
         upgrade = PinChange(hash_pin(grant.pin, os.urandom(16), self.pepper))
         try:
             self._game = apply(self._game, self.store.append(stamped(upgrade, self.store.now())))
+            self._keep_authority()
         except LedgerError:
             pass
 
@@ -330,3 +358,28 @@ def open_ledger(path: str | os.PathLike = ":memory:", *, writer: bool = True, cl
 #: The name the first release gave the SQLite ledger (tests, the CLI and tools use it).
 def SqliteLedger(path: str | os.PathLike = ":memory:", **options) -> Ledger:  # noqa: N802
     return open_ledger(path, **options)
+
+
+def _both(ours: tuple[float, ...], kept: tuple[float, ...]) -> tuple[float, ...]:
+    """Wrong tries known to the journal or kept beside the anchor, each once (tries at one time counted as often
+    as either side has them)."""
+    return tuple(sorted((Counter(ours) | Counter(kept)).elements()))
+
+
+def authorise_kept(keyring, ledger_id: str, grant: Grant | None) -> None:
+    """Check ``grant`` against the banker's PIN kept beside the anchor of ``ledger_id`` (:mod:`store.keys`), for an
+    act on a ledger that can't be opened to ask it (its file is gone, damaged, or not the one kept there: a
+    restore). A wrong PIN is kept there too, so the lockout holds. Nothing to check when nothing is kept."""
+    from banker.authority import pin_pepper
+
+    kept = keyring.kept_authority(ledger_id)
+    if kept is None:
+        return
+    key = keyring.key(ledger_id)
+    now = time.time() if grant is None or grant.wall is None else grant.wall
+    refused = refusal(replace(Game(), pin_hash=kept[0], pin_failures=kept[1]), grant, now,
+                      pin_pepper(key) if key else None)
+    if isinstance(refused, WrongPin):
+        keyring.keep_authority(ledger_id, kept[0], tuple(sorted(kept[1] + (now,)))[-32:])
+    if refused is not None:
+        raise refused

@@ -254,6 +254,32 @@ class Keyring:
         except OSError as exc:
             raise LedgerError(f"cannot anchor the ledger's head in {self.folder}: {exc.strerror}") from exc
 
+    # -- the banker's authority kept beside the anchor ---------------------------------------
+
+    def kept_authority(self, ledger_id: str) -> tuple[str | None, tuple[float, ...]] | None:
+        """The banker's PIN verifier and recent wrong tries as the trusted journal last had them, or None (never
+        kept, or damaged). A journal put back from an older copy can't take them back: they are checked here."""
+        try:
+            data = json.loads(self._file(ledger_id, ".pin").read_text(encoding="ascii"))
+        except FileNotFoundError:
+            return None
+        except (OSError, ValueError, RecursionError, UnicodeDecodeError):
+            return None
+        verifier, failures = (data.get("verifier"), data.get("failures")) if isinstance(data, dict) else (0, 0)
+        if not (verifier is None or isinstance(verifier, str)) or not isinstance(failures, list):
+            return None
+        kept = tuple(float(t) for t in failures if type(t) in (int, float) and 0 <= t < 1e11)
+        return verifier, kept[-32:]
+
+    def keep_authority(self, ledger_id: str, verifier: str | None, failures: tuple[float, ...]) -> None:
+        """Keep the banker's PIN verifier and the recent wrong tries beside the anchor (written when they change)."""
+        data = json.dumps({"verifier": verifier, "failures": list(failures[-32:])}).encode("ascii")
+        try:
+            private_folder(self.folder)
+            write_private(self._file(ledger_id, ".pin"), data)
+        except OSError as exc:
+            raise LedgerError(f"cannot keep the banker's PIN beside the anchor in {self.folder}: {exc.strerror}") from exc
+
     # -- the ledgers this folder has anchored ---------------------------------------------
 
     def registered(self, path: str | os.PathLike) -> str | None:

@@ -340,6 +340,13 @@ class SqliteStore:
     def backup_error(self) -> str | None:
         return None if self.backups is None else self.backups.error
 
+    def kept_authority(self) -> tuple[str | None, tuple[float, ...]] | None:
+        return None if self.keyring is None else self.keyring.kept_authority(self.ledger_id)  # store.keys
+
+    def keep_authority(self, verifier: str | None, failures: tuple[float, ...]) -> None:
+        if self.keyring is not None and self.writer:
+            self.keyring.keep_authority(self.ledger_id, verifier, failures)
+
     def anchor(self) -> None:
         """Keep the head's number and hash outside the file (a vanished tail is then found by verify)."""
         if self.keyring is not None and self.writer and self._seq != self._anchored and self.distrust is None:

@@ -243,6 +243,7 @@ ATTACKS = [
            config=b"banker-key:v1:abc123:00ff\n"),
     Attack("key import, bad id", ("key", "import", "{config}"), 2, "damaged",
            config=b"banker-key:v1:../../etc:" + b"00" * 32 + b"\n"),
+    Attack("key import, endless", ("key", "import", "/dev/zero"), 2, "exported banker key"),  # one line, no more
     Attack("key import, binary", ("key", "import", "{config}"), 2, "cannot read", config=b"\xff\xfe" * 10),
     Attack("key import, a folder", ("key", "import", "{dir}"), 2, "directory"),
     cmd("key", "export", code=2, says="say where"),

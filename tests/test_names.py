@@ -58,3 +58,13 @@ def test_a_look_alike_of_a_player_or_the_bank_is_refused_at_enrolment_and_rename
         ledger.commit(rename(ledger.game(), "Bob", "A1ice"))
     ledger.commit(rename(ledger.game(), "Alice", "ALICE"))  # a card may take a name like its own
     assert [c.name for c in ledger.game().cards] == ["ALICE", "Bob"]
+
+
+@pytest.mark.parametrize("hidden", ["\u034fbank", "Bob\U000e0100", "Bo\ufe0fb", "B\u115fob", "b\u3164ank", "ban\u17b5k"])
+def test_characters_that_show_nothing_dont_make_a_name_new(hidden, ledger):
+    """Found by review: joiners, fillers and variation selectors read as nothing (UTS #39 drops them)."""
+    from banker.errors import Refused
+
+    ledger.enrol("Bob", "B2")
+    with pytest.raises(Refused, match="looks like"):
+        ledger.enrol(hidden, "C3")
