@@ -78,7 +78,7 @@ def new_game(game: Game, settings: GameSettings | None = None) -> NewGame:
 
 
 def restore(game: Game, checkpoint) -> GameRestored:
-    """Make an archived game current again, as ``checkpoint`` (:func:`banker.game.last_states`) recorded it."""
+    """Make an archived game current again, as ``checkpoint`` (``Ledger.restore_game`` finds it) recorded it."""
     if checkpoint.game == game.id:
         raise Refused(f"game {game.id} is the current game")
     return GameRestored(checkpoint)

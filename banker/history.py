@@ -47,11 +47,6 @@ def game_states(records: Iterable[Record], *, editions: Mapping[str, Edition],
     return {gid: (first[gid], state) for gid, state in last.items()}
 
 
-def last_states(records: Iterable[Record], *, editions: Mapping[str, Edition]) -> dict[int, Checkpoint]:
-    """Each game's state as it was when last played (the current one: now), by game id."""
-    return {gid: last.checkpoint() for gid, (_, last) in game_states(records, editions=editions).items()}
-
-
 def before_play(game: Game) -> Game:
     """``game`` with its current game as it stood before its first transaction (its cards and names as now).
 

@@ -51,13 +51,6 @@ def lock_seconds(tries: int) -> float:
     return min(LONGEST, LOCKOUT_SECONDS * 2 ** min(tries - MAX_TRIES, 32))
 
 
-def locked_until(failures: tuple[float, ...]) -> float:
-    """The wall-clock time until which PIN entry is locked (0.0: not locked) after these wrong tries."""
-    if len(failures) < MAX_TRIES:
-        return 0.0
-    return failures[-1] + lock_seconds(len(failures))
-
-
 def seconds_locked(failures: tuple[float, ...], now: float) -> int:
     """Whole seconds (rounded up) until PIN entry opens again at wall-clock ``now``; 0 when open.
 
@@ -68,5 +61,5 @@ def seconds_locked(failures: tuple[float, ...], now: float) -> int:
     past = [t for t in counted if t <= now]
     if not past:
         return 0
-    left = min(max(past) + lock_seconds(len(counted)) - now, LONGEST)
+    left = max(past) + lock_seconds(len(counted)) - now  # at most LONGEST: max(past) <= now
     return min(int(left) + 1, int(LONGEST)) if left > 0 else 0

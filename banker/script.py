@@ -326,14 +326,3 @@ def parse_lines(lines: Iterable[str]) -> list[Line]:
 
 #: The steps that are not expectations: what a backend carries out.
 ACTIONS = (Enrol, Insert, Stack, Remove, Press, Hold, Wait, Tap, EnrolDeed)
-
-#: The driver's names, still read from here (``banker.script.run``): :mod:`banker.script_run` holds them.
-_DRIVER = ("Backend", "Failure", "Hands", "StepNotAuthorised", "perform", "run")
-
-
-def __getattr__(name: str):
-    if name in _DRIVER:
-        from . import script_run
-
-        return getattr(script_run, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -317,6 +317,7 @@ def play_lines(name: str, lines, backend, *, rehearsal: bool = False):
     that nothing was written.
     """
     from banker import script as scripts
+    from banker import script_run
     from banker.errors import BankerError
 
     sqlite3 = sys.modules.get("sqlite3")
@@ -324,7 +325,7 @@ def play_lines(name: str, lines, backend, *, rehearsal: bool = False):
     held, first = 0, None
     for line in lines:
         try:
-            failure = scripts.run([line], backend)
+            failure = script_run.run([line], backend)
         except kinds as exc:
             code = exit_code(exc)
             note = " (found before anything ran: nothing was written)" if rehearsal else ""

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import click
 
-from banker import script as scripts
+
+from banker import script_run
 from banker.errors import BankerError
 from banker_cli.common import db_option, fail, open_ledger, pin_option, shown
 
@@ -140,7 +141,7 @@ def _play(sim, lines, script_file, speed: float | None, pin: str | None = None):
     from firmware_sim.window_backend import WindowBackend, WindowClosed
 
     try:
-        failure = scripts.run(lines, WindowBackend(sim, speed=speed, pin=pin))
+        failure = script_run.run(lines, WindowBackend(sim, speed=speed, pin=pin))
     except WindowClosed:
         return None
     except BankerError as exc:

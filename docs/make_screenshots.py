@@ -25,6 +25,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from banker import script as scripts  # noqa: E402
+
+from banker import script_run  # noqa: E402
 from runtime.ledger import SqliteLedger  # noqa: E402
 from firmware_sim.desktop import DesktopSim, seed_demo  # noqa: E402
 from firmware_sim.desktop.layout import centre  # noqa: E402
@@ -110,7 +112,7 @@ def shoot(name: str, cut: str, text: str, held: str | None = None, seconds: floa
     with SqliteLedger(":memory:") as ledger, DesktopSim(ledger, scale=SCALE, sound=False) as sim:
         seed_demo(ledger)
         hand = WindowBackend(sim)
-        failure = scripts.run(scripts.parse(text), hand)
+        failure = script_run.run(scripts.parse(text), hand)
         if failure is not None:
             raise SystemExit(f"{name}: {failure}")
         if held is not None:

@@ -6,7 +6,7 @@ numbers are the datasheet's.
 
 from __future__ import annotations
 
-from .picc import BIT_S, CARRIER_HZ
+from .picc import BIT_S
 
 # Registers (datasheet section 9) and bits used by the model.
 COMMAND, COM_IEN, DIV_IEN, COM_IRQ, DIV_IRQ, ERROR, STATUS1, STATUS2 = range(1, 9)
@@ -33,7 +33,6 @@ T_AUTO, T_AUTO_RESTART, T_PRESCAL_EVEN = 0x80, 0x10, 0x10
 CHIP_VERSION = 0x92  # MFRC522 version 2.0
 FIFO_SIZE = 64
 RF_BIT_S = BIT_S                   # one bit at 106 kbit/s
-FRAME_DELAY_S = 1172 / CARRIER_HZ  # the shortest frame delay time (reader's last bit 0)
 #: Internal delay once the clock is stable, before the chip can be addressed (8.8.3: 1024 / 27 MHz).
 T_DELAY_S = 1024 / 27_000_000
 #: The crystal's start-up time after power-down: 8.8.3 leaves it to the crystal; a few microseconds

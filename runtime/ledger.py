@@ -213,7 +213,7 @@ class Ledger:
             return
         upgrade = PinChange(hash_pin(grant.pin, os.urandom(16), self.pepper))
         try:
-            self._game = apply(self._game, self.store.append(stamped(upgrade, self.store.now())))
+            self._game = apply(self._game, self.store.append(upgrade))
             self._keep_authority()
         except LedgerError:
             pass

@@ -223,9 +223,6 @@ class Keyring:
         except OSError as exc:
             raise LedgerError(f"cannot keep the ledger's key in {self.folder}: {exc.strerror}") from exc
 
-    def drop_staged(self, ledger_id: str) -> None:
-        self._file(ledger_id, ".key.adopting").unlink(missing_ok=True)
-
     def _write(self, path: Path, data: bytes) -> None:
         try:
             private_folder(self.folder)
@@ -261,11 +258,11 @@ class Keyring:
         kept, or damaged). A journal put back from an older copy can't take them back: they are checked here."""
         try:
             data = json.loads(self._file(ledger_id, ".pin").read_text(encoding="ascii"))
-        except FileNotFoundError:
+        except (OSError, ValueError, RecursionError, UnicodeDecodeError):  # missing, or damaged: nothing kept
             return None
-        except (OSError, ValueError, RecursionError, UnicodeDecodeError):
+        if not isinstance(data, dict):
             return None
-        verifier, failures = (data.get("verifier"), data.get("failures")) if isinstance(data, dict) else (0, 0)
+        verifier, failures = data.get("verifier"), data.get("failures")
         if not (verifier is None or isinstance(verifier, str)) or not isinstance(failures, list):
             return None
         kept = tuple(float(t) for t in failures if type(t) in (int, float) and 0 <= t < 1e11)

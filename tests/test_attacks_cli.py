@@ -23,13 +23,9 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, event, given, settings, strategies as st
 
 from banker_cli.main import cli
-
-GAME = "enrol Alice A1\nenrol Bob B2\ninsert left Alice\ninsert right Bob\npress 2 M\nremove left\nremove right\n"
-PIN = "2468"
+from tests.cli_support import PIN, a_ledger, banker
 
 
-def banker(*args, env=None):
-    return CliRunner().invoke(cli, [str(a) for a in args], env=env)
 
 
 def journal(db: Path) -> list[str]:
@@ -41,15 +37,6 @@ def journal(db: Path) -> list[str]:
     with SqliteStore(db, writer=False) as store:
         return [repr(r) for r in store.records() if type(r).__name__ not in ("PinFailure", "Snapshot")]
 
-
-def a_ledger(tmp_path: Path, *, pin: bool = False) -> Path:
-    db = tmp_path / "ledger.db"
-    script = tmp_path / "setup.kps"
-    script.write_text(GAME)
-    assert banker("script", script, "--db", db).exit_code == 0
-    if pin:
-        assert banker("pin", "set", "--new", PIN, "--db", db).exit_code == 0
-    return db
 
 
 def never_a_traceback(result) -> None:
@@ -259,7 +246,7 @@ ATTACKS = [
 
 @pytest.mark.parametrize("attack", ATTACKS, ids=lambda a: a.name)
 def test_attack(attack, tmp_path):
-    db = a_ledger(tmp_path, pin=attack.pin)
+    db = a_ledger(tmp_path, pin=PIN if attack.pin else None)
     files = {"{db}": str(db), "{script}": str(tmp_path / "attack.kps"), "{config}": str(tmp_path / "attack.toml"),
              "{dir}": str(tmp_path)}
     if attack.script is not None:
@@ -307,7 +294,7 @@ def rolled_back(tmp_path: Path) -> Path:
     """Copy the ledger, pay 5M, put the old copy back: the attack of issue 23."""
     import shutil
 
-    db = a_ledger(tmp_path, pin=True)
+    db = a_ledger(tmp_path, pin=PIN)
     shutil.copyfile(db, tmp_path / "copy.db")
     (tmp_path / "attack.kps").write_text(PAY)
     assert banker("script", tmp_path / "attack.kps", "--db", db).exit_code == 0
@@ -389,9 +376,9 @@ def test_restoring_a_foreign_backup_with_a_wrong_pin_changes_nothing(tmp_path, m
     foreign = tmp_path / "foreign"
     foreign.mkdir()
     monkeypatch.setenv(KEY_ENV, str(tmp_path / "their-keys"))
-    theirs = a_ledger(foreign, pin=True)
+    theirs = a_ledger(foreign, pin=PIN)
     monkeypatch.setenv(KEY_ENV, str(tmp_path / "our-keys"))
-    db = a_ledger(tmp_path, pin=True)
+    db = a_ledger(tmp_path, pin=PIN)
     before = journal(db)
     result = banker("game", "restore", "--backup", theirs, "--pin", "1357", "--db", db)
     never_a_traceback(result)

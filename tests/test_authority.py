@@ -3,7 +3,7 @@
 import pytest
 
 from banker.authority import Grant, NotAuthorised, hash_pin
-from banker.lockout import LOCKOUT_SECONDS, locked_until, seconds_locked
+from banker.lockout import LOCKOUT_SECONDS, seconds_locked
 from banker.records import PinChange, PinFailure
 from runtime.ledger import SqliteLedger
 
@@ -13,9 +13,9 @@ def with_pin(ledger, pin="2468"):
 
 
 def test_three_wrong_pins_lock_and_the_lock_grows_on_repeats():
-    assert locked_until((10.0, 20.0)) == 0.0
-    assert locked_until((10.0, 20.0, 30.0)) == 30.0 + LOCKOUT_SECONDS
-    assert locked_until((10.0, 20.0, 30.0, 100.0)) == 100.0 + 2 * LOCKOUT_SECONDS
+    assert seconds_locked((10.0, 20.0), now=21.0) == 0
+    assert seconds_locked((10.0, 20.0, 30.0), now=30.0) == LOCKOUT_SECONDS + 1             # rounded up
+    assert seconds_locked((10.0, 20.0, 30.0, 100.0), now=100.0) == 2 * LOCKOUT_SECONDS + 1
     assert seconds_locked((10.0, 20.0, 30.0), now=45.0) == 16 and seconds_locked((10.0, 20.0, 30.0), now=61.0) == 0
 
 

@@ -6,6 +6,8 @@ from pathlib import Path
 import pytest
 
 from banker import script as scripts
+
+from banker import script_run
 from banker.errors import ConfigError
 from firmware_sim.memory_store import MemoryStore
 from banker_cli.backends import parse, script_backend
@@ -18,7 +20,7 @@ def play(spec):
     ledger = Ledger(MemoryStore())
     backend = script_backend(spec, ledger)
     try:
-        failure = scripts.run(scripts.parse(EXAMPLE.read_text()), backend)
+        failure = script_run.run(scripts.parse(EXAMPLE.read_text()), backend)
         return failure, ledger.game().balances_by_name(), backend.screen_lines()
     finally:
         getattr(backend, "close", lambda: None)()
@@ -35,7 +37,7 @@ def test_a_spy_logs_events_records_and_effects_without_changing_the_game():
     out = io.StringIO()
     ledger = Ledger(MemoryStore())
     backend = script_backend("spy:core", ledger, spy_stream=out)
-    scripts.run(scripts.parse(EXAMPLE.read_text()), backend)
+    script_run.run(scripts.parse(EXAMPLE.read_text()), backend)
     log = out.getvalue()
     assert "spy event  CardPlaced" in log and "spy record Transaction" in log and "spy effect PlayTone" in log
     assert ledger.game().balances_by_name() == play("core")[1]
@@ -63,13 +65,13 @@ def test_every_script_backend_takes_the_banker_pin_for_its_enrolments(spec):
     for pin, says in ((None, "line 1: this needs the banker's PIN"), ("1111", "line 1: wrong banker PIN")):
         backend = script_backend(spec, ledger, pin=pin, spy_stream=io.StringIO())
         try:
-            with pytest.raises(scripts.StepNotAuthorised, match=says):
-                scripts.run(scripts.parse(text), backend)
+            with pytest.raises(script_run.StepNotAuthorised, match=says):
+                script_run.run(scripts.parse(text), backend)
         finally:
             getattr(backend, "close", lambda: None)()
     backend = script_backend(spec, ledger, pin="2468", spy_stream=io.StringIO())
     try:
-        assert scripts.run(scripts.parse(text), backend) is None
+        assert script_run.run(scripts.parse(text), backend) is None
     finally:
         getattr(backend, "close", lambda: None)()
     assert ledger.game().card_by_name("Eve") is not None and ledger.game().deed_tags == {"B0A4D0": "boardwalk"}
@@ -93,7 +95,7 @@ def test_the_serial_backend_sends_the_pin_to_the_unit():
             try:
                 remote = script_backend(f"serial:{cable.client_url}", None, pin="2468")
                 with remote:
-                    scripts.run(scripts.parse("enrol Eve E5\n"), remote)
+                    script_run.run(scripts.parse("enrol Eve E5\n"), remote)
             finally:
                 done.set()
 

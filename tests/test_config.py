@@ -1,17 +1,13 @@
 """The device config: every value range-checked when the file is read, and the config's ledger on every command."""
 
 import pytest
-from click.testing import CliRunner
 
 from banker.errors import ConfigError
-from banker_cli.main import cli
 from runtime.config import Config, parse_config
+from tests.cli_support import banker
 
 ROOT = __import__("pathlib").Path(__file__).resolve().parent.parent
 
-
-def banker(*args, env=None):
-    return CliRunner().invoke(cli, [str(a) for a in args], env=env)
 
 
 # -- every value in range ---------------------------------------------------------------------

@@ -11,20 +11,16 @@ import threading
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from banker.records import Posting, Transaction
 from banker_cli.common import shown
 from banker_cli.ledger_cli import FIELDS, write_csv
-from banker_cli.main import cli
 from runtime.ledger import SqliteLedger
+from tests.cli_support import banker
 
 FORMULAS = ['=HYPERLINK("http://x")', "+cmd|' /C calc'!A0", "@SUM(1+1)", "-2+3+cmd|' /C calc'!A0", "%0A=1"]
 HOSTILE = "Al\x1b]0;owned\x07i\x1b[2J\x9bce\u202eX\u2066\r\n\t\x00\x7f"
 
-
-def banker(*args):
-    return CliRunner().invoke(cli, [str(a) for a in args])
 
 
 def no_controls(text: str) -> None:

@@ -9,7 +9,7 @@ import banker.records
 from banker.audit_records import audit_records
 from banker.errors import Refused
 from banker.game import Game, apply
-from banker.history import last_states
+from tests.fold_support import last_states
 from banker.records import Checkpoint, GameRestored, NewGame, Posting, Snapshot, Transaction, transactions_in
 from banker.rules import total_worth
 from firmware_sim.memory_store import MemoryStore

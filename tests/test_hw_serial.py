@@ -10,6 +10,8 @@ import pytest
 import serial
 
 from banker import script
+
+from banker import script_run
 from drivers.display import OledDisplay
 from drivers.errors import SerialProtocolError, SerialTimeout
 from render import render_image
@@ -136,7 +138,7 @@ def test_a_keypad_script_runs_against_a_device_over_the_serial_port(ledger):
     with NullModem() as cable, SerialTestPort(cable.device_url, CoreTarget(ledger)) as device:
         def client(result):
             with SerialBackend(cable.client_url) as remote:
-                result["failure"] = script.run(script.parse(SCRIPT), remote)
+                result["failure"] = script_run.run(script.parse(SCRIPT), remote)
                 result["status"] = remote.status()
 
         result = run_device(device, client)
@@ -149,7 +151,7 @@ def test_a_failing_expectation_is_reported_by_the_client(ledger):
     with NullModem() as cable, SerialTestPort(cable.device_url, CoreTarget(ledger)) as device:
         def client(result):
             with SerialBackend(cable.client_url) as remote:
-                result["failure"] = script.run(script.parse(text), remote)
+                result["failure"] = script_run.run(script.parse(text), remote)
 
         failure = run_device(device, client)["failure"]
     assert failure.line == 4 and "13M" in failure.actual

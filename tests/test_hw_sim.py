@@ -9,15 +9,15 @@ import threading
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from runtime.config import parse_config
 from banker.errors import ConfigError
-from banker.script import parse, run
-from banker_cli.main import cli
+from banker.script import parse
+from banker.script_run import run
 from runtime.ledger import SqliteLedger
 from firmware_sim.core_backend import CoreBackend
 from firmware_sim.hw_sim import HwSimBackend
+from tests.cli_support import banker
 
 ROOT = Path(__file__).resolve().parent.parent
 SCRIPTS = sorted((ROOT / "tests" / "scripts").glob("*.kps")) + sorted((ROOT / "examples").glob("*.kps"))
@@ -40,9 +40,6 @@ def test_every_script_gives_the_same_result_through_the_drivers(path):
     assert hw == core
     assert hw[0] == "None"
 
-
-def banker(*args):
-    return CliRunner().invoke(cli, [str(a) for a in args])
 
 
 def test_script_backend_option_and_json():

@@ -7,33 +7,18 @@ import os
 import shutil
 
 import pytest
-from click.testing import CliRunner
 
-from banker_cli.main import cli
 from store.keys import KEY_ENV
-
-GAME = "enrol Alice A1\nenrol Bob B2\ninsert left Alice\ninsert right Bob\npress 2 M\nremove left\nremove right\n"
-PIN = "2468"
+from tests.cli_support import PIN, a_ledger, banker
 
 
-def banker(*args):
-    return CliRunner().invoke(cli, [str(a) for a in args])
 
-
-def a_ledger(tmp_path, name="ledger.db", pin=PIN):
-    db = tmp_path / name
-    script = tmp_path / "setup.kps"
-    script.write_text(GAME)
-    assert banker("script", script, "--db", db).exit_code == 0
-    if pin:
-        assert banker("pin", "set", "--new", pin, "--db", db).exit_code == 0
-    return db
 
 
 @pytest.fixture
 def old_card(tmp_path, monkeypatch):
     monkeypatch.setenv(KEY_ENV, str(tmp_path / "old-keys"))
-    db = a_ledger(tmp_path)
+    db = a_ledger(tmp_path, pin=PIN)
     backup = tmp_path / "copied-backup.db"
     shutil.copyfile(db, backup)
     return backup
@@ -86,7 +71,7 @@ def test_another_ledgers_backup_over_this_one_leaves_it_writable(tmp_path, monke
 
 def test_a_backup_made_before_a_pin_change_restores_with_the_current_pin(tmp_path, monkeypatch):
     monkeypatch.setenv(KEY_ENV, str(tmp_path / "keys"))
-    db = a_ledger(tmp_path)
+    db = a_ledger(tmp_path, pin=PIN)
     assert banker("game", "new", "--db", db).exit_code == 0  # a backup at the new game
     before = sorted((tmp_path / "backups").glob("*.db"))[-1]
     assert banker("pin", "set", "--new", "1357", "--pin", PIN, "--db", db).exit_code == 0

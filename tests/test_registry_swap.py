@@ -6,14 +6,10 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from click.testing import CliRunner
 
-from banker_cli.main import cli
 from runtime.ledger import SqliteLedger
+from tests.cli_support import banker
 
-
-def banker(*args):
-    return CliRunner().invoke(cli, [str(a) for a in args])
 
 
 def two_ledgers(tmp_path):

@@ -14,9 +14,11 @@ import json
 import pytest
 
 from banker import script
+
+from banker import script_run
 from banker.authority import NotAuthorised, hash_pin
 from banker.records import PinChange, PinFailure
-from banker.script import StepNotAuthorised
+from banker.script_run import StepNotAuthorised
 from drivers.serial_port import PortSession, SerialTestPort
 from firmware_sim.core_backend import CoreBackend
 from firmware_sim.memory_store import MemoryStore
@@ -47,7 +49,7 @@ def play(spec: str, ledger, text: str, *, pin: str | None = None):
     """Run script ``text`` on backend ``spec`` over ``ledger`` with the banker's ``pin``: its failure, or None."""
     backend = script_backend(spec, ledger, pin=pin)
     try:
-        return script.run(script.parse(text), backend)
+        return script_run.run(script.parse(text), backend)
     finally:
         getattr(backend, "close", lambda: None)()
 
@@ -132,9 +134,9 @@ def test_a_script_over_the_serial_port_sends_the_banker_pin_with_its_enrolments(
         def client(result):
             with SerialBackend(cable.client_url) as remote:
                 with pytest.raises(StepNotAuthorised, match="line 1: device refused 'enrol Eve E5': this needs"):
-                    script.run(script.parse(text), remote)
+                    script_run.run(script.parse(text), remote)
                 remote.pin = PIN  # the next run: banker script --port URL --pin 2468
-                result["failure"] = script.run(script.parse(text), remote)
+                result["failure"] = script_run.run(script.parse(text), remote)
 
         result = run_device(device, client)
     assert result["failure"] is None and guarded.game().deed_tags == {"B0A4D0": "boardwalk"}

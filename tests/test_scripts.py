@@ -4,18 +4,14 @@ import json
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
 
 from banker.errors import ScriptError
 from banker.script import Enrol, ExpectBalance, ExpectScreen, Hold, Insert, Press, Remove, Wait, parse, parse_line
-from banker_cli.main import cli
+from tests.cli_support import banker
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = sorted((ROOT / "tests" / "scripts").glob("*.kps")) + sorted((ROOT / "examples").glob("*.kps"))
 
-
-def banker(*args, input=None):
-    return CliRunner().invoke(cli, [str(a) for a in args], input=input)
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.name)

@@ -8,6 +8,8 @@ import pytest
 from hypothesis import given, strategies as st
 
 from banker import script
+
+from banker import script_run
 from banker.errors import ScriptError
 from banker.quoting import quote, words
 from drivers.serial_port import PortSession, SerialTestPort
@@ -73,7 +75,7 @@ def test_names_with_spaces_and_quotes_both_ways_over_the_port(ledger):
     with NullModem() as cable, SerialTestPort(cable.device_url, CoreTarget(ledger)) as device:
         def client(result):
             with SerialBackend(cable.client_url) as remote:
-                result["failure"] = script.run(script.parse(text), remote)
+                result["failure"] = script_run.run(script.parse(text), remote)
                 result["balances"] = remote.balances()
                 result["each"] = {n: remote.balance(n) for n in NAMES}
 

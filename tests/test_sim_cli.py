@@ -146,6 +146,7 @@ def test_speed_plays_a_script_at_a_watchable_pace_with_the_same_outcome(tmp_path
     from firmware_sim.desktop import DesktopSim
     from firmware_sim.window_backend import CARD_PAUSE, KEY_PAUSE, WindowBackend
     from banker import script as scripts
+    from banker import script_run
 
     text = (ROOT / "examples" / "first-game.kps").read_text()
     outcomes = []
@@ -153,7 +154,7 @@ def test_speed_plays_a_script_at_a_watchable_pace_with_the_same_outcome(tmp_path
         slept = []
         with SqliteLedger(":memory:") as ledger, DesktopSim(ledger, sound=False) as window:
             backend = WindowBackend(window, speed=speed, sleep=slept.append)
-            assert scripts.run(scripts.parse(text), backend) is None
+            assert script_run.run(scripts.parse(text), backend) is None
             outcomes.append((ledger.game().balances_by_name(), [tx.kind for tx in ledger.transactions()]))
             draws = window.draws
         if speed is None:

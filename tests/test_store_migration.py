@@ -15,7 +15,7 @@ import pytest
 from banker.authority import pin_matches
 from banker.errors import CorruptLedger
 from banker.game import replay
-from banker.history import last_states
+from tests.fold_support import last_states
 from banker.records import Card, Enrolment, GameRestored, NewGame, Removal, Rename
 from cards import editions
 from banker.records import ChainStart

@@ -10,15 +10,11 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from click.testing import CliRunner
 
-from banker_cli.main import cli
+from tests.cli_support import banker
 
 PAY = "insert left Alice\ninsert right Bob\npress 5 M\nremove left\nremove right\n"
 
-
-def banker(*args):
-    return CliRunner().invoke(cli, [str(a) for a in args])
 
 
 def a_ledger_whose_pin_came_later(tmp_path: Path) -> tuple[Path, Path]:

@@ -11,6 +11,8 @@ import time
 import pytest
 
 from banker import script
+
+from banker import script_run
 from firmware_sim.core_backend import CoreBackend
 from runtime.ledger import SqliteLedger
 from web import serve_in_background
@@ -75,7 +77,7 @@ def test_the_page_shows_a_keypad_payment_without_a_reload(browser, unit):
         assert label == "Bob: 15M, 15,000,000 dollars"
         browser.execute_script("window.notReloaded = true")
         started = time.monotonic()
-        assert script.run(script.parse(PAYMENT), CoreBackend(unit)) is None  # the unit commits it
+        assert script_run.run(script.parse(PAYMENT), CoreBackend(unit)) is None  # the unit commits it
         until(lambda: balance(browser, "Alice") == "17.5M", 1.0, "the payment on the page")
         assert time.monotonic() - started < 1.0
         assert balance(browser, "Bob") == "12.5M"

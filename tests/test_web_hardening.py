@@ -136,13 +136,13 @@ def test_a_damaged_token_file_is_replaced_not_a_500(tmp_path, damage, caplog):
 
 
 def test_the_token_is_never_written_through_a_planted_link(tmp_path, monkeypatch):
-    import web.tokens
+    import store.keys as store_keys
 
     victim = tmp_path / "victim"
     victim.write_text("keep me")
     store = TokenStore(tmp_path / "ledger.db.web-token")
-    monkeypatch.setattr(web.tokens.secrets, "token_hex", lambda n: "guessed")
-    (tmp_path / ".ledger.db.web-token.guessed.tmp").symlink_to(victim)
+    monkeypatch.setattr(store_keys.secrets, "token_hex", lambda n: "guessed")
+    (tmp_path / f".ledger.db.web-token.{os.getpid()}.guessed.tmp").symlink_to(victim)
     with pytest.raises(FileExistsError):
         store.current()
     assert victim.read_text() == "keep me"

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from banker import script
 
+from banker import script_run
+
 #: The keypad script of the demo game.
 DEMO = """\
 enrol Alice
@@ -72,6 +74,6 @@ def play_demo(ledger) -> None:
     """Play :data:`DEMO` on ``ledger`` (a :class:`runtime.ledger.Ledger`) through the one script driver, events straight in."""
     from runtime.script_driver import CoreBackend
 
-    failure = script.run(script.parse(DEMO), CoreBackend(ledger))
+    failure = script_run.run(script.parse(DEMO), CoreBackend(ledger))
     if failure is not None:
         raise AssertionError(f"the demo game went wrong: {failure}")

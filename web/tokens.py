@@ -24,6 +24,8 @@ import secrets
 import threading
 from pathlib import Path
 
+from store.keys import write_private
+
 #: Random bytes in a token (16 characters once written).
 TOKEN_BYTES = 12
 SUFFIX = ".web-token"
@@ -118,31 +120,10 @@ class TokenStore:
         self._stamp = self._file_stamp()
 
     def _write(self, token: str) -> None:
-        """Write ``token`` to a private temporary file, then put it in place in one rename.
-
-        The temporary file has a random name and is created exclusively, never
-        through a link (``O_EXCL | O_NOFOLLOW``): a link planted beside the
-        ledger can't redirect the write.
-        """
-        folder = self.path.parent
-        folder.mkdir(parents=True, exist_ok=True)
-        flags = os.O_CREAT | os.O_EXCL | os.O_WRONLY | os.O_NOFOLLOW | os.O_CLOEXEC
-        temp = folder / f".{self.path.name}.{secrets.token_hex(6)}.tmp"
-        fd = os.open(temp, flags, 0o600)
-        try:
-            try:
-                os.fchmod(fd, 0o600)
-                os.write(fd, (token + "\n").encode("ascii"))
-                os.fsync(fd)
-            finally:
-                os.close(fd)
-            os.replace(temp, self.path)
-        except BaseException:
-            try:
-                os.unlink(temp)
-            except OSError:
-                pass
-            raise
+        """Put ``token`` in place as the store puts a key: a private temporary file created exclusively, never
+        through a link, synced, then renamed (:func:`store.keys.write_private`)."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        write_private(self.path, (token + "\n").encode("ascii"))
         if self._token is not None:
             self.generation += 1
         self._token = token

@@ -7,7 +7,7 @@ from collections.abc import Callable
 
 from .. import views
 from ..entry import AmountEntry
-from ..errors import AmountError, InsufficientFunds, Refused
+from ..errors import AmountError, Refused
 from ..events import AMOUNT_KEYS, SUFFIXES, Key
 from ..game import Game
 from ..modes.base import MENU, STAY, Ctx, Mode, Reply, Then
@@ -33,9 +33,7 @@ def act(ctx: Ctx, rule, shown: DealShown, *, actor: Card | None, stay: object = 
     """
     game = ctx.game
     try:
-        deal = rule(game, **details)
-    except InsufficientFunds as exc:
-        return ctx.refuse(ctx.short_of_funds(exc, actor), then=back)
+        deal = rule(game, **details)  # a rule never refuses for funds: the fold does, in ctx.commit below
     except (Refused, AmountError) as exc:
         return ctx.refuse(views.refused(str(exc)), then=back)
     tx = game.numbered(deal.to_transaction(memo))
