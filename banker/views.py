@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ipaddress
 from dataclasses import replace
+from urllib.parse import urlsplit
 
 from .records import Card
 from .money import format_amount, format_signed
@@ -145,6 +147,27 @@ def reader_back(reader: str, restarted: bool) -> Screen:
 def holding_c(progress: float) -> Screen:
     """``C`` held with no card down: the bar fills over the hold that starts a new game."""
     return replace(screen("New game?", "Keep holding C"), progress=max(0.0, min(1.0, progress)))
+
+
+def page_reach(url: str) -> str:
+    """Who can open the table page at ``url``: ``"lan"`` (a phone on the network); ``"no-network"`` (served on
+    every address, but the unit has no network address yet: the runtime then writes the wildcard, ``0.0.0.0``);
+    ``"this-computer"`` (a loopback address: only the machine serving it)."""
+    try:
+        host = urlsplit(url).hostname or ""
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return "this-computer" if host == "localhost" else "lan"  # a host name a phone may resolve
+    if address.is_unspecified:
+        return "no-network"
+    return "this-computer" if address.is_loopback else "lan"
+
+
+def join_unreachable(reach: str) -> Screen:
+    """``FN K`` when no phone could open the page's address: no code, the reason instead."""
+    if reach == "no-network":
+        return screen("No network yet", "The code shows once", "the unit is on Wi-Fi", "C: back")
+    return screen("Page: this computer", "only. For phones set", "[web] host 0.0.0.0", "C: back")
 
 
 def join_code(url: str, *lines: str) -> Screen:

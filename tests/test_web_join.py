@@ -103,10 +103,12 @@ def test_the_unit_and_its_page_server_together(tmp_path):
 
     with SqliteLedger(tmp_path / "ledger.db") as ledger:
         table = Table(ledger)
-        with serve_in_background(ledger, host="127.0.0.1", port=0, post=table.shell.post) as page:
+        with serve_in_background(ledger, host="0.0.0.0", port=0, post=table.shell.post,
+                                 lan=lambda: "192.168.1.23") as page:
             table.shell.on_effect = page.on_effect
             table.shell.pump()
             first = page.url
+            assert first.startswith("http://192.168.1.23:")
             table.keys("FN", "K")
             assert table.shell.screen.qr == first
             table.keys("M")
@@ -114,3 +116,49 @@ def test_the_unit_and_its_page_server_together(tmp_path):
             assert table.shell.screen.qr == page.url != first
         table.shell.pump()
         assert "Table page is off" in table.shown
+
+
+# -- no network yet ---------------------------------------------------------------------------
+
+
+def test_with_no_network_address_fn_k_says_so_instead_of_a_useless_code(table):
+    serve(table, "http://0.0.0.0:8080/?t=Ab3dEf6hIj9kLm0n")
+    table.keys("FN", "K")
+    assert "No network yet" in table.shown and table.shell.screen.qr is None
+    serve(table)  # the Wi-Fi came up: the runtime brings the LAN address, shown at once
+    assert table.shell.screen.qr == URL
+
+
+def test_a_loopback_address_is_never_shown_as_a_code(table):
+    serve(table, "http://127.0.0.1:8080/?t=Ab3dEf6hIj9kLm0n")
+    table.keys("FN", "K")
+    assert "Page: this computer" in table.shown and "[web] host 0.0.0.0" in table.shown
+    assert table.shell.screen.qr is None
+    assert all(len(line) <= 21 for line in table.shell.screen.lines)
+
+
+def test_a_unit_that_boots_before_its_wifi_shows_the_code_once_it_has_an_address(tmp_path, monkeypatch):
+    """The address is worked out again and again: loopback first (no Wi-Fi yet), then the LAN's."""
+    import time
+
+    import web.background
+    from runtime.ledger import SqliteLedger
+    from tests.conftest import Table
+    from web import serve_in_background
+
+    monkeypatch.setattr(web.background, "ADDRESS_SECONDS", 0.05)
+    route = ["127.0.0.1"]
+    with SqliteLedger(tmp_path / "ledger.db") as ledger:
+        table = Table(ledger)
+        with serve_in_background(ledger, host="0.0.0.0", port=0, post=table.shell.post, lan=lambda: route[-1]) as page:
+            assert page.waiting_for_network and page.url.startswith("http://127.0.0.1:")  # opens here, at least
+            table.shell.pump()
+            table.keys("FN", "K")
+            assert "No network yet" in table.shown and table.shell.screen.qr is None
+            route.append("192.168.1.23")
+            end = time.monotonic() + 5
+            while table.shell.screen.qr is None and time.monotonic() < end:
+                time.sleep(0.02)
+                table.shell.pump()
+            assert table.shell.screen.qr == page.url == f"http://192.168.1.23:{page.port}/?t={page.tokens.current()}"
+            assert not page.waiting_for_network

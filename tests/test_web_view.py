@@ -10,7 +10,7 @@ import segno
 
 from banker.records import Posting, Transaction
 from runtime.ledger import SqliteLedger
-from web.background import page_url
+from web.background import page_url, phone_url
 from web.demo import play_demo
 from web.source import FileSource, SnapshotSource
 from web.tokens import TokenStore, token_path
@@ -188,3 +188,21 @@ def test_a_wildcard_host_gives_the_lan_address():
     url = page_url("0.0.0.0", 8080, "T" * 16)
     assert url.startswith("http://") and "0.0.0.0" not in url
     assert page_url("::1", 8080, "T" * 16) == "http://[::1]:8080/?t=" + "T" * 16
+
+
+def test_the_address_is_worked_out_when_asked_and_never_loopback_for_a_phone():
+    assert phone_url("0.0.0.0", 8080, "T" * 16, lan=lambda: "192.168.1.23") == "http://192.168.1.23:8080/?t=" + "T" * 16
+    for nothing in (None, "127.0.0.1", "0.0.0.0"):  # no route yet, or only the loopback
+        assert phone_url("0.0.0.0", 8080, "T" * 16, lan=lambda nothing=nothing: nothing) == "http://0.0.0.0:8080/?t=" + "T" * 16
+        assert page_url("0.0.0.0", 8080, "T" * 16, lan=lambda nothing=nothing: nothing) == "http://127.0.0.1:8080/?t=" + "T" * 16
+    assert phone_url("::", 8080, "T" * 16, lan=lambda: None) == "http://[::]:8080/?t=" + "T" * 16
+    assert phone_url("192.168.1.5", 8080, "T" * 16, lan=lambda: None) == "http://192.168.1.5:8080/?t=" + "T" * 16
+
+
+def test_the_core_tells_a_phones_address_from_one_no_phone_can_open():
+    from banker.views import page_reach
+
+    assert page_reach("http://192.168.1.23:8080/?t=x") == page_reach("http://banker.local:8080/?t=x") == "lan"
+    assert page_reach("http://0.0.0.0:8080/?t=x") == page_reach("http://[::]:8080/?t=x") == "no-network"
+    assert page_reach("http://127.0.0.1:8080/?t=x") == page_reach("http://[::1]:8080/?t=x") == "this-computer"
+    assert page_reach("http://localhost:8080/?t=x") == "this-computer"

@@ -19,12 +19,14 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import gzip
 import hashlib
 import json
 import logging
 import re
 import time
 import weakref
+import zlib
 from http import HTTPStatus
 from importlib import resources
 
@@ -52,6 +54,8 @@ HEARTBEAT_SECONDS = 10.0
 WRITE_SECONDS = 10.0
 #: States a slow page may fall behind before older ones are dropped (each state is whole).
 STREAM_BACKLOG = 4
+#: zlib's level and memory level for an event stream (one compressor a stream, its last state in the window).
+STREAM_GZIP = (6, 5)
 
 _CLOSE = object()
 _UNAUTHORISED = ("The table page needs its access code: scan the QR code on the unit (FN K), "
@@ -111,6 +115,65 @@ def token_of(request: web.BaseRequest) -> str | None:
     if header[:7].lower() == "bearer ":
         return header[7:].strip()
     return request.query.get("t")
+
+
+def accepts_gzip(request: web.BaseRequest) -> bool:
+    """Whether the client takes gzip: ``Accept-Encoding`` names ``gzip`` (or ``x-gzip``, or ``*``) with q > 0."""
+    weights: dict[str, float] = {}
+    for item in request.headers.get("Accept-Encoding", "").split(","):
+        coding, *params = (part.strip() for part in item.split(";"))
+        q = 1.0
+        for param in params:
+            name, _, value = param.partition("=")
+            if name.strip().lower() == "q":
+                try:
+                    q = float(value)
+                except ValueError:
+                    q = 0.0
+        if coding:
+            weights[coding.lower()] = q
+    q = weights.get("gzip", weights.get("x-gzip", weights.get("*", 0.0)))
+    return q > 0
+
+
+class Gzipped:
+    """A body as it is, and gzipped (the standard library's, once, when first asked for)."""
+
+    def __init__(self, body: bytes) -> None:
+        self.body = body
+        self._packed: bytes | None = None
+
+    def response(self, request: web.BaseRequest, **options) -> web.Response:
+        """The body for ``request``: gzipped if it takes gzip (``Content-Encoding``, ``Vary``), else as it is."""
+        headers = {**options.pop("headers", {}), "Vary": "Accept-Encoding"}
+        if not accepts_gzip(request):
+            return web.Response(body=self.body, headers=headers, **options)
+        if self._packed is None:
+            self._packed = gzip.compress(self.body, mtime=0)
+        return web.Response(body=self._packed, headers={**headers, "Content-Encoding": "gzip"}, **options)
+
+
+class _GzipStream:
+    """An event stream gzipped as it goes: each message flushed whole (``Z_SYNC_FLUSH``), so the page reads
+    it at once; the stream's earlier states stay in the window, so a commit costs a few hundred bytes."""
+
+    def __init__(self) -> None:
+        level, memory = STREAM_GZIP
+        self._zlib = zlib.compressobj(level, zlib.DEFLATED, 16 + zlib.MAX_WBITS, memory)
+
+    def pack(self, message: bytes) -> bytes:
+        return self._zlib.compress(message) + self._zlib.flush(zlib.Z_SYNC_FLUSH)
+
+    def end(self) -> bytes:
+        return self._zlib.flush(zlib.Z_FINISH)
+
+
+class _Plain:
+    def pack(self, message: bytes) -> bytes:
+        return message
+
+    def end(self) -> bytes:
+        return b""
 
 
 class Hub:
@@ -224,8 +287,9 @@ class WebServer:
         self.poll_seconds, self.heartbeat = poll_seconds, heartbeat
         self.max_streams, self.max_connections = max_streams, max_connections
         self.hub = Hub()
-        self.page, self.csp = page_bytes()
-        self._state = b"{}"
+        page, self.csp = page_bytes()
+        self.page = Gzipped(page)
+        self._state = Gzipped(b"{}")
         self._event = b""
         self._generation = tokens.generation
         self._runner: web.AppRunner | None = None
@@ -275,7 +339,7 @@ class WebServer:
 
     def _publish(self, state: dict, *, send: bool = True) -> None:
         body = json.dumps(state, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
-        self._state = body
+        self._state = Gzipped(body)
         self._event = b"event: state\nid: %d\ndata: %s\n\n" % (state.get("seq", 0), body)
         if send:
             self.hub.publish(self._event)
@@ -324,33 +388,40 @@ class WebServer:
         return await handler(request)
 
     async def _page(self, request: web.Request) -> web.Response:
-        return web.Response(body=self.page, content_type="text/html", charset="utf-8",
-                            headers={"Content-Security-Policy": self.csp})
+        return self.page.response(request, content_type="text/html", charset="utf-8",
+                                  headers={"Content-Security-Policy": self.csp})
 
     async def _api_state(self, request: web.Request) -> web.Response:
-        return web.Response(body=self._state, content_type="application/json", charset="utf-8")
+        return self._state.response(request, content_type="application/json", charset="utf-8")
 
     async def _api_events(self, request: web.Request) -> web.StreamResponse:
         if request.method == "HEAD":
             return web.Response(content_type="text/event-stream")
         if len(self.hub.streams) >= self.max_streams:
             return web.Response(status=503, text="Too many pages are open.\n", headers={"Retry-After": "10"})
-        response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "X-Accel-Buffering": "no"})
+        headers = {"Content-Type": "text/event-stream", "X-Accel-Buffering": "no", "Vary": "Accept-Encoding"}
+        packer = _GzipStream() if accepts_gzip(request) else _Plain()
+        if isinstance(packer, _GzipStream):
+            headers["Content-Encoding"] = "gzip"
+        response = web.StreamResponse(headers=headers)
         secure(response)
         queue: asyncio.Queue = asyncio.Queue(maxsize=STREAM_BACKLOG)
         self.hub.streams.add(queue)
         try:
             await response.prepare(request)
-            await response.write(b"retry: 2000\n\n" + self._event)
+            await response.write(packer.pack(b"retry: 2000\n\n" + self._event))
             while True:
                 try:
                     message = await asyncio.wait_for(queue.get(), self.heartbeat)
                 except TimeoutError:
                     message = b"event: ping\ndata: 1\n\n"
                 if message is _CLOSE:
+                    ending = packer.end()
+                    if ending:
+                        await asyncio.wait_for(response.write(ending), WRITE_SECONDS)
                     response.force_close()  # the connection goes too: the page notices at once
                     break
-                await asyncio.wait_for(response.write(message), WRITE_SECONDS)
+                await asyncio.wait_for(response.write(packer.pack(message)), WRITE_SECONDS)
         except (TimeoutError, ConnectionResetError):  # the page went away, or stopped reading
             response.force_close()
         finally:

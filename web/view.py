@@ -22,6 +22,8 @@ from banker.rules import total_worth
 from banker.rules.estate import HOTEL
 from banker.rules.standings import game_over_line, standings
 
+from .journal import says
+
 #: Journal entries sent with each state (the newest).
 JOURNAL_TAIL = 50
 #: Points the worth chart keeps at most (evenly thinned, the last one always kept).
@@ -107,7 +109,7 @@ class EntryCache:
 def _entry(game: Game, tx: Transaction) -> dict:
     amount = sum(p.amount for p in tx.postings)
     return {
-        "id": tx.id, "time": tx.time, "kind": tx.kind, "memo": tx.memo or tx.kind,
+        "id": tx.id, "time": tx.time, "kind": tx.kind, "memo": tx.memo or tx.kind, "says": says(game, tx),
         "amount": amount, "amount_text": format_amount(amount) if amount else "",
         "postings": [{"from": game.name_of(p.payer), "to": game.name_of(p.payee), "amount": p.amount,
                       "amount_text": format_amount(p.amount), "kind": p.kind} for p in tx.postings],

@@ -1,7 +1,11 @@
 """``FN K``: the table page's address as a QR code on the OLED, to be scanned by a phone; ``M`` renews its token.
 
 The address (with the page's access token) comes from the runtime as
-:class:`banker.events.WebAddress` (``Panel.web_url``). Renewing the token
+:class:`banker.events.WebAddress` (``Panel.web_url``), worked out anew
+every few seconds: until the unit has a network address it is the wildcard
+(``0.0.0.0``) and the screen says "No network yet" instead of showing a code
+no phone can open; a loopback address says the page is for the computer
+serving it only. Renewing the token
 needs the banker's PIN: the flow then asks the runtime for it with the
 :class:`banker.events.RenewWebToken` effect; every page opened with the old
 address is closed and refused, and the runtime brings the new address,
@@ -30,6 +34,9 @@ class JoinCode(Flow):
         url = ctx.panel.web_url
         if url is None:
             return views.screen("Table page is off", "Turn it on: [web]", "enabled = true", "C: back")
+        reach = views.page_reach(url)
+        if reach != "lan":  # no phone could open it: say why rather than show a useless code
+            return views.join_unreachable(reach)
         if self.renewed:
             return views.join_code(url, "New code", "old pages", "closed", "C: done")
         return views.join_code(url, "Scan for", "the table", "M new code", "C: done")

@@ -44,12 +44,8 @@
     drawBank(s.bank);
     drawStandings(s.standings);
     drawChart(s.worth, colour);
-    drawJournal(s.journal);
-    const last = s.journal[s.journal.length - 1];
-    if (last && last.id !== previous.lastId) {
-      $("latest").textContent = `#${last.id} ${last.memo} ${last.amount_text}` + (last.undone ? " (undone)" : "");
-    }
-    previous.lastId = last && last.id;
+    drawJournal(s.journal, colour);
+    drawLatest(s.journal[s.journal.length - 1], colour);
   }
 
   function drawBalances(s, colour) {
@@ -167,21 +163,35 @@
     box.append(chart);
   }
 
-  function drawJournal(entries) {
+  // A journal entry's sentence: text and names take turns (even: text, odd: a name, set apart in its colour).
+  function sentence(e, colour) {
+    const says = e.says && e.says.length ? e.says : [e.memo];
+    return says.map((part, i) => i % 2 ? el("bdi", { class: "who " + (colour[part] || "") }, part) : part);
+  }
+
+  function drawLatest(last, colour) {
+    const line = $("latest");
+    const key = last ? `${last.id} ${last.undone}` : "";
+    line.hidden = !last;
+    if (!last || key === previous.latest) return;  // the live region speaks only when something happened
+    previous.latest = key;
+    clear(line).append(el("span", { class: "label" }, "Last"), " ", el("span", { class: "num" }, `#${last.id}`), " ",
+      el("span", { class: "says" + (last.undone ? " undone" : "") }, ...sentence(last, colour)));
+    if (last.undone) line.append(el("span", { class: "badge" }, "undone"));
+  }
+
+  function drawJournal(entries, colour) {
     const list = clear($("journal-list"));
     for (const e of entries.slice().reverse()) {
       const badges = [];
       if (e.undone) badges.push(el("span", { class: "badge" }, "undone"));
       if (e.reverses) badges.push(el("span", { class: "badge" }, `undoes #${e.reverses}`));
-      const detail = e.postings.length > 1 ? e.postings.map((p) => `${p.from} → ${p.to} ${p.amount_text}`).join(" · ") : null;
-      list.append(el("li", { class: e.undone ? "undone" : "" },
+      list.append(el("li", { class: e.undone ? "undone" : "", "data-id": e.id },
         el("span", { class: "num" }, `#${e.id}`),
-        el("span", { class: "memo" }, e.memo, ...badges),
-        el("span", { class: "amt", "aria-label": e.amount ? dollars(e.amount) : "no money" }, e.amount_text),
-        el("span", { class: "when" }, clock(e.time)),
-        detail ? el("span", { class: "detail" }, detail) : null));
+        el("span", { class: "says" }, ...sentence(e, colour), ...badges),
+        el("span", { class: "when" }, clock(e.time))));
     }
-    if (!entries.length) list.append(el("li", {}, el("span", {}), el("span", { class: "memo" }, "Nothing yet")));
+    if (!entries.length) list.append(el("li", {}, el("span", {}), el("span", { class: "says" }, "Nothing yet")));
   }
 
   // -- staying connected -----------------------------------------------------------------------
