@@ -189,11 +189,11 @@ def main() -> None:
                         memory = {"rss_before_server_kib": rss_before, "rss_10_pages_kib": rss_connected,
                                   "rss_10_pages_after_commits_kib": rss_after, "added_by_server_mib": round(added, 1),
                                   "target_added_le_30_mib": added <= 30}
-                        state = page.server._state
-                        weight = {"page_bytes": len(page.server.page),
-                                  "page_gzip_bytes": len(gzip.compress(page.server.page)),
+                        state = page.server._state.body
+                        weight = {"page_bytes": len(page.server.page.body),
+                                  "page_gzip_bytes": len(gzip.compress(page.server.page.body)),
                                   "state_bytes": len(state), "state_gzip_bytes": len(gzip.compress(state)),
-                                  "page_plus_state_bytes": len(page.server.page) + len(state)}
+                                  "page_plus_state_bytes": len(page.server.page.body) + len(state)}
                 finally:
                     clients.stdin.close()
                     clients.wait(timeout=10)

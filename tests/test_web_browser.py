@@ -82,8 +82,9 @@ def test_the_page_shows_a_keypad_payment_without_a_reload(browser, unit):
         assert time.monotonic() - started < 1.0
         assert balance(browser, "Bob") == "12.5M"
         assert browser.execute_script("return window.notReloaded === true")
-        journal = browser.execute_script("return document.querySelector('#journal-list li .memo').textContent")
-        assert journal == "Bob paid Alice"
+        journal = browser.execute_script("return document.querySelector('#journal-list li .says').textContent")
+        assert journal == "Bob paid Alice 2.5M"
+        assert browser.find_element("id", "latest").text == "LAST #3 Bob paid Alice 2.5M"
         assert browser.execute_script("return document.getElementById('lost').hidden")
 
 
@@ -124,6 +125,18 @@ def test_a_renewed_token_ends_the_old_pages(browser, unit):
         assert balance(browser, "Alice") == "15M"
 
 
+#: What the layout tests measure: the page's height, the journal rows wholly in view, where the last line is.
+LAYOUT = """
+const view = (r) => r.height > 0 && r.top >= 0 && r.bottom <= innerHeight;
+const box = document.getElementById('journal').getBoundingClientRect();
+const rows = [...document.querySelectorAll('#journal-list li')].map(li => li.getBoundingClientRect())
+  .filter(r => view(r) && r.bottom <= box.bottom + 1).length;
+const last = document.getElementById('latest').getBoundingClientRect();
+return {height: document.documentElement.scrollHeight, width: document.documentElement.scrollWidth, rows,
+        latest: view(last), latest_text: document.getElementById('latest').textContent};
+"""
+
+
 def test_the_demo_game_reads_out_and_fits_a_phone_and_a_tv(browser, tmp_path):
     from web.demo import play_demo
 
@@ -136,14 +149,22 @@ def test_the_demo_game_reads_out_and_fits_a_phone_and_a_tv(browser, tmp_path):
         spoken = browser.execute_script(
             "return [...document.querySelectorAll('#deed-list .deed .sr')].map(n => n.textContent)")
         assert "Boardwalk, 1 house" in spoken and "Electric Company, mortgaged" in spoken
-        assert browser.execute_script("return [innerWidth, document.documentElement.scrollWidth]") == [390, 390]
         assert browser.execute_script("return document.querySelector('#chart svg').getAttribute('role')") == "img"
-        undone = browser.execute_script("return document.querySelector('#journal-list li.undone .memo').textContent")
-        assert undone.startswith("Dan paid bank")
-        as_device(browser, 1920, 1080)
+        undone = browser.execute_script("return document.querySelector('#journal-list li.undone .says').textContent")
+        assert undone.startswith("Dan paid the bank 1M")
+        names = browser.execute_script(
+            "return [...document.querySelectorAll('#journal-list li[data-id=\"16\"] bdi.who')].map(n => n.textContent)")
+        assert names == ["Dan", "Alice"]  # who paid whom, each name set apart
+        phone = browser.execute_script(LAYOUT)
+        assert phone["width"] == 390 and phone["latest"]  # the last transaction in the first screenful
+        assert phone["latest_text"] == "Last #21 Dan paid Bob rent 120K (Vermont Avenue)"
+        as_device(browser, 1920, 1000)  # a 1080p TV less its browser's toolbar
         try:
             browser.get(page.url)
             wait_for_state(browser)
+            tv = browser.execute_script(LAYOUT)
+            assert tv["height"] <= 1000 and tv["width"] == 1920 and tv["latest"]  # one screen, no scrolling
+            assert tv["rows"] >= 6
             boxes = browser.execute_script(
                 "return ['balances', 'deeds', 'chart', 'journal'].map(id => document.getElementById(id)"
                 ".getBoundingClientRect()).map(r => [r.left, r.top, r.width])")
@@ -154,6 +175,25 @@ def test_the_demo_game_reads_out_and_fits_a_phone_and_a_tv(browser, tmp_path):
             as_device(browser, 390, 844)
 
 
+def test_the_browser_gets_the_page_gzipped(browser, unit):
+    with serve_in_background(unit, host="127.0.0.1", port=0) as page:
+        browser.get(page.url)
+        wait_for_state(browser)
+        sizes = browser.execute_script(
+            "const n = performance.getEntriesByType('navigation')[0]; return [n.encodedBodySize, n.decodedBodySize];")
+        assert 0 < sizes[0] < sizes[1] / 2
+
+
+def test_a_name_with_markup_is_shown_as_text(browser, unit):
+    unit.enrol("<img src=x onerror=f()>", "E5")
+    with serve_in_background(unit, host="127.0.0.1", port=0) as page:
+        browser.get(page.url)
+        wait_for_state(browser)
+        row = browser.execute_script("return document.querySelector('#journal-list li .says').textContent")
+        assert row == "The bank paid <img src=x onerror=f()> 15M to start"
+        assert browser.execute_script("return document.querySelectorAll('main img, #latest img').length") == 0
+
+
 def test_one_command_makes_the_screenshots(tmp_path):
     from PIL import Image
 
@@ -162,4 +202,4 @@ def test_one_command_makes_the_screenshots(tmp_path):
     main(["--out", str(tmp_path)])
     with Image.open(tmp_path / "web-phone.png") as phone, Image.open(tmp_path / "web-tv.png") as tv:
         assert phone.width == 390 and phone.height > 844
-        assert tv.size == (1920, 1080)
+        assert tv.size == (1920, 1000)

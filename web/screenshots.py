@@ -2,7 +2,7 @@
 
 It plays the demo game (:mod:`web.demo`) on a fresh ledger, serves it on
 localhost and photographs the page in headless Chromium (:mod:`web.chromium`)
-as a phone (390 px wide, the whole page) and as a TV (1920 x 1080).
+as a phone (390 px wide, the whole page) and as a TV (1920 x 1000: 1080p less a browser's toolbar).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from .chromium import chromium
 from .demo import play_demo
 
 PHONE = (390, 844)
-TV = (1920, 1080)
+TV = (1920, 1000)  # a 1080p TV less its browser's toolbar
 
 
 def wait_for_state(driver, timeout: float = 10.0) -> None:

@@ -13,20 +13,20 @@ Limits (docs/web.md): :data:`MAX_CONNECTIONS` TCP connections (more get a
 connections closed after :data:`IDLE_SECONDS`. The access log is our own:
 method, path and status, never the query (the token) or a header; aiohttp's
 error lines (a malformed request quotes its request line) pass :class:`Redact`.
+The page, the state and the event stream are gzipped for a client that
+takes gzip (:mod:`web.gzipped`).
 """
 
 from __future__ import annotations
 
 import asyncio
 import base64
-import gzip
 import hashlib
 import json
 import logging
 import re
 import time
 import weakref
-import zlib
 from http import HTTPStatus
 from importlib import resources
 
@@ -35,6 +35,7 @@ from aiohttp.web_protocol import RequestHandler
 
 from banker.visible import shown
 
+from .gzipped import Gzipped, GzipStream, Plain, accepts_gzip
 from .tokens import TokenStore
 
 log = logging.getLogger("banker.web")
@@ -54,8 +55,6 @@ HEARTBEAT_SECONDS = 10.0
 WRITE_SECONDS = 10.0
 #: States a slow page may fall behind before older ones are dropped (each state is whole).
 STREAM_BACKLOG = 4
-#: zlib's level and memory level for an event stream (one compressor a stream, its last state in the window).
-STREAM_GZIP = (6, 5)
 
 _CLOSE = object()
 _UNAUTHORISED = ("The table page needs its access code: scan the QR code on the unit (FN K), "
@@ -115,65 +114,6 @@ def token_of(request: web.BaseRequest) -> str | None:
     if header[:7].lower() == "bearer ":
         return header[7:].strip()
     return request.query.get("t")
-
-
-def accepts_gzip(request: web.BaseRequest) -> bool:
-    """Whether the client takes gzip: ``Accept-Encoding`` names ``gzip`` (or ``x-gzip``, or ``*``) with q > 0."""
-    weights: dict[str, float] = {}
-    for item in request.headers.get("Accept-Encoding", "").split(","):
-        coding, *params = (part.strip() for part in item.split(";"))
-        q = 1.0
-        for param in params:
-            name, _, value = param.partition("=")
-            if name.strip().lower() == "q":
-                try:
-                    q = float(value)
-                except ValueError:
-                    q = 0.0
-        if coding:
-            weights[coding.lower()] = q
-    q = weights.get("gzip", weights.get("x-gzip", weights.get("*", 0.0)))
-    return q > 0
-
-
-class Gzipped:
-    """A body as it is, and gzipped (the standard library's, once, when first asked for)."""
-
-    def __init__(self, body: bytes) -> None:
-        self.body = body
-        self._packed: bytes | None = None
-
-    def response(self, request: web.BaseRequest, **options) -> web.Response:
-        """The body for ``request``: gzipped if it takes gzip (``Content-Encoding``, ``Vary``), else as it is."""
-        headers = {**options.pop("headers", {}), "Vary": "Accept-Encoding"}
-        if not accepts_gzip(request):
-            return web.Response(body=self.body, headers=headers, **options)
-        if self._packed is None:
-            self._packed = gzip.compress(self.body, mtime=0)
-        return web.Response(body=self._packed, headers={**headers, "Content-Encoding": "gzip"}, **options)
-
-
-class _GzipStream:
-    """An event stream gzipped as it goes: each message flushed whole (``Z_SYNC_FLUSH``), so the page reads
-    it at once; the stream's earlier states stay in the window, so a commit costs a few hundred bytes."""
-
-    def __init__(self) -> None:
-        level, memory = STREAM_GZIP
-        self._zlib = zlib.compressobj(level, zlib.DEFLATED, 16 + zlib.MAX_WBITS, memory)
-
-    def pack(self, message: bytes) -> bytes:
-        return self._zlib.compress(message) + self._zlib.flush(zlib.Z_SYNC_FLUSH)
-
-    def end(self) -> bytes:
-        return self._zlib.flush(zlib.Z_FINISH)
-
-
-class _Plain:
-    def pack(self, message: bytes) -> bytes:
-        return message
-
-    def end(self) -> bytes:
-        return b""
 
 
 class Hub:
@@ -400,8 +340,8 @@ class WebServer:
         if len(self.hub.streams) >= self.max_streams:
             return web.Response(status=503, text="Too many pages are open.\n", headers={"Retry-After": "10"})
         headers = {"Content-Type": "text/event-stream", "X-Accel-Buffering": "no", "Vary": "Accept-Encoding"}
-        packer = _GzipStream() if accepts_gzip(request) else _Plain()
-        if isinstance(packer, _GzipStream):
+        packer = GzipStream() if accepts_gzip(request) else Plain()
+        if isinstance(packer, GzipStream):
             headers["Content-Encoding"] = "gzip"
         response = web.StreamResponse(headers=headers)
         secure(response)
