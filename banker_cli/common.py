@@ -237,6 +237,8 @@ def open_ledger(db: Path | None, *, writer: bool = True, on_refused=None, **opti
     from runtime.ledger import SqliteLedger
     from store import latest_good_backup
 
+    if writer and options.get("backups", True) and config_path() is not None:
+        options.setdefault("second_backup_folder", current_config().backups_second_folder)  # docs/backups.md
     try:
         return SqliteLedger(path, writer=writer, **options)
     except CorruptLedger as exc:

@@ -52,6 +52,8 @@ def doctor_command(backend: str) -> None:
     config = current_config()
     with hardware(backend, config) as hw:
         report = list(doctor(config, hw))
+    if config.backups_second_folder:
+        report.append(_second_folder_line(config.backups_second_folder))
     for name, ok, sentence in report:
         click.echo(f"{'ok  ' if ok else 'FAIL'}  {shown(name):<17} {shown(sentence)}")
     missing = [name for name, ok, _ in report if not ok]
@@ -63,6 +65,20 @@ def doctor_command(backend: str) -> None:
     where = ("on simulated chips: the config and the drivers work; run it without --backend hw-sim on the Pi"
              if backend == "hw-sim" else "on this Pi")
     click.echo(f"All {len(report)} devices answer {where}.")
+
+
+def _second_folder_line(folder: str) -> tuple[str, bool, str]:
+    """The doctor's line for ``[backups] second_folder``: there, writable, on another device than the ledger
+    (an unmounted stick's empty mount point is on the SD card), room for its backups."""
+    from store.backup_schedule import second_folder_problem
+
+    from .common import resolve_db
+
+    where = Path(folder).expanduser()
+    problem = second_folder_problem(where, resolve_db(None), space=True)
+    if problem is not None:
+        return "backup folder 2", False, f"{problem}; backups still go beside the ledger (docs/backups.md)"
+    return "backup folder 2", True, f"{where}: writable, on its own device, room for its backups"
 
 
 # -- run ----------------------------------------------------------------------------------

@@ -107,14 +107,25 @@ def game_backups(db: Path | None) -> None:
     """List the ledger's backups, newest first (made at each new game and every 5 minutes of play).
 
     The copies a restore kept of the ledger it replaced are marked: 'latest' passes them over; restore one
-    by its file name.
+    by its file name. A backup cut short (the unit stopped while bringing it forward) is marked too: 'latest'
+    passes it over and the next backup mends it. With the config's [backups] second_folder, its backups
+    follow (docs/backups.md).
     """
     from store import list_backups
     from store.backups import is_kept_copy
+    from store.rotation import cut_short
 
-    for path in list_backups(resolve_db(db)):
-        click.echo(f"{datetime.fromtimestamp(path.stat().st_mtime):%Y-%m-%d %H:%M:%S}  {shown(path)}"
-                   + ("  (kept by a restore: the ledger as it was; restore it by name)" if is_kept_copy(path) else ""))
+    from .common import config_path, current_config
+
+    path = resolve_db(db)
+    second = current_config().backups_second_folder if config_path() is not None else None
+    folders = [(None, "")] + ([(Path(second).expanduser(), "  (second folder)")] if second else [])
+    for folder, where in folders:
+        for backup in list_backups(path, folder):
+            mark = ("  (kept by a restore: the ledger as it was; restore it by name)" if is_kept_copy(backup) else
+                    "  (cut short: passed over; the next backup mends it)" if cut_short(backup) else "")
+            click.echo(f"{datetime.fromtimestamp(backup.stat().st_mtime):%Y-%m-%d %H:%M:%S}  {shown(backup)}"
+                       + mark + where)
 
 
 def restore_from_backup(backup: str, pin: str | None, db: Path | None) -> None:

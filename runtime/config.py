@@ -82,9 +82,11 @@ class Config:
     go_salary: int = 2_000_000
     allow_negative: bool = False
     web: WebConfig = field(default_factory=WebConfig)
+    #: ``[backups] second_folder``: a second place the backups go too (a USB stick's folder; docs/backups.md).
+    backups_second_folder: str | None = None
 
 
-SECTIONS = {"unit", "readers", "display", "keypad", "buzzer", "serial_test_port", "house_rules", "web"}
+SECTIONS = {"unit", "readers", "display", "keypad", "buzzer", "serial_test_port", "house_rules", "web", "backups"}
 
 #: The Pi's GPIO header: BCM 0-27.
 GPIO_PINS = range(0, 28)
@@ -209,6 +211,15 @@ def _web(data: dict) -> WebConfig:
         raise ConfigError("web.host must name an address, e.g. \"0.0.0.0\" for every network")
     w.done()
     return web
+
+
+def _second_folder(data: dict) -> str | None:
+    b = _Section(data.get("backups", {}), "backups")
+    folder = b.text("second_folder", None)
+    if folder is not None and not os.path.isabs(os.path.expanduser(folder)):
+        raise b.fail("second_folder", "an absolute path (e.g. \"/media/banker-stick/banker\")", folder)
+    b.done()
+    return folder
 
 
 #: The largest config file read, in bytes (a real one is a few hundred; ``/dev/zero`` is refused, not read).
@@ -337,7 +348,7 @@ def _build(data: dict) -> Config:
     h = _Section(data.get("house_rules", {}), "house_rules")
     config = Config(sleep_after, db, kind, tuple(slots), poll, removal, display, keypad, buzzer_pin, serial_url,
                     serial_baud, h.amount("start_balance", 15_000_000), h.amount("go_salary", 2_000_000),
-                    h.get("allow_negative", False, bool), _web(data))
+                    h.get("allow_negative", False, bool), _web(data), _second_folder(data))
     h.done()
     _no_pin_twice(config)
     return config

@@ -48,6 +48,13 @@ POLL_SECONDS = 0.005
 Spy = Callable[[str, object], None]
 
 
+def _lines(text: str, width: int = 21, most: int = 2) -> list[str]:
+    """``text`` cut into at most ``most`` lines of ``width`` characters, at spaces where it can be."""
+    import textwrap
+
+    return textwrap.wrap(text, width)[:most]
+
+
 class Shell:
     """Carries events into the core over ``ledger`` and its effects out to ``display`` and ``buzzer`` (either may be None).
 
@@ -85,6 +92,7 @@ class Shell:
         self._events: queue.SimpleQueue[Event] = queue.SimpleQueue()
         self._drawn: tuple[Panel, object] | None = None
         self._shown: Screen | None = None
+        self._backup_said: str | None = None  # the backup problem shown and logged, said once until it changes
         self.show()
 
     # -- one event -----------------------------------------------------------------------
@@ -116,6 +124,25 @@ class Shell:
             log.warning("ledger upkeep failed: %s", exc)
         except Exception:
             log.exception("ledger upkeep failed")
+        self._say_backup_problem()
+
+    def _say_backup_problem(self) -> None:
+        """A backup that failed, or a second backup folder gone (a USB stick unplugged), is said once, on the
+        screen until the next key or card and in the log; play goes on. Its end is logged."""
+        problem = self.ledger.backup_error
+        if problem == self._backup_said:
+            return
+        if problem is None:
+            log.info("backups are made again everywhere they go (%s resolved)", self._backup_said)
+        else:
+            log.warning("%s", problem)
+            from banker.views import message
+
+            shown = (("Backup stick missing", "Play goes on: saved", "on the SD card") if "second backup folder" in problem
+                     else ("Backup failed", *_lines(problem.removeprefix("backup failed: "))))
+            self.panel = replace(self.panel, message=message(*shown, error=True))
+            self.show()
+        self._backup_said = problem
 
     def _step(self, event: Event) -> Outcome | None:
         game = self.ledger.game()

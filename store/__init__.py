@@ -15,7 +15,8 @@ is its fake. Both answer the same questions::
 The store holds no rules and no game: ``banker.game.replay(store.records(), editions=...)`` is the game.
 """
 
-from .backups import INTERVAL_SECONDS, KEEP, Backups, is_ledger_file, latest_good_backup, list_backups, restore_backup
+from .backup_schedule import Backups
+from .backups import INTERVAL_SECONDS, KEEP, is_ledger_file, latest_good_backup, list_backups, restore_backup
 from .keys import KEY_ENV, Keyring, key_folder
 from .editions import load_edition
 from .journal import GameRow

@@ -1,29 +1,35 @@
-"""Backups of the ledger file: whole, consistent copies, made off the unit's thread and never half-written.
+"""Backups of the ledger file: whole, standalone ledgers, each a point in time, never half-written.
 
-A backup is a copy made with SQLite's online backup API from a connection of
-its own (a reader: the unit goes on writing meanwhile), a few hundred pages
-at a time, into a temporary file that is fsynced and only then renamed into
-place, so a crash or a full disk never leaves a damaged file under a
-backup's name. They live in a ``backups`` folder beside the ledger (0700;
-each file 0600); the newest :data:`KEEP` are kept. :func:`latest_good_backup`
-skips any file that SQLite can't read through. Restoring replaces the
-ledger by rename too, after keeping the ledger as it was.
+The newest :data:`KEEP` backups the unit made are a rotation, in a
+``backups`` folder beside the ledger (0700; each file 0600) and, if one is
+set, a second folder (a USB stick: :mod:`store.backup_schedule`). A backup
+brings the oldest of them forward to the ledger's head, copying only what was
+written since (:mod:`store.rotation`: one SQLite transaction on that file, a
+rollback journal, then renamed to a fresh name), so its cost follows what is
+new, never the ledger. Until the folder holds :data:`KEEP` of them, or when the
+oldest can't be brought forward (another ledger's, an earlier schema, damaged),
+a backup is a whole copy made with SQLite's online backup API from a
+connection of its own into a temporary file that is fsynced and only then
+renamed into place. A kill at any point leaves every other backup as it was
+and the one under way rolled back by its journal (passed over until the next
+backup heals it): :func:`latest_good_backup` skips it, and any file SQLite
+can't read through. Restoring replaces the ledger by rename too, after keeping
+the ledger as it was.
 """
 
 from __future__ import annotations
 
 import os
 import sqlite3
-import threading
 import time
 from pathlib import Path
-from collections.abc import Callable
 
 from .keys import private_folder, sync_folder
+from .rotation import bring_forward, cut_short, last_shared, orphan_journals, remove, touch
 from .trust import note_placed
 from .schema import APPLICATION_ID, TABLES, V1_TABLES
 
-#: Backups kept per ledger (each the size of the ledger file).
+#: Backups kept per ledger and folder (each the size of the ledger file), and copies a restore kept.
 KEEP = 5
 #: Seconds between interval backups, taken only when something was written since the last.
 INTERVAL_SECONDS = 300.0
@@ -35,9 +41,10 @@ def backup_folder(ledger_path: str | os.PathLike) -> Path:
     return Path(ledger_path).expanduser().resolve().parent / "backups"
 
 
-def list_backups(ledger_path: str | os.PathLike) -> list[Path]:
-    """The backups of ``ledger_path``, newest first (temporary files of a copy under way are never listed)."""
-    folder = backup_folder(ledger_path)
+def list_backups(ledger_path: str | os.PathLike, folder: Path | None = None) -> list[Path]:
+    """The backups of ``ledger_path`` in ``folder`` (default: beside it), newest first (temporary files of a copy
+    under way are never listed)."""
+    folder = backup_folder(ledger_path) if folder is None else Path(folder)
     stem = Path(ledger_path).stem
     if not folder.is_dir():
         return []
@@ -71,13 +78,18 @@ def is_kept_copy(path: Path) -> bool:
     return path.name.endswith(KEPT_SUFFIX)
 
 
-def latest_good_backup(ledger_path: str | os.PathLike) -> Path | None:
-    """The newest backup the unit made that is a whole, readable ledger (a damaged one is passed over).
+def is_good_backup(path: Path) -> bool:
+    """A whole, readable ledger with no rollback journal beside it (one being brought forward, or cut short)."""
+    return not cut_short(path) and is_ledger_file(path, thorough=True)
+
+
+def latest_good_backup(ledger_path: str | os.PathLike, folder: Path | None = None) -> Path | None:
+    """The newest backup the unit made that is a whole, readable ledger (a damaged one, or one a kill cut short,
+    is passed over).
 
     The copies a restore kept of the ledger as it was are not among them (a second ``restore --backup latest``
     would bring back what the first replaced): they are restored by name."""
-    return next((b for b in list_backups(ledger_path) if not is_kept_copy(b) and is_ledger_file(b, thorough=True)),
-                None)
+    return next((b for b in list_backups(ledger_path, folder) if not is_kept_copy(b) and is_good_backup(b)), None)
 
 
 def copy_database(source: str | os.PathLike | sqlite3.Connection, target: Path) -> Path:
@@ -117,16 +129,34 @@ def copy_database(source: str | os.PathLike | sqlite3.Connection, target: Path) 
 
 
 def make_backup(source: str | os.PathLike | sqlite3.Connection, ledger_path: str | os.PathLike, reason: str, *,
-                keep: int = KEEP) -> Path:
-    """Copy the ledger to a new backup file; drop the oldest beyond ``keep``."""
-    folder = backup_folder(ledger_path)
+                keep: int = KEEP, folder: Path | None = None) -> Path:
+    """A backup of the ledger ``source`` (its file, or a connection) at its head, in ``folder`` (default: beside
+    ``ledger_path``); returns it. The file to bring forward (:mod:`store.rotation`): one a kill cut short (healed
+    so), else the oldest once ``keep`` are there; renamed to a fresh name. Else a whole copy. Backups beyond
+    ``keep``, and copies a restore kept beyond ``keep``, are removed, oldest first."""
+    folder = backup_folder(ledger_path) if folder is None else Path(folder)
     private_folder(folder)
-    stamp = time.strftime("%Y%m%d-%H%M%S")
-    target = folder / f"{Path(ledger_path).stem}-{stamp}-{time.time_ns() % 10**9:09d}-{reason}.db"
+    stem = Path(ledger_path).stem
+    target = folder / f"{stem}-{time.strftime('%Y%m%d-%H%M%S')}-{time.time_ns() % 10**9:09d}-{reason}.db"
     clean_stale_files(ledger_path)
-    copy_database(source, target)
-    for old in list_backups(ledger_path)[keep:]:
-        old.unlink(missing_ok=True)
+    _remove_stale(folder.glob(f".{stem}-*.partial"))
+    own = [b for b in list_backups(ledger_path, folder) if not is_kept_copy(b)]
+    candidate = next((b for b in own if cut_short(b)), own[-1] if len(own) >= keep else None)
+    if (candidate is not None and not isinstance(source, sqlite3.Connection)
+            and bring_forward(candidate, Path(source).expanduser())):
+        os.replace(candidate, target)
+        touch(target)
+        sync_folder(folder)
+    else:
+        copy_database(source, target)
+        if candidate is not None:
+            remove(candidate)
+    for old in [b for b in list_backups(ledger_path, folder) if not is_kept_copy(b)][keep:]:
+        remove(old)
+    for old in [b for b in list_backups(ledger_path, folder) if is_kept_copy(b)][keep:]:
+        remove(old)
+    for journal in orphan_journals(folder, stem):
+        journal.unlink(missing_ok=True)
     return target
 
 
@@ -208,20 +238,6 @@ def _hash_at(conn: sqlite3.Connection, seq: int) -> str | None:
     return row[0] if row else None
 
 
-def _last_shared(old: sqlite3.Connection, new: sqlite3.Connection) -> int:
-    """The last entry number the two journals hold alike (0: none). The chain makes likeness a prefix: bisect."""
-    last = min(old.execute("SELECT coalesce(max(seq), 0) FROM journal").fetchone()[0],
-               new.execute("SELECT coalesce(max(seq), 0) FROM journal").fetchone()[0])
-    low, high = 0, last  # entries up to low are alike; past high they differ
-    while low < high:
-        middle = (low + high + 1) // 2
-        if _hash_at(old, middle) is not None and _hash_at(old, middle) == _hash_at(new, middle):
-            low = middle
-        else:
-            high = middle - 1
-    return low
-
-
 def _bridge_anchor(ledger_path: Path, staged: Path) -> None:
     """Before the rename: leave an anchor that both the ledger as it is and the staged one verify against.
 
@@ -242,7 +258,7 @@ def _bridge_anchor(ledger_path: Path, staged: Path) -> None:
             if last:
                 keyring.set_anchor(new[0], last[0], last[1])
             return
-        shared = _last_shared(old[1], new[1])
+        shared = last_shared(old[1], new[1])
         anchor = keyring.anchor(new[0])
         if anchor is not None and 0 < anchor[0] <= shared and _hash_at(new[1], anchor[0]) == anchor[1]:
             return  # the anchor already lies where both journals agree
@@ -296,6 +312,11 @@ def clean_stale_files(ledger_path: str | os.PathLike, keys: Path | None = None) 
     keys = key_folder() if keys is None else keys
     if keys.is_dir():
         candidates += [p for p in keys.glob(".*.tmp") if not _alive((p.name.split(".") + [""] * 4)[3])]
+    return _remove_stale(candidates)
+
+
+def _remove_stale(candidates) -> list[Path]:
+    """Remove each of ``candidates`` that is a symlink or older than this process; the ones removed."""
     removed = []
     for path in candidates:
         try:
@@ -319,70 +340,3 @@ def _alive(pid: str) -> bool:
     except OSError:
         return True
     return True
-
-
-class Backups:
-    """The ledger's backup schedule, carried out on a thread of its own.
-
-    :meth:`due` says whether an interval backup is due (``interval`` seconds
-    since the last, and the journal grown since); :meth:`start` begins one
-    in the background unless one is under way; :meth:`wait` waits for it.
-    ``error`` holds why the last one failed (a full disk), else None.
-    """
-
-    def __init__(self, ledger_path: str | os.PathLike, *, interval: float = INTERVAL_SECONDS, keep: int = KEEP,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        self.path = ledger_path
-        self.interval = interval
-        self.keep = keep
-        self.clock = clock
-        self.last = clock()
-        self.error: str | None = None
-        self.taken: list[Path] = []
-        self.seq: int | None = None  # the journal's last entry when the last backup began
-        self._thread: threading.Thread | None = None
-        self._done: Callable[[], None] | None = None
-
-    def due(self, seq: int | None = None) -> bool:
-        """An interval backup is due: ``interval`` seconds passed, none under way, and the journal (now at
-        entry ``seq``) grew since the last."""
-        return (self.clock() - self.last >= self.interval and not self.running
-                and (seq is None or seq != self.seq))
-
-    @property
-    def running(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
-
-    def start(self, reason: str, seq: int | None = None, after: Callable[[], None] | None = None) -> bool:
-        """Begin a backup (of the journal up to entry ``seq``) in the background (False if one is under way);
-        ``after()`` runs once it is made."""
-        if self.running:
-            return False
-        self.last, self.seq = self.clock(), seq
-        self._thread = threading.Thread(target=self._take, args=(reason, after), name="banker-backup", daemon=True)
-        self._thread.start()
-        return True
-
-    def take(self, reason: str) -> Path:
-        """Make a backup now, on this thread."""
-        self.last = self.clock()
-        path = make_backup(self.path, self.path, reason, keep=self.keep)
-        self.taken.append(path)
-        return path
-
-    def _take(self, reason: str, after: Callable[[], None] | None) -> None:
-        try:
-            self.take(reason)
-            self.error = None
-            if after is not None:
-                after()
-        except (OSError, sqlite3.Error) as exc:
-            self.error = f"backup failed: {exc}"
-
-    def wait(self, timeout: float | None = None) -> None:
-        if self._thread is not None:
-            self._thread.join(timeout)
-
-    def list(self) -> list[Path]:
-        """This ledger's backups, newest first."""
-        return list_backups(self.path)

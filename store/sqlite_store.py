@@ -34,7 +34,8 @@ from banker.audit import Audit, Problem
 from banker.errors import CorruptLedger, LedgerError
 from banker.records import JournalAccepted, NewGame, PinFailure, Record, Snapshot, Transaction, transactions_in
 
-from .backups import INTERVAL_SECONDS, Backups, clean_stale_files
+from .backup_schedule import Backups
+from .backups import INTERVAL_SECONDS, clean_stale_files
 from .codec import stamped
 from .journal import GameRow, Progress, Row, decode_row, make_row, names_of, stretches, verify_in_two, verify_rows
 from .keys import Keyring
@@ -60,8 +61,8 @@ class SqliteStore:
     :class:`~banker.records.JournalAccepted` record, or a wrong PIN's, until that is written). ``clock`` gives
     wall-clock time (epoch seconds) for the records' stamps. ``writer=True`` takes the writer lock
     (:class:`store.lock.LedgerInUse` if a running unit has it) and may create the file; a reader takes none, cannot
-    append and never creates a ledger. :class:`CorruptLedger`: not a banker ledger; :class:`LedgerError`: it can't
-    be opened, or its key is missing for writing.
+    append and never creates a ledger. ``second_backup_folder``: backups go there too (:mod:`store.backup_schedule`).
+    :class:`CorruptLedger`: not a banker ledger; :class:`LedgerError`: it can't be opened, or its key is missing.
     """
 
     def __init__(
@@ -72,6 +73,7 @@ class SqliteStore:
         clock: Callable[[], float] = time.time,
         backups: bool = True,
         backup_interval: float = INTERVAL_SECONDS,
+        second_backup_folder: str | os.PathLike | None = None,
         keyring: Keyring | None = None,
         upgrade: bool = False,
         accept: bool = False,
@@ -96,7 +98,7 @@ class SqliteStore:
         except BaseException:
             self._abandon()
             raise
-        self.backups: Backups | None = (Backups(self.path, interval=backup_interval)
+        self.backups: Backups | None = (Backups(self.path, interval=backup_interval, second_folder=second_backup_folder)
                                         if backups and not memory else None)
         self._anchored = self._seq
         self._new_game_backup = False  # a game began since the last backup
