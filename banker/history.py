@@ -1,8 +1,12 @@
-"""The fold read back: each game as :func:`banker.game.apply` last held it, and a game before its first transaction.
+"""The fold read back: each game as :func:`banker.game.apply` last held it, a game before its first transaction, and
+the worth chart's trail.
 
 What the game list, restore, the content audit and the table page's chart
 need of a game's past, taken from the one fold rather than derived from the
 records a second way: a rule change or a new record kind needs nothing here.
+The chart's :class:`~banker.worth_trail.WorthTrail` is folded from a game's
+start (:func:`worth_trail`) or carried on from a snapshot's
+(:func:`follow_trail`): either way the same points.
 
 >>> from banker import acts
 >>> from banker.records import GameSettings
@@ -16,11 +20,17 @@ from __future__ import annotations
 
 from dataclasses import replace
 from types import MappingProxyType
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 from .deeds import Edition
+from .errors import Refused
 from .game import Game, apply
-from .records import Checkpoint, GameRestored, Record
+from .records import Checkpoint, GameRestored, NewGame, Record, Transaction, transactions_in
+from .rules import total_worth
+from .worth_trail import WorthPoint, WorthTrail
+
+#: Transactions between two calls of :func:`worth_trail`'s ``progress``.
+PROGRESS_EVERY = 1000
 
 def game_states(records: Iterable[Record], *, editions: Mapping[str, Edition],
                 start: Game | None = None) -> dict[int, tuple[Game, Game]]:
@@ -56,3 +66,59 @@ def before_play(game: Game) -> Game:
     """
     fresh = apply(game, GameRestored(Checkpoint(game.id, game.settings, game.started, (), (), None, (), (), 0)))
     return replace(fresh, next_tx=1)
+
+
+# -- the worth chart's trail ------------------------------------------------------------------
+
+
+def worth_point(game: Game, tx_id: int) -> WorthPoint:
+    """Every playing card's total worth in ``game`` (the game just after transaction ``tx_id``)."""
+    return WorthPoint(tx_id, tuple((card.id, total_worth(game, card.id)) for card in sorted(game.cards, key=_card_id)
+                                   if card.id in game.balances))
+
+
+def worth_trail(game: Game, transactions: Iterable[Transaction], progress: Callable[[int], None] | None = None,
+                ) -> WorthTrail:
+    """The trail of ``game``'s current game from the start: its ``transactions`` folded one by one from
+    :func:`before_play` (``progress(transactions folded)`` every :data:`PROGRESS_EVERY`). The game's last
+    transaction's point is ``game``'s own (a journal of only that one gives the point of now)."""
+    trail = WorthTrail(game.id)
+    if not game.id:
+        return trail
+    folded = before_play(game)
+    last = game.last.id if game.last is not None else None
+    for count, tx in enumerate(transactions, 1):
+        if tx.game != game.id or (tx.id or 0) <= trail.last_tx:
+            continue
+        if tx.id == last:
+            return trail.added(worth_point(game, tx.id))
+        try:
+            folded = apply(folded, tx)
+        except Refused:
+            return trail.stopped()  # a history that does not fold: the chart stops, the page goes on
+        trail = trail.added(worth_point(folded, tx.id))
+        if progress is not None and count % PROGRESS_EVERY == 0:
+            progress(count)
+    return trail
+
+
+def follow_trail(trail: WorthTrail | None, game: Game, records: Iterable[Record]) -> tuple[Game, WorthTrail | None]:
+    """Fold ``records`` from ``game``, carrying ``trail`` (the current game's, as of ``game``) along: the game and
+    trail after them. A new game starts a trail of its own; a game brought back has none here (None: its journal
+    is folded afresh, :func:`worth_trail`). :class:`banker.errors.Refused` if a record does not fold."""
+    for record in records:
+        after = apply(game, record)
+        if isinstance(record, NewGame):
+            trail = worth_trail(after, record.openings)
+        elif after.id != game.id or isinstance(record, GameRestored):
+            trail = None
+        elif trail is not None and not trail.broken and trail.game == after.id:
+            new = [tx for tx in transactions_in(record) if tx.game == after.id and (tx.id or 0) > trail.last_tx]
+            if new:
+                trail = trail.added(worth_point(after, new[-1].id))
+        game = after
+    return game, trail
+
+
+def _card_id(card) -> int:
+    return card.id

@@ -11,7 +11,7 @@ Records describe themselves to the store (:mod:`store.codec`): a record is store
 by name (its own ``time`` is the row's), and a record nested in it likewise, its ``time`` included; the records of
 a field marked :data:`ROWS` are stored as arrays of their fields in order, headed by their ``word`` when the field
 holds several kinds (the estate changes). A field with a default may be missing from a stored object (a field
-added later reads older rows).
+added later reads older rows); one marked :data:`WHEN_SET` is left out while it is None (older rows keep their bytes).
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from types import MappingProxyType
 from typing import ClassVar
 from collections.abc import Iterable, Mapping
 from .key_records import JournalAccepted, KeyAdopted, KeyShown
+from .worth_trail import WorthTrail
 
 #: The bank as a party to a posting.
 BANK = None
@@ -30,6 +31,8 @@ MAX_PLAYERS = 8
 
 #: Field metadata: the store writes each record in this field as an array of its fields, in order.
 ROWS: Mapping[str, str] = MappingProxyType({"stored": "rows"})
+#: Field metadata: the store leaves this field out while it is None (rows written before it existed read alike).
+WHEN_SET: Mapping[str, str] = MappingProxyType({"stored": "when-set"})
 
 
 @dataclass(frozen=True)
@@ -260,6 +263,9 @@ class Snapshot:
     ``pin_hash``; ``pin_failures`` the recent wrong PINs' times; ``next_*``
     the numbers the next records take. Folding it checks that it equals the
     state the records before it give: a snapshot can't change the game.
+    ``worth``: the current game's worth chart so far (derived, for the table
+    page; the store adds it as it writes the snapshot, none in older
+    ledgers), left out of that check.
     """
 
     current: Checkpoint | None
@@ -272,6 +278,7 @@ class Snapshot:
     next_tx: int
     next_card: int
     next_game: int
+    worth: WorthTrail | None = field(default=None, compare=False, metadata=WHEN_SET)
     time: float | None = None
 
 

@@ -6,6 +6,8 @@ transaction at a time and write as they go, in constant memory.
 
 from __future__ import annotations
 
+import sys
+from contextlib import ExitStack
 from datetime import datetime
 from pathlib import Path
 
@@ -162,18 +164,39 @@ def game_restore(game_id: int | None, backup: str | None, pin: str | None, db: P
 FIELDS = ("id", "game", "time", "kind", "payer", "payee", "amount", "memo", "reverses", "reversed_by")
 
 
-def _journal(ledger_, game_id: int):
-    """The postings of game ``game_id``, one row (a dict of :data:`FIELDS`) at a time, never the whole journal."""
+def _journal(ledger_, game_id: int, label: str = "reading"):
+    """The postings of game ``game_id``, one row (a dict of :data:`FIELDS`) at a time, never the whole journal.
+
+    A long game's reading shows a bar on a terminal (:mod:`banker_cli.progress`): over both passes of its
+    journal, or only the first (who undid what) when the rows themselves go to the terminal.
+    """
+    from banker_cli.progress import progress_bar
+
     names = ledger_.game().names
-    undone_by = {tx.reverses: tx.id for tx in ledger_.iter_transactions(game_id) if tx.reverses is not None}
-    for tx in ledger_.iter_transactions(game_id):
-        for p in tx.postings:
-            yield {
-                "id": tx.id, "game": tx.game, "time": datetime.fromtimestamp(tx.time).isoformat(timespec="seconds"),
-                "kind": tx.kind, "payer": "bank" if p.payer is None else names.get(p.payer, f"card {p.payer}"),
-                "payee": "bank" if p.payee is None else names.get(p.payee, f"card {p.payee}"), "amount": p.amount,
-                "memo": tx.memo, "reverses": tx.reverses, "reversed_by": undone_by.get(tx.id),
-            }
+    count = next((g.transactions for g in ledger_.games() if g.id == game_id), 0)
+    rows_on_screen = sys.stdout.isatty()
+    with ExitStack() as bar:
+        advance = bar.enter_context(progress_bar(label, count if rows_on_screen else 2 * count))
+        undone_by = {}
+        for done, tx in enumerate(ledger_.iter_transactions(game_id), 1):
+            if tx.reverses is not None:
+                undone_by[tx.reverses] = tx.id
+            if done % 1000 == 0:
+                advance(done)
+        if rows_on_screen:
+            bar.close()
+        for done, tx in enumerate(ledger_.iter_transactions(game_id), count + 1):
+            if done % 1000 == 0 and not rows_on_screen:
+                advance(done)
+            for p in tx.postings:
+                yield {
+                    "id": tx.id, "game": tx.game,
+                    "time": datetime.fromtimestamp(tx.time).isoformat(timespec="seconds"),
+                    "kind": tx.kind, "payer": "bank" if p.payer is None else names.get(p.payer, f"card {p.payer}"),
+                    "payee": "bank" if p.payee is None else names.get(p.payee, f"card {p.payee}"),
+                    "amount": p.amount, "memo": tx.memo, "reverses": tx.reverses,
+                    "reversed_by": undone_by.get(tx.id),
+                }
 
 
 def _game_id(ledger_, game_id: int | None) -> int:
@@ -190,7 +213,7 @@ def ledger_show(game_id: int | None, db: Path | None) -> None:
     from banker.money import format_amount
 
     with open_ledger(db, writer=False) as led, failing():
-        for row in _journal(led, _game_id(led, game_id)):
+        for row in _journal(led, _game_id(led, game_id), "showing"):
             mark = f"  [undone by #{row['reversed_by']}]" if row["reversed_by"] else ""
             click.echo(
                 f"{row['id']:>6}  {row['time']}  {shown(row['kind']):<9} {shown(row['payer']):>12}"
@@ -233,7 +256,7 @@ def ledger_export(fmt: str, game_id: int | None, output: Path | None, db: Path |
     import json
 
     with open_ledger(db, writer=False) as led, failing():
-        rows = _journal(led, _game_id(led, game_id))
+        rows = _journal(led, _game_id(led, game_id), "exporting")
         with private_output(output) as out:
             if fmt == "csv":
                 write_csv(out, rows)

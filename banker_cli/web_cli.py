@@ -14,6 +14,7 @@ import click
 
 from banker.errors import BankerError
 from banker_cli.common import db_option, fail, read_config, resolve_db, shown
+from banker_cli.progress import progress_bar
 
 
 @click.command("web")
@@ -27,7 +28,8 @@ def web_command(db: Path | None, config_path: Path | None, host: str | None, por
     """Serve the table page for the ledger: every phone and the TV see the game, live.
 
     The first line printed is the page's address with its access token;
-    open it (or scan the unit's FN K code). The page only reads the ledger,
+    open it (or scan the unit's FN K code). A ledger of an earlier release
+    is read from its game's start once, with a bar on a terminal. The page only reads the ledger,
     so it runs beside a unit that is playing on it. Ctrl-C stops it.
     """
     from web import serve_in_background
@@ -37,7 +39,8 @@ def web_command(db: Path | None, config_path: Path | None, host: str | None, por
     if not Path(path).expanduser().exists():
         fail(f"there is no ledger at {path}: play a game first (banker run, banker sim)", 3)
     try:
-        server = serve_in_background(path, config, host=host, port=port)
+        with progress_bar("reading the ledger") as advance:  # an old ledger's long game, on a terminal
+            server = serve_in_background(path, config, host=host, port=port, progress=advance)
     except BankerError as exc:
         fail(str(exc), 3)
     except OSError as exc:

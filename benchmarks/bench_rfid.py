@@ -27,12 +27,12 @@ POLLS = 200
 
 def measure(chip: Mfrc522Chip, action, repeat: int = POLLS) -> dict:
     transfers, bus, clock = chip.transfer_count, chip.bus_time_s, chip.clock()
-    nbytes = sum(len(t) for t in chip.transfers)
+    nbytes = chip.transfer_bytes
     for _ in range(repeat):
         action()
     return {
         "spi_transfers": round((chip.transfer_count - transfers) / repeat, 2),
-        "spi_bytes": round((sum(len(t) for t in chip.transfers) - nbytes) / repeat, 2),
+        "spi_bytes": round((chip.transfer_bytes - nbytes) / repeat, 2),
         "bus_time_us": round((chip.bus_time_s - bus) / repeat * 1e6, 1),
         "wall_time_ms": round((chip.clock() - clock) / repeat * 1e3, 3),
     }

@@ -15,7 +15,15 @@ RSS before the server (and aiohttp) is imported and with the 10 pages
 connected. Page weight is the page itself (HTML, CSS, script, one
 document) and the state it then receives. Prints JSON.
 
+``--first-page`` measures instead the time ``banker web`` takes from its
+process start to its first page (the first 200 answer to ``GET /``, the
+address taken from its first line) on ledgers of 1,000, 10,000 and 100,000
+transactions (:mod:`ledgers`, one game), the median of ``--repeat`` runs,
+with the child's CPU time to that moment and the Pi Zero 2 estimate. The
+target is 0.5 s at any size (issue 19).
+
     python benchmarks/bench_web.py [--cycles 50] [--rounds 5] [--pace 0.05] [--quick]
+    python benchmarks/bench_web.py --first-page [--sizes 1000,10000,100000] [--repeat 3]
 """
 
 from __future__ import annotations
@@ -23,11 +31,13 @@ from __future__ import annotations
 import argparse
 import gzip
 import json
+import os
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -131,6 +141,62 @@ def figures(values: list[float]) -> dict:
             "max_ms": ms(ordered[-1])}
 
 
+#: Seconds from ``banker web``'s start to its first page, at any ledger size (issue 19).
+FIRST_PAGE_TARGET_S = 0.5
+#: Straight to the local server, whatever proxy the environment names.
+NO_PROXY = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+
+def child_cpu_seconds(pid: int) -> float:
+    """User + system CPU seconds of process ``pid`` so far (/proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def first_page(path: Path) -> tuple[float, float]:
+    """(wall seconds, CPU seconds) from starting ``banker web`` on ``path`` to its first 200 answer to the page."""
+    from common import banker_argv, env
+
+    argv = banker_argv("web", "--db", str(path), "--host", "127.0.0.1", "--port", "0")
+    started = time.perf_counter()
+    child = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env(), cwd=ROOT)
+    try:
+        url = child.stdout.readline().strip()
+        if not url.startswith("http"):
+            raise RuntimeError(f"banker web printed {url!r}: {child.stderr.read()[-2000:]}")
+        while True:
+            try:
+                with NO_PROXY.open(url, timeout=30) as answer:
+                    if answer.status == 200:
+                        break
+            except OSError:
+                time.sleep(0.005)
+        wall = time.perf_counter() - started
+        cpu = child_cpu_seconds(child.pid)
+    finally:
+        child.terminate()
+        child.communicate(timeout=30)
+    return wall, cpu
+
+
+def first_page_main(sizes: list[int], repeat: int) -> None:
+    import ledgers
+    from common import Report
+
+    report = Report("banker web: process start to first page")
+    for size in sizes:
+        path = ledgers.ledger_file(size, progress=True)
+        runs = [first_page(path) for _ in range(repeat)]
+        wall = statistics.median(w for w, _ in runs)
+        cpu = statistics.median(c for _, c in runs)
+        report.figure(f"{size:,} transactions: time to first page (median of {repeat})", wall, "s",
+                      target=FIRST_PAGE_TARGET_S)
+        report.figure(f"{size:,} transactions: CPU of banker web to first page", cpu, "s")
+        report.figure(f"{size:,} transactions: Pi Zero 2 estimate (CPU x{ZERO2_CPU_FACTOR:g})", cpu * ZERO2_CPU_FACTOR,
+                      "s")
+    report.summary()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cycles", type=int, default=50, help="payments (two keys each) per block")
@@ -138,7 +204,14 @@ def main() -> None:
     parser.add_argument("--pace", type=float, default=0.05,
                         help="seconds between keys: 0.05 is a very fast player (0: flat out, the worst case)")
     parser.add_argument("--quick", action="store_true", help="a short run that checks the benchmark works")
+    parser.add_argument("--first-page", action="store_true",
+                        help="only the time from banker web's start to its first page, at each of --sizes")
+    parser.add_argument("--sizes", default="1000,10000,100000", help="ledger sizes (transactions) for --first-page")
+    parser.add_argument("--repeat", type=int, default=3, help="runs per size for --first-page (the median is shown)")
     args = parser.parse_args()
+    if args.first_page:
+        first_page_main([int(n) for n in args.sizes.split(",")], args.repeat)
+        return
     if args.quick:
         args.cycles, args.rounds, args.pace = 10, 1, 0.0
     folder = tempfile.mkdtemp(prefix="bench-web-")

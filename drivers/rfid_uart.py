@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from banker.errors import ConfigError
 from drivers.card_slots import ReaderError, ReaderLibraryMissing, ReaderNotFound
+from drivers.serial_port import read_waiting
 
 STX, ETX = 0x02, 0x03
 _BODY_LEN = 12                       # 10 data + 2 checksum characters
@@ -142,8 +143,7 @@ class Rdm6300Reader:
             self.parser = Rdm6300FrameParser()
         self._broken = None
         try:
-            waiting = self.port.in_waiting
-            data = self.port.read(waiting) if waiting else b""
+            data = read_waiting(self.port)      # socket:// too: what has come, in one read
         except OSError as exc:                   # SerialException is an OSError (IOError)
             self._broken = exc
             if self._owns_port:

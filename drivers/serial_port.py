@@ -251,6 +251,24 @@ class PortSession:
         return {"ok": True, **t.status()}
 
 
+#: Bytes one read takes at most (what is left waits for the next read; lines stay bounded by the framer).
+READ_CHUNK = 4 * MAX_LINE
+
+
+def read_waiting(port) -> bytes:
+    """Every byte waiting on ``port`` now (at most :data:`READ_CHUNK`), in one read that does not wait.
+
+    pyserial's ``in_waiting`` counts the bytes on a UART and ``loop://``, but
+    on ``socket://`` it is only 1 (the socket is readable, not how much), so
+    a port opened with no timeout (``timeout=0``) is asked for a whole chunk
+    and gives what has come; one with a timeout only what it counted.
+    """
+    waiting = port.in_waiting
+    if not waiting:
+        return b""
+    return port.read(max(waiting, READ_CHUNK) if getattr(port, "timeout", None) == 0 else waiting)
+
+
 def open_serial(url: str, *, baudrate: int = 115200, timeout: float = 0.05, serial_for_url=None):
     """A pyserial port for ``url`` (``serial.serial_for_url``, imported only now)."""
     if serial_for_url is None:
@@ -279,7 +297,8 @@ class SerialTestPort:
     def __init__(self, url: str, target: Target, *, baudrate: int = 115200, max_line: int = MAX_LINE,
                  serial_for_url=None, port=None) -> None:
         self.url = url
-        self.port = port if port is not None else open_serial(url, baudrate=baudrate, serial_for_url=serial_for_url)
+        self.port = port if port is not None else open_serial(url, baudrate=baudrate, timeout=0,
+                                                              serial_for_url=serial_for_url)  # polled: never waits
         self.framer = LineFramer(max_line)
         self.session = PortSession(target)
         self.failed = False
@@ -291,8 +310,8 @@ class SerialTestPort:
         Never raises: a port error (or any other) is logged once and ``failed`` set.
         """
         try:
-            waiting = self.port.in_waiting
-            return self._handle(self.port.read(waiting)) if waiting else 0
+            data = read_waiting(self.port)
+            return self._handle(data) if data else 0
         except Exception as exc:  # SerialException is an IOError; anything else must not stop the unit either
             self._report(exc)
             return 0

@@ -20,6 +20,9 @@ from .mfrc522_regs import *  # noqa: F403  (the datasheet's register map, named 
 from .mfrc522_regs import _READ_ONLY, _RESET_VALUES
 from .mfrc522_timer import TimerUnit
 from .picc import BIT_S, CARRIER_HZ, Picc, PiccState, SimClock, crc_a, frame_bits, frame_delay_s, superpose  # noqa: F401
+from .recent_log import RecentLog
+
+KEEP = 4096  # SPI transfers and air frames each chip's log keeps (an hour's polling makes a million)
 
 
 class Mfrc522Chip:
@@ -28,9 +31,9 @@ class Mfrc522Chip:
     Wiring modelled: SDA/NSS on a chip select (CE0/CE1), SCK/MOSI/MISO on SPI0,
     NRSTPD on a GPIO (``set_reset_line``; low = hard power-down, no answer;
     the rising edge resets the chip, which then needs ``startup_s`` plus the
-    datasheet's 37.74 us before it answers). ``transfers`` holds every MOSI
-    byte string clocked to it (even while in reset), ``bus_time_s`` the SPI
-    clock time they took at ``spi_hz``.
+    datasheet's 37.74 us before it answers). ``transfers`` logs the MOSI byte strings clocked to it, even
+    in reset (a :class:`RecentLog`: the last :data:`KEEP`, all counted; ``transfer_bytes`` their bytes),
+    ``bus_time_s`` the SPI clock time they took at ``spi_hz``.
 
     Cards hear a frame only when the field is on (TxControlReg Tx1RFEn or
     Tx2RFEn), the drivers take the internal encoder (TxSelReg), modulation is
@@ -49,10 +52,9 @@ class Mfrc522Chip:
         self.spi_hz = spi_hz
         self.startup_s = startup_s
         self.cards: list[Picc] = []
-        self.transfers: list[bytes] = []
-        self.bus_time_s = 0.0
+        self.transfers, self.air_frames = RecentLog(KEEP), RecentLog(KEEP)  # bounded: a long run stays flat
+        self.transfer_bytes, self.bus_time_s = 0, 0.0
         self.in_reset = False
-        self.air_frames: list[bytes] = []
         self._disturb: list[str] = []
         self._events: list[tuple[float, int, Callable[[float], None]]] = []
         self._order = count()
@@ -106,6 +108,7 @@ class Mfrc522Chip:
         """Clock ``mosi`` through the chip's SPI port; return the MISO bytes."""
         mosi = bytes(mosi)
         self.transfers.append(mosi)
+        self.transfer_bytes += len(mosi)
         seconds = len(mosi) * 8 / self.spi_hz
         self.bus_time_s += seconds
         self.clock.advance(seconds)

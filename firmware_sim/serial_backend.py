@@ -25,10 +25,14 @@ from typing import Any
 from banker.authority import NotAuthorised, is_pin
 from banker.quoting import quote
 from drivers.errors import SerialProtocolError, SerialTimeout
-from drivers.serial_port import ADMIN_VERBS, MAX_LINE, PIN_FIELD, PROTOCOL, VERSION, open_serial
+from drivers.serial_port import ADMIN_VERBS, MAX_LINE, PIN_FIELD, PROTOCOL, VERSION, open_serial, read_waiting
 from firmware_sim.core_backend import CoreBackend
 
 ANSWER_MARGIN = 5.0
+#: Seconds the client pauses when nothing has come yet (its port never waits: it reads what is there).
+READ_PAUSE = 0.001
+#: Bytes an answer may take before its line end (a unit that never ends its line is not the protocol).
+MAX_ANSWER = 1 << 20
 
 
 class SerialBackend:
@@ -50,7 +54,7 @@ class SerialBackend:
         self.url = url
         self.timeout = timeout
         self.pin = pin
-        self.port = port if port is not None else open_serial(url, baudrate=baudrate, timeout=0.05,
+        self.port = port if port is not None else open_serial(url, baudrate=baudrate, timeout=0,
                                                               serial_for_url=serial_for_url)
         self._buffer = bytearray()
         try:
@@ -100,7 +104,12 @@ class SerialBackend:
                 return raw.decode("utf-8", errors="replace")
             if time.monotonic() > deadline:
                 raise SerialTimeout(f"no answer from {self.url}")
-            self._buffer += self.port.read(max(1, self.port.in_waiting))
+            data = read_waiting(self.port)  # what has come, in one read
+            if not data:
+                time.sleep(READ_PAUSE)
+            elif len(self._buffer) + len(data) > MAX_ANSWER:
+                raise SerialProtocolError(f"{self.url} sent more than {MAX_ANSWER} bytes without a line end")
+            self._buffer += data
 
     # -- the script Backend ---------------------------------------------------------------
 

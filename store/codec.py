@@ -31,7 +31,7 @@ from typing import Any
 from collections.abc import Callable
 
 from banker.errors import CorruptLedger
-from banker.records import KINDS, ROWS, EstateChange, Record, Transaction, stamped  # noqa: F401  (the stores stamp)
+from banker.records import KINDS, ROWS, WHEN_SET, EstateChange, Record, Transaction, stamped  # noqa: F401  (stamped: the stores)
 
 _TYPES = {kind: cls for cls, kind in KINDS.items()}
 _CHAIN_DOMAIN = b"banker-journal-v2\n"
@@ -139,6 +139,10 @@ def _encoder(hint: Any, rows: bool) -> Encoder | None:
 
 def _object_encoder(cls: type, skip: tuple[str, ...] = ()) -> Encoder:
     specs = [(name, _encoder(hint, rows)) for name, hint, rows in _fields_of(cls) if name not in skip]
+    unset = {f.name for f in fields(cls) if f.metadata.get("stored") == WHEN_SET["stored"]}  # left out while None
+    if unset:
+        return lambda v: {name: getattr(v, name) if enc is None else enc(getattr(v, name)) for name, enc in specs
+                          if name not in unset or getattr(v, name) is not None}
     return lambda v: {name: getattr(v, name) if enc is None else enc(getattr(v, name)) for name, enc in specs}
 
 

@@ -3,7 +3,8 @@
 The records are built only through the core's builders (the rules, ``Game.numbered``,
 ``Game.checkpoint``, ``Game.snapshot``), so the same code builds equal records before
 and after a change of how they are represented in memory. ``tests/fixtures/codec-golden.json``
-holds their bodies as the codec of commit e592350 wrote them (``make_codec_golden.py``).
+holds their bodies as the codec of commit e592350 wrote them (``make_codec_golden.py``); records added since are
+appended, each as the codec of the commit that added it wrote it.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from banker.records import (BANK, Card, ChainStart, DeedTag, Enrolment, GameRest
                             Transaction, JournalAccepted, KeyShown)
 from banker.rules import bankrupt, build, buy, draw_jail_card, mortgage, sell_building, trade, use_jail_card
 from banker.rules import Offer, lift_mortgage
+from banker.worth_trail import WorthPoint, WorthTrail
 from cards import load_edition
 
 EDITIONS = {"us": load_edition("us")}
@@ -86,6 +88,9 @@ def golden_records() -> list:
     records.append(_timed(JournalAccepted(8, "cd" * 32, 7, "entries after 7 are gone"), 3.0))
     records.append(_timed(KeyAdopted(9, "cd" * 32, "p1$00ff$abcd"), 4.0))
     records.append(_timed(KeyShown(), 5.0))
+    trail = WorthTrail(game.id).added(WorthPoint(1, ((1, 15_000_000),))).added(
+        WorthPoint(2, ((1, 14_000_000), (2, 1_000_000))))  # the worth trail a snapshot carries (issue 19)
+    records.append(_timed(replace(game.snapshot(), worth=trail.stopped()), 6.0))
     return records
 
 

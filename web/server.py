@@ -222,8 +222,9 @@ class WebServer:
 
     def __init__(self, source, tokens: TokenStore, *, poll_seconds: float = POLL_SECONDS,
                  heartbeat: float = HEARTBEAT_SECONDS, max_streams: int = MAX_STREAMS,
-                 max_connections: int = MAX_CONNECTIONS) -> None:
+                 max_connections: int = MAX_CONNECTIONS, progress=None) -> None:
         self.source, self.tokens = source, tokens
+        self.progress = progress  # told ``(done, total)`` while a long first read goes on (web.source)
         self.poll_seconds, self.heartbeat = poll_seconds, heartbeat
         self.max_streams, self.max_connections = max_streams, max_connections
         self.hub = Hub()
@@ -239,7 +240,7 @@ class WebServer:
     # -- lifetime ------------------------------------------------------------------------
 
     async def start(self, host: str, port: int) -> int:
-        self._publish(self.source.open(), send=False)
+        self._publish(self.source.open(progress=self.progress), send=False)
         self.tokens.current()
         self._generation = self.tokens.generation
         app = web.Application(middlewares=[self._guard], client_max_size=1024)

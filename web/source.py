@@ -6,8 +6,13 @@ thread: SQLite's WAL lets a reader read while the unit appends, and the
 reader takes no lock) and folds each new record into its own
 :class:`~banker.game.Game` with :func:`banker.game.apply`, exactly as the
 unit does. It serves ``banker web`` beside a running unit and a unit's own
-page alike. :class:`SnapshotSource` is for a ledger with no file (a game
-in memory): it reads the immutable game the unit's :class:`runtime.ledger.Ledger`
+page alike. Opening folds only from the last snapshot, whatever the
+ledger's size: the worth chart's trail is the one that snapshot carries
+(:mod:`store.worth`), followed from there, and the journal's tail is read
+backwards from the end; a snapshot of an earlier release, with no trail,
+has the game's journal folded from its start instead (``progress`` is told
+how far). :class:`SnapshotSource` is for a ledger with no file (a game in
+memory): it reads the immutable game the unit's :class:`runtime.ledger.Ledger`
 holds; its journal starts with the page.
 
 ``poll()`` returns the states to publish, one per commit seen (at most
@@ -17,40 +22,64 @@ holds; its journal starts with the page.
 from __future__ import annotations
 
 import os
+from collections import deque
 from pathlib import Path
+from collections.abc import Callable
 
 from banker.errors import CorruptLedger, Refused
-from banker.game import Game, apply
+from banker.game import Game, apply, from_snapshot, replay
+from banker.history import follow_trail, worth_point, worth_trail
 from banker.records import GameRestored, NewGame, Transaction, transactions_in
+from banker.worth_trail import WorthTrail
 
-from .view import EntryCache, WorthHistory, state
+from .view import JOURNAL_TAIL, EntryCache, WorthHistory, state
 
 #: A burst of commits seen in one poll publishes only its last states.
 MAX_STATES_PER_POLL = 10
+#: Journal entries read at a time, backwards from the end, for the journal's tail.
+TAIL_WINDOW = 64
+
+#: ``progress(done, total)`` of a long fold at start-up (an old ledger's game read from its start).
+Progress = Callable[[int, int], None]
 
 
 class _Folded:
-    """A game, its journal (the current game's transactions, in order) and its worth history."""
+    """A game, its journal's tail (the current game's newest transactions, in order) and its worth trail."""
 
     def __init__(self) -> None:
         self.game: Game | None = None
-        self.journal: list[Transaction] = []
-        self.history = WorthHistory()
+        self.journal: deque[Transaction] = deque(maxlen=JOURNAL_TAIL)
+        self.trail = WorthTrail(0)
         self.entries = EntryCache()
         self.seq = 0
+        self._history: WorthHistory | None = None
 
-    def reset(self, game: Game, journal: list[Transaction]) -> None:
-        self.game, self.journal = game, list(journal)
-        self.history = WorthHistory.of(game, self.journal)
+    def reset(self, game: Game, journal, trail: WorthTrail | None = None) -> None:
+        """The game now, its newest transactions, its trail (None: folded here from ``journal``, the whole game's)."""
+        journal = list(journal)
+        self.game = game
+        self.journal = deque((tx for tx in journal if tx.game == game.id), maxlen=JOURNAL_TAIL)
+        self.trail = trail if trail is not None else worth_trail(game, journal)
+        self._history = None
 
     def add(self, game: Game, txs: tuple[Transaction, ...]) -> None:
         new = [tx for tx in txs if tx.game == game.id]
         self.game = game
         self.journal.extend(new)
-        self.history.extend(game, new)
+        trail = self.trail
+        if new and not trail.broken and trail.game == game.id and (new[-1].id or 0) > trail.last_tx:
+            self.trail, self._history = trail.added(worth_point(game, new[-1].id)), None
+
+    def history(self) -> WorthHistory:
+        """The trail as the page's chart reads it."""
+        if self._history is None:
+            trail = self.trail
+            self._history = WorthHistory(game_id=trail.game, last_tx=trail.last_tx, broken=trail.broken,
+                                         points=[(p.tx, None, dict(p.worths)) for p in trail.points])
+        return self._history
 
     def state(self) -> dict:
-        return state(self.game, self.journal, self.history, seq=self.seq, entries=self.entries)
+        return state(self.game, list(self.journal), self.history(), seq=self.seq, entries=self.entries)
 
 
 class FileSource(_Folded):
@@ -66,9 +95,10 @@ class FileSource(_Folded):
         self.store = None
         self._inode: int | None = None
 
-    def open(self) -> dict:
-        """Open the file and fold its journal; the state now. :class:`banker.errors.LedgerError` if it can't."""
-        from runtime.ledger import Ledger
+    def open(self, progress: Progress | None = None) -> dict:
+        """Open the file and fold its journal from the last snapshot; the state now. :class:`banker.errors.LedgerError`
+        if it can't. ``progress(done, total)``: how far a fold of the whole game has gone (an old ledger's)."""
+        from cards import editions as packaged_editions
         from store import SqliteStore
 
         if not self.path.exists():
@@ -76,11 +106,24 @@ class FileSource(_Folded):
         self.close()
         self.store = SqliteStore(self.path, writer=False, backups=False)
         self._inode = os.stat(self.path).st_ino
-        reader = Ledger(self.store, editions=self.editions)  # folds from the last snapshot, as the unit does
-        self.editions = reader.editions
-        game = reader.game()
+        self.editions = self.editions if self.editions is not None else packaged_editions()
         self.seq = self.store.last_seq()
-        self.reset(game, self.store.game_transactions(game.id) if game.id else [])
+        found = self.store.last_snapshot()
+        try:  # as the unit opens it (runtime.ledger.Ledger), carrying the snapshot's worth trail along
+            start = replay((), editions=self.editions) if found is None else from_snapshot(found[1],
+                                                                                          editions=self.editions)
+            game, trail = follow_trail(None if found is None else found[1].worth, start,
+                                       self.store.records(0 if found is None else found[0], self.seq))
+        except Refused as exc:
+            raise CorruptLedger(f"{self.path}: the journal does not replay ({exc})") from exc
+        if not game.id:
+            self.reset(game, [], WorthTrail(0))
+        elif trail is not None and trail.game == game.id:
+            self.reset(game, journal_tail(self.store, game.id, self.seq), trail)
+        else:  # a snapshot of an earlier release, or a game brought back: its journal from the start
+            self.reset(game, journal_tail(self.store, game.id, self.seq),
+                       worth_trail(game, self.store.iter_game_transactions(game.id),
+                                   None if progress is None else (lambda done: progress(done, game.transactions))))
         return self.state()
 
     def poll(self) -> list[dict]:
@@ -107,6 +150,7 @@ class FileSource(_Folded):
                 states.append(self.state())
         return states
 
+
     def _replaced(self) -> bool:
         try:
             return os.stat(self.path).st_ino != self._inode
@@ -126,7 +170,7 @@ class SnapshotSource(_Folded):
         super().__init__()
         self.ledger = ledger
 
-    def open(self) -> dict:
+    def open(self, progress: Progress | None = None) -> dict:
         game = self.ledger.game()
         try:  # a MemoryStore answers from any thread; an SQLite connection of the unit's thread refuses
             journal = self.ledger.store.game_transactions(game.id) if game.id else []
@@ -152,3 +196,18 @@ class SnapshotSource(_Folded):
 
     def close(self) -> None:
         pass
+
+
+def journal_tail(store, game_id: int, until: int, count: int = JOURNAL_TAIL) -> list[Transaction]:
+    """The last ``count`` transactions of game ``game_id`` in entries up to ``until``, read backwards from there."""
+    found: list[Transaction] = []
+    for first, end in reversed(store.game_stretches(game_id)):
+        high = min(end - 1, until)
+        while high >= first and len(found) < count:
+            low = max(first, high - TAIL_WINDOW + 1)
+            found[:0] = [tx for record in store.records(low - 1, high) for tx in transactions_in(record)
+                         if tx.game == game_id]
+            high = low - 1
+        if len(found) >= count:
+            break
+    return found[-count:]
