@@ -47,6 +47,9 @@ def web_command(db: Path | None, config_path: Path | None, host: str | None, por
         fail(f"cannot listen on {host or config.web.host}:{port if port is not None else config.web.port}: "
              f"{exc.strerror or exc}", 2)
     click.echo(shown(server.url))
+    if server.waiting_for_network:
+        click.echo("banker: no network yet: phones can't open the page until this computer has a LAN address "
+                   "(the unit's FN K shows the code then)", err=True)
     click.echo(f"banker: serving the table page for {shown(path)}; Ctrl-C stops it", err=True)
     stop = threading.Event()
     main = threading.current_thread() is threading.main_thread()
