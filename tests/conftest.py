@@ -64,9 +64,14 @@ def table(ledger) -> Table:
     return t
 
 
-def pytest_terminal_summary(terminalreporter):
-    """The crash harness's counts (calls enumerated, points killed, points held), for the closing note."""
+def pytest_terminal_summary(terminalreporter, config):
+    """The crash harness's counts (calls enumerated, points killed, points held), for the closing note; and the
+    random order's seed (pytest-randomly shuffles the tests each run), so an order dependence can be replayed."""
     from tests.crash_harness import summary
 
     for line in summary():
         terminalreporter.write_line(line)
+    seed = getattr(config.option, "randomly_seed", None)
+    if seed is not None and getattr(config.option, "randomly_reorganize", True):
+        terminalreporter.write_line(f"tests ran in a random order, seed {seed}: replay it with "
+                                    f"'python -m pytest --randomly-seed={seed}'")
