@@ -20,6 +20,7 @@ the last screen without waiting for a change.
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import re
@@ -42,7 +43,6 @@ _TRANSACTION = 2
 #: Command bytes that place a run of columns on one page: COLUMNADDR + PAGEADDR (SSD1306, horizontal addressing),
 #: or the page and the column's two nibbles (SH1106, page addressing).
 _PLACE = {"ssd1306": 6, "sh1106": 3}
-_CHANGED = re.compile(rb"[^\x00]+")
 
 
 def frame_pages(image: Image.Image) -> bytes:
@@ -66,18 +66,26 @@ def changed_runs(old: bytes, new: bytes, *, bridge: int = 0) -> dict[int, list[t
     """For each page that differs: the runs of changed columns, ``(first, last)``, in order; two runs at most
     ``bridge`` unchanged columns apart are sent as one (sending those columns again costs less than a new run)."""
     diff = (int.from_bytes(old, "big") ^ int.from_bytes(new, "big")).to_bytes(FRAME_BYTES, "big")
+    gap = _gap(bridge)
     runs: dict[int, list[tuple[int, int]]] = {}
     for page in range(PAGES):
-        base, found = page * WIDTH, []
-        for match in _CHANGED.finditer(diff, base, base + WIDTH):
-            first, last = match.start() - base, match.end() - 1 - base
-            if found and first - found[-1][1] - 1 <= bridge:
-                found[-1] = (found[-1][0], last)
-            else:
-                found.append((first, last))
-        if found:
-            runs[page] = found
+        strip = diff[page * WIDTH:(page + 1) * WIDTH]
+        last = len(strip.rstrip(b"\0")) - 1
+        if last < 0:
+            continue
+        start, found = WIDTH - len(strip.lstrip(b"\0")), []
+        for unchanged in gap.finditer(strip, start, last):
+            found.append((start, unchanged.start() - 1))
+            start = unchanged.end()
+        found.append((start, last))
+        runs[page] = found
     return runs
+
+
+@functools.lru_cache(maxsize=4)
+def _gap(bridge: int) -> re.Pattern[bytes]:
+    """Unchanged columns (zero bytes of the difference) too many to send again: more than ``bridge``."""
+    return re.compile(rb"\x00{%d,}" % (bridge + 1))
 
 
 def run_cost(chip: str) -> int:

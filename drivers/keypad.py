@@ -91,6 +91,13 @@ def parse_keymap(rows: Iterable[Iterable[str | None]], *, shape: tuple[int, int]
     return tuple(parsed)
 
 
+def _drive_low(pin) -> None:
+    """Make ``pin`` an output driving low (lgpio claims an output low; other factories are told so)."""
+    pin.function = "output"
+    if pin.state:
+        pin.state = False
+
+
 @dataclass
 class _KeyState:
     down: bool = False
@@ -171,15 +178,14 @@ class MatrixKeypad:
             for r, pin in enumerate(rows):
                 if r:
                     rows[r - 1].function = "input"
-                    pin.function = "output"         # ... and each is driven low alone in turn
-                    pin.state = False
+                    _drive_low(pin)                 # ... and each is driven low alone in turn
                 for c in columns:
                     if self._columns[c].is_active and self.keymap[r][c] is not None:
                         down.add(self.keymap[r][c])
         finally:
             for pin in rows:
-                pin.function = "output"             # between scans: all low (claimed low, never high)
-                pin.state = False
+                if pin.function != "output":
+                    _drive_low(pin)                 # between scans: all low
         return down
 
     def scan_once(self) -> list[Event]:
