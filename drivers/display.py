@@ -5,10 +5,11 @@ Implements the :class:`banker.ports.Display` port. Frames are drawn with
 reference PNGs). Only what changed is sent: luma.oled 3.16's ``ssd1306`` and
 ``sh1106`` accept a ``framebuffer`` argument but ignore it (only its colour
 and greyscale devices diff frames), so this driver keeps the page bytes it
-last sent and writes just the changed columns of the changed pages: one
-column/page window on the SSD1306, or per page on the SH1106 (page
-addressing only), whichever costs fewer bytes. A digit typed on the amount
-line costs a fifth of a full frame on the bus.
+last sent and writes just the runs of changed columns of the changed pages
+(two runs closer than a run's own cost in command and address bytes are
+sent as one), or on the SSD1306 one column/page window around every change
+when that costs fewer bytes (the SH1106 has page addressing only). A digit
+typed on the amount line costs a fifth of a full frame on the bus.
 
 A bus error during a frame (``OSError``, or luma's ``DeviceNotFoundError``
 for an I2C NACK) never reaches the unit: :attr:`OledDisplay.failed` is set,
@@ -19,8 +20,10 @@ the last screen without waiting for a change.
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
+import re
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -35,18 +38,21 @@ log = logging.getLogger("banker.display")
 CHIPS = ("ssd1306", "sh1106")
 PAGES = HEIGHT // 8
 FRAME_BYTES = WIDTH * PAGES
-_WINDOW_COST = 6 + 2      # COLUMNADDR+PAGEADDR (6) and one I2C transaction's address and control bytes
-_PAGE_COST = 3 + 2        # page + two column nibbles
+#: Bytes on the wire for one I2C transaction beyond its payload: the address and the control byte.
+_TRANSACTION = 2
+#: Command bytes that place a run of columns on one page: COLUMNADDR + PAGEADDR (SSD1306, horizontal addressing),
+#: or the page and the column's two nibbles (SH1106, page addressing).
+_PLACE = {"ssd1306": 6, "sh1106": 3}
 
 
 def frame_pages(image: Image.Image) -> bytes:
-    """A mode-"1" 128x64 image as the controller's 8 pages of 128 column bytes (bit 0 = top row of the page)."""
-    pages = []
-    for page in range(PAGES):
-        strip = image.crop((0, page * 8, WIDTH, page * 8 + 8))
-        # columns become rows of 8 pixels; flipped so the page's top row lands in bit 0
-        pages.append(strip.transpose(Image.Transpose.TRANSPOSE).transpose(Image.Transpose.FLIP_LEFT_RIGHT).tobytes())
-    return b"".join(pages)
+    """A mode-"1" 128x64 image as the controller's 8 pages of 128 column bytes (bit 0 = top row of the page).
+
+    One rotation does it all: turned a quarter clockwise, each row of the image is one column of the panel
+    from the bottom up, packed eight pixels a byte with the bottom pixel in the high bit, so byte ``7 - page``
+    of each row is that column's byte of ``page``."""
+    raw = image.transpose(Image.Transpose.ROTATE_270).tobytes()
+    return b"".join(raw[PAGES - 1 - page::PAGES] for page in range(PAGES))
 
 
 def screen_image(screen: Screen) -> Image.Image:
@@ -56,16 +62,36 @@ def screen_image(screen: Screen) -> Image.Image:
     return image
 
 
-def _changed_spans(old: bytes, new: bytes) -> dict[int, tuple[int, int]]:
-    """For each page that differs: its first and last changed column."""
-    spans = {}
+def changed_runs(old: bytes, new: bytes, *, bridge: int = 0) -> dict[int, list[tuple[int, int]]]:
+    """For each page that differs: the runs of changed columns, ``(first, last)``, in order; two runs at most
+    ``bridge`` unchanged columns apart are sent as one (sending those columns again costs less than a new run)."""
+    diff = (int.from_bytes(old, "big") ^ int.from_bytes(new, "big")).to_bytes(FRAME_BYTES, "big")
+    gap = _gap(bridge)
+    runs: dict[int, list[tuple[int, int]]] = {}
     for page in range(PAGES):
-        a, b = old[page * WIDTH:(page + 1) * WIDTH], new[page * WIDTH:(page + 1) * WIDTH]
-        if a != b:
-            first = next(i for i in range(WIDTH) if a[i] != b[i])
-            last = next(i for i in range(WIDTH - 1, -1, -1) if a[i] != b[i])
-            spans[page] = (first, last)
-    return spans
+        strip = diff[page * WIDTH:(page + 1) * WIDTH]
+        last = len(strip.rstrip(b"\0")) - 1
+        if last < 0:
+            continue
+        start, found = WIDTH - len(strip.lstrip(b"\0")), []
+        for unchanged in gap.finditer(strip, start, last):
+            found.append((start, unchanged.start() - 1))
+            start = unchanged.end()
+        found.append((start, last))
+        runs[page] = found
+    return runs
+
+
+@functools.lru_cache(maxsize=4)
+def _gap(bridge: int) -> re.Pattern[bytes]:
+    """Unchanged columns (zero bytes of the difference) too many to send again: more than ``bridge``."""
+    return re.compile(rb"\x00{%d,}" % (bridge + 1))
+
+
+def run_cost(chip: str) -> int:
+    """Wire bytes a run of columns costs beyond its own data: a command transaction to place it, and the data
+    transaction's own address and control bytes (START and STOP are about a bit each, left out)."""
+    return _PLACE[chip] + 2 * _TRANSACTION
 
 
 def _bus_errors() -> tuple[type[BaseException], ...]:
@@ -194,39 +220,41 @@ class OledDisplay:
             self.device.display(image)           # luma's own full-frame path
             self._sent = pages
             return
-        spans = _changed_spans(self._sent, pages)
-        if not spans:
+        runs = changed_runs(self._sent, pages, bridge=run_cost(self.chip))
+        if not runs:
             return
         self._sent = None                         # unknown until every write has gone through
-        if self.chip == "ssd1306" and self._window_is_cheaper(spans):
-            self._send_window(pages, spans)
+        if self.chip == "ssd1306" and self._window_is_cheaper(runs):
+            self._send_window(pages, runs)
         else:
-            self._send_per_page(pages, spans)
+            self._send_runs(pages, runs)
         self._sent = pages
 
-    @staticmethod
-    def _window_is_cheaper(spans: dict[int, tuple[int, int]]) -> bool:
-        p0, p1 = min(spans), max(spans)
-        c0, c1 = min(s[0] for s in spans.values()), max(s[1] for s in spans.values())
-        window = _WINDOW_COST + 2 + (c1 - c0 + 1) * (p1 - p0 + 1)
-        per_page = sum(_WINDOW_COST + 2 + last - first + 1 for first, last in spans.values())
-        return window <= per_page
+    def _window_is_cheaper(self, runs: dict[int, list[tuple[int, int]]]) -> bool:
+        """One column x page window around every change, against each run sent on its own (wire bytes)."""
+        p0, p1 = min(runs), max(runs)
+        c0, c1 = min(r[0][0] for r in runs.values()), max(r[-1][1] for r in runs.values())
+        window = run_cost(self.chip) + (c1 - c0 + 1) * (p1 - p0 + 1)
+        apart = sum(run_cost(self.chip) + last - first + 1 for found in runs.values() for first, last in found)
+        return window <= apart
 
-    def _send_window(self, pages: bytes, spans: dict[int, tuple[int, int]]) -> None:
+    def _send_window(self, pages: bytes, runs: dict[int, list[tuple[int, int]]]) -> None:
         """SSD1306 horizontal addressing: one column x page window around every change."""
-        p0, p1 = min(spans), max(spans)
-        c0, c1 = min(s[0] for s in spans.values()), max(s[1] for s in spans.values())
+        p0, p1 = min(runs), max(runs)
+        c0, c1 = min(r[0][0] for r in runs.values()), max(r[-1][1] for r in runs.values())
         self.device.command(0x21, c0, c1, 0x22, p0, p1)
         self.device.data(b"".join(pages[p * WIDTH + c0:p * WIDTH + c1 + 1] for p in range(p0, p1 + 1)))
 
-    def _send_per_page(self, pages: bytes, spans: dict[int, tuple[int, int]]) -> None:
-        for page, (first, last) in sorted(spans.items()):
-            if self.chip == "ssd1306":
-                self.device.command(0x21, first, last, 0x22, page, page)
-            else:
-                column = first + self._column_offset
-                self.device.command(0xB0 | page, column & 0x0F, 0x10 | column >> 4)
-            self.device.data(pages[page * WIDTH + first:page * WIDTH + last + 1])
+    def _send_runs(self, pages: bytes, runs: dict[int, list[tuple[int, int]]]) -> None:
+        """Each run of changed columns on its own: placed, then written."""
+        for page, found in sorted(runs.items()):
+            for first, last in found:
+                if self.chip == "ssd1306":
+                    self.device.command(0x21, first, last, 0x22, page, page)
+                else:
+                    column = first + self._column_offset
+                    self.device.command(0xB0 | page, column & 0x0F, 0x10 | column >> 4)
+                self.device.data(pages[page * WIDTH + first:page * WIDTH + last + 1])
 
     def _report(self, exc: BaseException) -> None:
         self.errors += 1

@@ -1,13 +1,20 @@
 """The 4x4 matrix keypad driver: scans rows and columns through gpiozero, debounces, posts KeyDown/KeyUp.
 
-Columns are inputs with the Pi's pull-ups; rows float (inputs without a
-pull) except the one being scanned, which is driven low, so a pressed key
-pulls its column low while its row is scanned, and two keys held in one
-column never short a high row output to a low one. Each key is debounced on its own: a change counts only once it
-has read the same for ``debounce`` seconds (a bounce restarts the count),
-so a contact that chatters for a few ms gives one press. KeyDown and KeyUp
-carry the times they were confirmed, so a long press (``C`` held for a new
-game) is measured by the core from those times.
+Columns are inputs with the Pi's pull-ups. Between scans every row is
+driven low, so a scan with no key down reads the four columns and is done;
+only when a column reads low are the rows scanned one by one: that row
+driven low, the others floating (inputs without a pull), so two keys held in
+one column never short a high row output to a low one (no row is ever driven
+high: a row switched to an output starts low). Each key is debounced on its
+own: a change counts only once it has read the same for ``debounce`` seconds
+(a bounce restarts the count), so a contact that chatters gives one press.
+The default, 20 ms, is the longest contact bounce membrane keypads are
+specified for (flat membranes under 3-5 ms, metal domes under 10 ms,
+polyester domes under 20 ms; docs/performance.md): keep it there. KeyDown
+and KeyUp carry the times they were confirmed, so a long press (``C`` held
+for a new game) is measured by the core from those times. The matrix is
+read every ``scan_interval`` (2 ms): a key is confirmed 20-22 ms after it
+closes.
 
 A key that reads down for longer than ``stuck_after`` seconds is reported
 once (log warning and ``on_stuck(key)``), released towards the core with a
@@ -46,6 +53,10 @@ LEGEND_KEYS = {"A": "M", "B": "K", "D": "FN", "*": ".", "#": "GO"}
 #: Default BCM pins: rows on header pins 29, 31, 33, 35; columns on 32, 36, 38, 40.
 DEFAULT_ROWS = (5, 6, 13, 19)
 DEFAULT_COLUMNS = (12, 16, 20, 21)
+#: Seconds between scans: an idle scan reads only the columns, so scanning often costs little.
+SCAN_INTERVAL = 0.002
+#: Clock slack in the debounce: scan times summed in floating point may fall a hair short of it.
+_SLACK = 1e-6
 
 
 def parse_keymap(rows: Iterable[Iterable[str | None]], *, shape: tuple[int, int] | None = None,
@@ -78,6 +89,13 @@ def parse_keymap(rows: Iterable[Iterable[str | None]], *, shape: tuple[int, int]
     if shape is not None and (len(parsed), len(parsed[0])) != shape:
         raise ConfigError(f"{name} is {len(parsed)}x{len(parsed[0])} but the keypad has {shape[0]} row and {shape[1]} column pins")
     return tuple(parsed)
+
+
+def _drive_low(pin) -> None:
+    """Make ``pin`` an output driving low (lgpio claims an output low; other factories are told so)."""
+    pin.function = "output"
+    if pin.state:
+        pin.state = False
 
 
 @dataclass
@@ -114,7 +132,7 @@ class MatrixKeypad:
                  columns: Sequence[int | str] = DEFAULT_COLUMNS,
                  keymap: Iterable[Iterable[str | None]] | None = None,
                  clock: Callable[[], float] = time.monotonic, debounce: float = 0.02,
-                 stuck_after: float = 30.0, scan_interval: float = 0.005,
+                 stuck_after: float = 30.0, scan_interval: float = SCAN_INTERVAL,
                  on_stuck: Callable[[str], None] | None = None) -> None:
         if pin_factory is None:
             raise ConfigError("the keypad needs a gpiozero pin_factory (it never uses the global one)")
@@ -138,9 +156,7 @@ class MatrixKeypad:
         self._columns: list = []
         try:
             for pin in rows:
-                row = DigitalOutputDevice(pin, initial_value=False, pin_factory=pin_factory)
-                row.pin.function = "input"          # idle rows float: see read_matrix
-                self._rows.append(row)
+                self._rows.append(DigitalOutputDevice(pin, initial_value=False, pin_factory=pin_factory))
             for pin in columns:
                 self._columns.append(DigitalInputDevice(pin, pull_up=True, pin_factory=pin_factory))
         except Exception:
@@ -151,17 +167,25 @@ class MatrixKeypad:
 
     def read_matrix(self) -> set[str]:
         """The keys that read down right now (raw, not debounced)."""
+        columns = [c for c, column in enumerate(self._columns) if column.is_active]  # every row is low between scans
+        if not columns:
+            return set()
         down = set()
-        for r, row in enumerate(self._rows):
-            pin = row.pin
-            pin.function = "output"                 # drive only this row, low ...
-            pin.state = False
-            try:
-                for c, column in enumerate(self._columns):
-                    if column.is_active and self.keymap[r][c] is not None:
+        rows = [row.pin for row in self._rows]
+        for pin in rows[1:]:
+            pin.function = "input"                  # every row but the first floats ...
+        try:
+            for r, pin in enumerate(rows):
+                if r:
+                    rows[r - 1].function = "input"
+                    _drive_low(pin)                 # ... and each is driven low alone in turn
+                for c in columns:
+                    if self._columns[c].is_active and self.keymap[r][c] is not None:
                         down.add(self.keymap[r][c])
-            finally:
-                pin.function = "input"              # ... and let it float again
+        finally:
+            for pin in rows:
+                if pin.function != "output":
+                    _drive_low(pin)                 # between scans: all low
         return down
 
     def scan_once(self) -> list[Event]:
@@ -196,7 +220,7 @@ class MatrixKeypad:
             return None
         if state.changing_since is None:
             state.changing_since = now
-        if now - state.changing_since < self.debounce:
+        if now - state.changing_since < self.debounce - _SLACK:
             return None
         state.down, state.changing_since = raw, None
         if state.ignored:

@@ -14,6 +14,7 @@ earlier release) are checked by their own, unkeyed chain, and said to be.
 from __future__ import annotations
 
 import json
+import json.scanner
 from dataclasses import dataclass
 from typing import NamedTuple
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -78,17 +79,25 @@ def make_v2_row(previous: str, seq: int, record: Record) -> Row:
     return Row(seq, game, tx, record.time, kind, body, chain_hash(previous, seq, game, tx, record.time, kind, body))
 
 
-_json = json.JSONDecoder().decode
+_scan = json.scanner.make_scanner(json.JSONDecoder())  # the C scanner: one call, no wrapper; a body is canonical
+
+
+def _parsed(body: str):
+    """``body``'s JSON value, read by the C scanner straight (a canonical body has no space around it); None when
+    it is not one whole JSON value (:func:`store.codec.decode` then says why)."""
+    try:
+        value, end = _scan(body, 0)
+    except (StopIteration, ValueError):
+        return None
+    return value if end == len(body) else None
 
 
 def decode_row(row: Row) -> Record:
     if row.kind == "tx" and type(row.time) is float:  # most rows: straight to the checked fast path
-        try:
-            record = fast_transaction(_json(row.body))
-        except ValueError:
-            record = None
+        parsed = _parsed(row.body)
+        record = fast_transaction(parsed) if type(parsed) is dict else None
         if record is not None:
-            object.__setattr__(record, "time", float(row.time))
+            record.__dict__["time"] = row.time  # a fresh value, seen by no one yet
             return record
     return decode(row.kind, row.body, seq=row.seq, time=row.time)
 
