@@ -53,6 +53,7 @@ if command -v raspi-config >/dev/null; then
     raspi-config nonint do_serial_cons 1 2>/dev/null || true
 else
     echo "no raspi-config (plain Debian): switch on SPI and I2C yourself (docs/install-pi.md, \"Plain Debian\")"
+    install -d /etc/modules-load.d
     printf 'i2c-dev\n' >/etc/modules-load.d/monopoly-banker.conf
 fi
 

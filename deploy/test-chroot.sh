@@ -70,9 +70,16 @@ mkdir -p "$ROOT/root/monopoly-banker"
 git -C "$SRC" ls-files -z --cached --others --exclude-standard \
     | (cd "$SRC" && tar --null -T - -cf - 2>/dev/null) | tar -xf - -C "$ROOT/root/monopoly-banker"
 
+# pip in the chroot trusts what this machine trusts (a proxy that re-signs TLS, say), and goes through its proxy
+mkdir -p "$ROOT/etc/ssl/certs"
+cp -L /etc/ssl/certs/ca-certificates.crt "$ROOT/etc/ssl/certs/host-ca-certificates.crt"
+passed=(PIP_CERT=/etc/ssl/certs/host-ca-certificates.crt)
+for name in http_proxy https_proxy no_proxy HTTP_PROXY HTTPS_PROXY NO_PROXY; do
+    if [ -n "${!name:-}" ]; then passed+=("$name=${!name}"); fi
+done
 in_chroot() {
     chroot "$ROOT" /usr/bin/env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-        HOME=/root LANG=C.UTF-8 "$@"
+        HOME=/root LANG=C.UTF-8 "${passed[@]}" "$@"
 }
 
 step "install.sh"
