@@ -102,7 +102,7 @@ WIRES: tuple[Wire, ...] = (
     Wire("keypad", "column 4", 40),
     # the buzzer: the GPIO switches an NPN transistor, which sinks the buzzer's current
     Wire("buzzer", "signal", 12, "1 kOhm to the transistor's base"),
-    Wire("buzzer", "+ terminal", 4, "5 V; 1N4148 across the buzzer for a magnetic one"),
+    Wire("buzzer", "+ terminal", 4, "68 Ohm in series; 1N4148 across the buzzer for a magnetic one"),
     Wire("buzzer", "emitter", 14),
     # instead of the + RC522: a 5 V RDM6300, its TX through a divider (the Pi's pins take 3.3 V at most)
     Wire("rdm6300", "TX", 10, "1 kOhm from TX; 2 kOhm from GPIO15 to GND (5 V -> 3.3 V)"),
