@@ -67,7 +67,7 @@ def test_the_sandbox_keeps_the_pis_devices_and_groups_and_the_network():
     assert "PrivateUsers" not in unit and "PrivateDevices" not in unit and "SupplementaryGroups" not in unit
     assert set(unit["RestrictAddressFamilies"][0].split()) == {"AF_UNIX", "AF_INET", "AF_INET6"}
     assert unit["ProtectSystem"] == ["strict"] and unit["UMask"] == ["0077"]
-    assert unit["ReadWritePaths"] == ["/var/lib/monopoly-banker /var/lib/monopoly-banker-keys"]
+    assert unit["ReadWritePaths"] == ["/var/lib/monopoly-banker /var/lib/monopoly-banker-keys", "-/media/banker-stick"]
     assert "ProcSubset" not in unit  # gpiozero reads the Pi's revision from /proc/cpuinfo and /proc/device-tree
     assert "network-online.target" in unit["Wants"][0] and "network-online.target" in unit["After"][0]
 
