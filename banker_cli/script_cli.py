@@ -47,6 +47,10 @@ def script_command(file, db: Path | None, as_json: bool, quiet: bool, backend: s
     --pin does not give it.
     """
 
+    from .common import config_path, current_config
+
+    if config_path() is not None:
+        current_config()  # a config named is read and checked (an unknown key, a bad value: exit 2) on any backend
     name = file.name if isinstance(file.name, str) else "<stdin>"
     lines = read_script(file, name)
     if port is not None or backend.startswith("serial:"):
