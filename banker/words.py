@@ -10,7 +10,6 @@ judge it (:func:`difflib.get_close_matches`, ratio 0.6 and more).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from difflib import get_close_matches
 
 
 def plural(count: int, noun: str, nouns: str | None = None) -> str:
@@ -24,6 +23,8 @@ def nearest(word: str, known: Iterable[str], *, fold=str.casefold) -> list[str]:
 
     Compared after ``fold`` (case-folded: ``Alcie`` is near ``alice``), returned as spelt in ``known``.
     """
+    from difflib import get_close_matches  # only when a word wasn't found: the unit's start needn't load it
+
     spelt: dict[str, str] = {}
     for name in known:
         spelt.setdefault(fold(name), name)

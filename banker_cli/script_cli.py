@@ -14,6 +14,8 @@ from pathlib import Path
 
 import click
 
+from banker.words import plural
+
 from .common import UNUSABLE, USAGE, db_option, describe, exit_code, fail, failing, open_ledger, pin_option, shown
 
 
@@ -151,8 +153,8 @@ def _script_on_ledger(name: str, lines, db: Path | None, *, as_json: bool, quiet
         fail(f"{name}: {failure}", 1)
     if not (quiet or as_json):
         kept = "" if db is not None else " (in memory: --db PATH keeps them)"
-        click.echo(f"{shown(name)}: passed: {held} expectation{'s' * (held != 1)} held, "
-                   f"{posted} transaction{'s' * (posted != 1)} posted{kept}")
+        click.echo(f"{shown(name)}: passed: {plural(held, 'expectation')} held, "
+                   f"{plural(posted, 'transaction')} posted{kept}")
 
 
 def _backend(spec: str, ledger, config, pin: str | None = None):
