@@ -12,6 +12,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 
+#: How much less alike than the nearest word another may be and still be offered with it.
+TIE = 0.05
+
+
 def plural(count: int, noun: str, nouns: str | None = None) -> str:
     """``count`` and its ``noun`` in the right number: ``1 house``, ``0 houses``, ``2 houses``; ``nouns`` when the
     plural isn't the noun and an ``s`` (``plural(2, "match", "matches")``)."""
@@ -19,11 +23,12 @@ def plural(count: int, noun: str, nouns: str | None = None) -> str:
 
 
 def nearest(word: str, known: Iterable[str], *, fold=str.casefold) -> list[str]:
-    """The known words nearest ``word`` (at most three, the nearest first); none when nothing is close.
+    """The known words nearest ``word``: the closest, and any as close as it (at most three); none when nothing
+    is close, or when ``word`` is itself known.
 
     Compared after ``fold`` (case-folded: ``Alcie`` is near ``alice``), returned as spelt in ``known``.
     """
-    from difflib import get_close_matches  # only when a word wasn't found: the unit's start needn't load it
+    from difflib import SequenceMatcher, get_close_matches  # only when a word wasn't found: the unit needn't load it
 
     spelt: dict[str, str] = {}
     for name in known:
@@ -31,7 +36,11 @@ def nearest(word: str, known: Iterable[str], *, fold=str.casefold) -> list[str]:
     target = fold(word)
     if not target or target in spelt:
         return []
-    return [spelt[m] for m in get_close_matches(target, list(spelt), n=3, cutoff=0.6)]
+    close = get_close_matches(target, list(spelt), n=3, cutoff=0.6)
+    if not close:
+        return []
+    best = SequenceMatcher(None, target, close[0]).ratio()
+    return [spelt[m] for m in close if SequenceMatcher(None, target, m).ratio() >= best - TIE]
 
 
 def did_you_mean(word: str, known: Iterable[str], *, fold=str.casefold) -> str:
