@@ -165,6 +165,8 @@ def two_users():
         unit_dir = base / "unit"  # the unit's ledger and keys, the unit user's own
         unit_dir.mkdir(mode=0o700)
         shutil.copy(ROOT / "docs" / "banker.example.toml", unit_dir / "banker.toml")
+        for path in (unit_dir, unit_dir / "banker.toml"):
+            shutil.chown(path, unit, unit)  # the unit user's own, as install.sh leaves them, whichever test runs first
         # the unit's venv: this one's packages, run by a Python the unit's user may run (this one may lie in
         # root's private home, as pyenv's does)
         venv_bin = base / "opt" / "venv" / "bin"
