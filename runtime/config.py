@@ -53,6 +53,7 @@ class KeypadConfig:
     columns: tuple[int, ...] = KEYPAD_COLUMNS
     keys: tuple[tuple[str, ...], ...] = DEFAULT_KEYS
     debounce: float = 0.02
+    press_confirm: float = 0.002
 
 
 @dataclass(frozen=True)
@@ -333,7 +334,7 @@ def _build(data: dict) -> Config:
 
     k = _Section(data.get("keypad", {}), "keypad")
     keypad = KeypadConfig(_pins(k, "rows", KEYPAD_ROWS), _pins(k, "columns", KEYPAD_COLUMNS), _keys(k),
-                          k.seconds("debounce", 0.02, most=1.0))
+                          k.seconds("debounce", 0.02, most=1.0), k.seconds("press_confirm", 0.002, most=1.0))
     k.done()
 
     b = _Section(data.get("buzzer", {}), "buzzer")
