@@ -72,7 +72,7 @@ class Config:
     reader_kind: str = "mfrc522"
     readers: tuple[ReaderConfig, ...] = (ReaderConfig("left", 0, READER_DEVICE["left"], READER_RESET["left"]),
                                          ReaderConfig("right", 0, READER_DEVICE["right"], READER_RESET["right"]))
-    poll_interval: float = 0.02
+    poll_interval: float = 0.01
     removal_after: float = 0.25
     display: DisplayConfig = field(default_factory=DisplayConfig)
     keypad: KeypadConfig = field(default_factory=KeypadConfig)
@@ -301,7 +301,7 @@ def _build(data: dict) -> Config:
 
     readers = _Section(data.get("readers", {}), "readers")
     kind = readers.choice("kind", "mfrc522", ("mfrc522", "rdm6300"))
-    poll = readers.seconds("poll_interval", 0.02, most=1.0)
+    poll = readers.seconds("poll_interval", 0.01, most=1.0)
     removal = readers.seconds("removal_after", 0.25, most=10.0)
     if removal < poll:
         raise ConfigError(f"readers.removal_after ({removal:g} s) must be at least readers.poll_interval ({poll:g} s)")
