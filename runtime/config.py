@@ -54,6 +54,7 @@ class KeypadConfig:
     columns: tuple[int, ...] = KEYPAD_COLUMNS
     keys: tuple[tuple[str, ...], ...] = DEFAULT_KEYS
     debounce: float = 0.02
+    press_confirm: float = 0.002
 
 
 @dataclass(frozen=True)
@@ -72,7 +73,7 @@ class Config:
     reader_kind: str = "mfrc522"
     readers: tuple[ReaderConfig, ...] = (ReaderConfig("left", 0, READER_DEVICE["left"], READER_RESET["left"]),
                                          ReaderConfig("right", 0, READER_DEVICE["right"], READER_RESET["right"]))
-    poll_interval: float = 0.02
+    poll_interval: float = 0.01
     removal_after: float = 0.25
     display: DisplayConfig = field(default_factory=DisplayConfig)
     keypad: KeypadConfig = field(default_factory=KeypadConfig)
@@ -337,7 +338,7 @@ def _build(data: dict) -> Config:
 
     readers = _Section(data.get("readers", {}), "readers")
     kind = readers.choice("kind", "mfrc522", ("mfrc522", "rdm6300"))
-    poll = readers.seconds("poll_interval", 0.02, most=1.0)
+    poll = readers.seconds("poll_interval", 0.01, most=1.0)
     removal = readers.seconds("removal_after", 0.25, most=10.0)
     if removal < poll:
         raise ConfigError(f"readers.removal_after ({removal:g} s) must be at least readers.poll_interval ({poll:g} s)")
@@ -370,7 +371,7 @@ def _build(data: dict) -> Config:
 
     k = _Section(data.get("keypad", {}), "keypad")
     keypad = KeypadConfig(_pins(k, "rows", KEYPAD_ROWS), _pins(k, "columns", KEYPAD_COLUMNS), _keys(k),
-                          k.seconds("debounce", 0.02, most=1.0))
+                          k.seconds("debounce", 0.02, most=1.0), k.seconds("press_confirm", 0.002, most=1.0))
     k.done()
 
     b = _Section(data.get("buzzer", {}), "buzzer")

@@ -163,7 +163,7 @@ def open_keypad(config: Config, hw: Hardware):
 
     k = config.keypad
     return MatrixKeypad(pin_factory=hw.pin_factory(), rows=k.rows, columns=k.columns, keymap=k.keys,
-                        clock=hw.clock, debounce=k.debounce)
+                        clock=hw.clock, debounce=k.debounce, press_confirm=k.press_confirm)
 
 
 def open_buzzer(config: Config, hw: Hardware):
