@@ -7,8 +7,10 @@ amount is for) small at the top, then the money line in Pillow's 6x11 bitmap
 font, its digit rows (7 rows, 9 with a comma's tail) scaled by whole pixels,
 nearest-neighbour: the same pixels on every machine. The width factor is the
 largest that fits 126 pixels; the height factor the largest that fits the
-rows left, at most twice the width factor (tall, not spindly). The line under
-the money is kept, small at the bottom, only while an amount is being typed
+rows left, at most twice the width factor (tall, not spindly). An amount
+being typed keeps one size, the one the longest entry fits (5 digits, the
+point and the cursor), and starts at the left, so a key press sends only the
+columns of the new digit to the panel. The line under the money is kept, small at the bottom, only while an amount is being typed
 (the hint, or the payer's balance: read by whoever types); under a balance it
 is left out (it repeats the top line). A screen with more lines under its
 figure (the worth screen), a refusal, a QR code or a progress bar is not
@@ -25,8 +27,11 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
+from banker.money import MAX_DIGITS
 from banker.screen import Screen
 
+#: The longest amount the keypad takes, as the screen shows it while typing: the digits, the point, the cursor.
+WIDEST_TYPED = "8" * MAX_DIGITS + "._"
 #: Characters a money line is made of: the core's amounts (banker.money), its cut mark ``~``, the cursor.
 MONEY_CHARS = frozenset("0123456789.,KM-~_")
 #: The rows of the 11-row font cell the digits use (2-8); a comma's tail adds rows 9 and 10.
@@ -67,7 +72,7 @@ def draw_large(draw: ImageDraw.ImageDraw, image: Image.Image, screen: Screen, fo
         if len(screen.lines) > screen.big + 1:
             draw.text((1, HINT_TOP - 1), screen.lines[screen.big + 1], font=font, fill=1)
     money = money_image(text, bottom - MONEY_TOP)
-    x = (image.width - money.width) // 2
+    x = SIDE if typing(screen) else (image.width - money.width) // 2
     y = MONEY_TOP + (bottom - MONEY_TOP - money.height) // 2
     image.paste(1, (x, y), money)
 
@@ -86,13 +91,17 @@ def scales(text: str, rows: int, width: int = 128 - 2 * SIDE) -> tuple[int, int,
 
 
 def money_image(text: str, rows: int) -> Image.Image:
-    """``text`` as tall as ``rows`` rows and the frame's width let it be (mode "1", cropped to its ink's width)."""
+    """``text`` as tall as ``rows`` rows and the frame's width let it be (mode "1"): a balance cropped to its
+    ink's width; an amount being typed at the size of the longest entry, glyphs in fixed cells from the left."""
+    if text.endswith("_"):
+        sx, sy, _ = scales(WIDEST_TYPED, rows)
+        return _composed(text, sx, sy, 0, crop=False)
     return _composed(text, *scales(text, rows))
 
 
 def digit_height(text: str, rows: int) -> int:
     """How tall the digits of ``text`` are drawn in ``rows`` rows (7 source rows times the height factor)."""
-    return DIGIT_ROWS * scales(text, rows)[1]
+    return DIGIT_ROWS * scales(WIDEST_TYPED if text.endswith("_") else text, rows)[1]
 
 
 @lru_cache(maxsize=1)
@@ -119,7 +128,7 @@ def _touches(left: str, right: str) -> bool:
 
 
 @lru_cache(maxsize=256)
-def _composed(text: str, sx: int, sy: int, gap: int) -> Image.Image:
+def _composed(text: str, sx: int, sy: int, gap: int, crop: bool = True) -> Image.Image:
     band = COMMA_ROWS if "," in text else DIGIT_ROWS
     gaps = [gap if i and _touches(text[i - 1], ch) else 0 for i, ch in enumerate(text)]
     out = Image.new("1", (len(text) * CELL * sx + sum(gaps), band * sy), 0)
@@ -129,5 +138,5 @@ def _composed(text: str, sx: int, sy: int, gap: int) -> Image.Image:
         glyph = _glyph(ch).crop((0, 0, CELL, band))
         out.paste(glyph.resize((CELL * sx, band * sy), Image.NEAREST), (x, 0))
         x += CELL * sx
-    box = out.getbbox()
+    box = out.getbbox() if crop else None
     return out.crop((box[0], 0, box[2], out.height)) if box else out

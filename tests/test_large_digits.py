@@ -206,6 +206,24 @@ def test_the_display_driver_sends_the_large_frame(chip_name):
             assert same(chip.image().convert("1"), large(screen))
 
 
+def typing(typed: str) -> Screen:
+    return Screen(lines=("Bank pays Alice", typed + "_", "then M or K"), big=1)
+
+
+@pytest.mark.parametrize("chip_name", ["ssd1306", "sh1106"])
+def test_a_digit_typed_in_large_digits_moves_nothing_already_shown(chip_name):
+    """The typed amount keeps one size and starts at the left: a key sends only the new digit's columns."""
+    chip = OledChip(chip_name)
+    with OledDisplay(chip=chip_name, interface=chip, digits="large") as display:
+        for typed in ("1", "1.", "1.2", "1.23", "1.234", "1.2345"):
+            display.show(typing(typed[:-1]))
+            chip.reset_counters()
+            display.show(typing(typed))
+            changed = ImageChops.logical_xor(large(typing(typed[:-1])), large(typing(typed))).getbbox()
+            assert changed[2] - changed[0] <= 2 * 18, typed           # the new glyph's cell and the cursor's
+            assert chip.reset_counters().wire_bytes < 0.25 * 1024
+
+
 def test_the_configured_unit_opens_its_display_with_large_digits():
     from firmware_sim.hw_sim import SimulatedHardware
     from runtime.device import open_display
