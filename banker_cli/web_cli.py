@@ -45,7 +45,7 @@ def web_command(db: Path | None, config_path: Path | None, host: str | None, por
         fail(str(exc), 3)
     except OSError as exc:
         fail(f"cannot listen on {host or config.web.host}:{port if port is not None else config.web.port}: "
-             f"{exc.strerror or exc}", 2)
+             f"{exc.strerror or exc}", 3)
     click.echo(shown(server.url))
     if server.waiting_for_network:
         click.echo("banker: no network yet: phones can't open the page until this computer has a LAN address "
