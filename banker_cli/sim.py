@@ -16,7 +16,7 @@ import click
 
 from banker import script_run
 from banker.errors import BankerError
-from banker_cli.common import UNUSABLE, db_option, fail, open_ledger, pin_option, shown
+from banker_cli.common import UNUSABLE, current_config, db_option, fail, open_ledger, pin_option, shown
 
 #: Exit code when no window can be opened (no display, or pygame not installed): a device that can't be used.
 NO_DISPLAY = UNUSABLE
@@ -80,7 +80,8 @@ def sim_command(db: Path | None, script_file, screenshot: Path | None, scale: in
         watched = speed is not None and not headless
         try:
             sim = DesktopSim(ledger, scale=3 if headless and scale is None else scale,
-                             sound=not (mute or headless or (lines is not None and not watched)))
+                             sound=not (mute or headless or (lines is not None and not watched)),
+                             digits=current_config().display.digits)
         except NoDisplay as exc:
             fail(str(exc), NO_DISPLAY)
         with sim, _table_page(ledger, sim.shell, web):

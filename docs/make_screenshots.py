@@ -3,7 +3,7 @@
 Run it from the repository's root after a change of the unit's look, its
 flows or its wiring (it needs the ``sim`` extra):
 
-    .venv/bin/python docs/make_screenshots.py
+    .venv/bin/python docs/make_screenshots.py [SHOT...]    # e.g. screen-large-balance
 
 Each screenshot is a keypad script (the format of docs/cli.md) played in the
 simulator's window over a fresh demo game (Alice, Bob, Cleo and Dan at 15M),
@@ -104,12 +104,16 @@ SHOTS: dict[str, tuple] = {
     "volume": ("unit", "press .\nexpect screen Volume"),
     "unknown-card": ("unit", "insert left new-card\nexpect screen Unknown card"),
     "enrolled": ("unit", "insert left new-card\npress FN\nexpect screen Enrolled"),
+    "screen-large-balance": ("unit", "insert left Alice\npress 1 . 5 M\nexpect screen Alice +1.5M"),
 }
+#: Shots taken with another ``[display] digits`` than the default (docs/config.md).
+DIGITS = {"screen-large-balance": "large"}
 
 
 def shoot(name: str, cut: str, text: str, held: str | None = None, seconds: float = 0.0) -> Path:
     """Play ``text`` over a fresh demo game (then hold key ``held`` down ``seconds``) and save docs/img/NAME.png."""
-    with SqliteLedger(":memory:") as ledger, DesktopSim(ledger, scale=SCALE, sound=False) as sim:
+    digits = DIGITS.get(name, "normal")
+    with SqliteLedger(":memory:") as ledger, DesktopSim(ledger, scale=SCALE, sound=False, digits=digits) as sim:
         seed_demo(ledger)
         hand = WindowBackend(sim)
         failure = script_run.run(scripts.parse(text), hand)
@@ -128,14 +132,21 @@ def shoot(name: str, cut: str, text: str, held: str | None = None, seconds: floa
         return path
 
 
-def main() -> None:
+def main(only: list[str] | None = None) -> None:
+    """Every shot (or those named ``only``), then the diagrams (only when every shot is made)."""
     OUT.mkdir(parents=True, exist_ok=True)
+    unknown = sorted(set(only or ()) - set(SHOTS))
+    if unknown:
+        raise SystemExit(f"no such shot: {', '.join(unknown)} (the shots: {', '.join(SHOTS)})")
     for name, (cut, text, *held) in SHOTS.items():
-        print(shoot(name, cut, text, *held).relative_to(ROOT))
+        if not only or name in only:
+            print(shoot(name, cut, text, *held).relative_to(ROOT))
+    if only:
+        return
     import make_diagrams  # docs/ is on the path: this script's own folder
 
     make_diagrams.main()
 
 
 if __name__ == "__main__":
-    main()
+    main(sys.argv[1:])

@@ -31,7 +31,7 @@ from PIL import Image, ImageDraw
 from banker.screen import Screen
 
 from .errors import DeviceMissing, DriverLibraryMissing
-from render import HEIGHT, WIDTH, draw_screen
+from render import DIGITS, HEIGHT, WIDTH, draw_screen
 
 log = logging.getLogger("banker.display")
 
@@ -55,10 +55,10 @@ def frame_pages(image: Image.Image) -> bytes:
     return b"".join(raw[PAGES - 1 - page::PAGES] for page in range(PAGES))
 
 
-def screen_image(screen: Screen) -> Image.Image:
-    """The 128x64 frame for ``screen`` (what :func:`drivers.render.render_image` gives, without a luma device)."""
+def screen_image(screen: Screen, *, digits: str = "normal") -> Image.Image:
+    """The 128x64 frame for ``screen`` (what :func:`render.render_image` gives, without a luma device)."""
     image = Image.new("1", (WIDTH, HEIGHT), 0)
-    draw_screen(ImageDraw.Draw(image), screen, image)
+    draw_screen(ImageDraw.Draw(image), screen, image, digits=digits)
     return image
 
 
@@ -115,7 +115,8 @@ class OledDisplay:
 
     ``interface`` injects luma's serial interface (``i2c``, ``spi``, ``noop``
     or :class:`firmware_sim.display_sim.OledChip`); without it one is opened
-    on ``bus``. ``contrast`` is 0-255. ``partial=False`` sends every frame whole.
+    on ``bus``. ``contrast`` is 0-255. ``partial=False`` sends every frame whole. ``digits="large"`` draws a
+    balance or an amount as tall as the panel fits (:mod:`render.large`).
 
     Example::
 
@@ -127,13 +128,16 @@ class OledDisplay:
     def __init__(self, *, chip: str = "ssd1306", interface: Any = None, bus: str = "i2c",
                  port: int = 1, address: int = 0x3C, spi_device: int = 0,
                  gpio_dc: int = 23, gpio_reset: int = 27, contrast: int = 0xCF,
-                 rotate: int = 0, partial: bool = True) -> None:
+                 rotate: int = 0, partial: bool = True, digits: str = "normal") -> None:
         if chip not in CHIPS:
             raise ValueError(f"unknown OLED controller {chip!r}: use one of {', '.join(CHIPS)}")
+        if digits not in DIGITS:
+            raise ValueError(f"digits must be one of {', '.join(DIGITS)}, not {digits!r}")
         if not 0 <= contrast <= 255:
             raise ValueError(f"contrast must be 0-255, not {contrast}")
         self.chip = chip
         self.partial = partial
+        self.digits = digits
         self.where = (f"I2C bus {port} at 0x{address:02X}" if bus == "i2c"
                       else f"SPI{port} CE{spi_device} (D/C GPIO{gpio_dc}, RES GPIO{gpio_reset})")
         if interface is None:
@@ -167,7 +171,7 @@ class OledDisplay:
     def show(self, screen: Screen) -> None:
         """Draw ``screen``; a bus error is recorded (``failed``) and the next frame resends it all."""
         self._screen = screen
-        image = screen_image(screen)
+        image = screen_image(screen, digits=self.digits)
         try:
             if self._power_pending:
                 self._set_power(self._on)

@@ -8,6 +8,8 @@ Layout: a 10-pixel status bar (the ``+`` and ``-`` readers, filled when a
 card lies on them; the volume as up to three bars), then up to four lines in
 Pillow's 6x11 bitmap font (21 characters), or three with one line doubled
 (10 characters, 12x22) for a balance or an amount. A refusal is drawn inverted.
+With ``digits="large"`` a balance or an amount is drawn as tall as the frame
+fits instead (:mod:`render.large`).
 """
 
 from __future__ import annotations
@@ -18,11 +20,15 @@ from PIL import Image, ImageDraw, ImageFont
 
 from banker.screen import Screen
 
+from . import large
+
 WIDTH, HEIGHT = 128, 64
 STATUS_HEIGHT = 10
 TEXT_TOP = 12
 SMALL_PITCH = 13
 BIG_SCALE = 2
+#: How a balance or an amount is drawn: ``[display] digits`` of the config (docs/config.md).
+DIGITS = ("normal", "large")
 
 
 @lru_cache(maxsize=1)
@@ -99,12 +105,19 @@ def _draw_progress(draw: ImageDraw.ImageDraw, progress: float) -> None:
         draw.rectangle((1, top + 1, filled, HEIGHT - 2), fill=1)
 
 
-def draw_screen(draw: ImageDraw.ImageDraw, screen: Screen, image: Image.Image | None = None) -> None:
-    """Draw ``screen`` with ``draw`` (a luma canvas); ``image`` is needed for the double-size line."""
+def draw_screen(draw: ImageDraw.ImageDraw, screen: Screen, image: Image.Image | None = None, *,
+                digits: str = "normal") -> None:
+    """Draw ``screen`` with ``draw`` (a luma canvas); ``image`` is needed for the double-size line and for
+    ``digits="large"`` (a balance or an amount as tall as it fits; see :mod:`render.large`)."""
+    if digits not in DIGITS:
+        raise ValueError(f"digits must be one of {', '.join(DIGITS)}, not {digits!r}")
     if screen.asleep:
         return
     if screen.qr is not None:
         _draw_qr(draw, screen)
+        return
+    if digits == "large" and image is not None and large.applies(screen):
+        large.draw_large(draw, image, screen, font())
         return
     _draw_status(draw, screen)
     ink = 1
@@ -129,13 +142,13 @@ def draw_screen(draw: ImageDraw.ImageDraw, screen: Screen, image: Image.Image | 
         _draw_progress(draw, screen.progress)
 
 
-def show(device, screen: Screen) -> None:
+def show(device, screen: Screen, *, digits: str = "normal") -> None:
     """Send ``screen`` to a luma ``device`` (real panel or dummy) as one frame."""
     from luma.core.render import canvas
 
     frame = canvas(device)
     with frame as draw:
-        draw_screen(draw, screen, frame.image)
+        draw_screen(draw, screen, frame.image, digits=digits)
 
 
 @lru_cache(maxsize=1)
@@ -146,8 +159,9 @@ def _dummy():
     return dummy(width=WIDTH, height=HEIGHT, mode="1")
 
 
-def render_image(screen: Screen) -> Image.Image:
-    """The 128x64 mode-"1" frame for ``screen``, drawn exactly as the panel draws it (on luma's dummy device)."""
+def render_image(screen: Screen, *, digits: str = "normal") -> Image.Image:
+    """The 128x64 mode-"1" frame for ``screen``, drawn exactly as the panel draws it (on luma's dummy device);
+    ``digits`` is the config's ``[display] digits`` (``"normal"`` or ``"large"``)."""
     device = _dummy()
-    show(device, screen)
+    show(device, screen, digits=digits)
     return device.image.copy()

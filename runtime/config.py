@@ -46,6 +46,8 @@ class DisplayConfig:
     reset_pin: int = DISPLAY_SPI_RESET
     contrast: int = 0xCF
     rotate: int = 0
+    #: ``"large"``: a balance or an amount drawn as tall as the panel fits (render/large.py); ``"normal"``: double size.
+    digits: str = "normal"
 
 
 @dataclass(frozen=True)
@@ -366,6 +368,7 @@ def _build(data: dict) -> Config:
         d.number("address", DISPLAY_ADDRESS, I2C_ADDRESSES, "an I2C address 0x03-0x77 (most displays: 0x3C or 0x3D)"),
         d.number("spi_device", 0, range(0, 3), "an SPI chip select 0-2"), d.gpio("dc_pin", DISPLAY_SPI_DC), d.gpio("reset_pin", DISPLAY_SPI_RESET),
         d.number("contrast", 0xCF, range(0, 256), "0-255"), d.number("rotate", 0, range(0, 4), "0-3 quarter turns"),
+        d.choice("digits", "normal", ("normal", "large")),
     )
     d.done()
 

@@ -178,7 +178,7 @@ def open_display(config: Config, hw: Hardware):
     d = config.display
     return OledDisplay(chip=d.chip, interface=hw.display_interface(config), bus=d.bus, port=d.port, address=d.address,
                        spi_device=d.spi_device, gpio_dc=d.dc_pin, gpio_reset=d.reset_pin, contrast=d.contrast,
-                       rotate=d.rotate)
+                       rotate=d.rotate, digits=d.digits)
 
 
 PARTS: dict[str, Callable[[Config, Hardware], Any]] = {

@@ -24,9 +24,10 @@ SLOT_LABELS = {"left": "+  receives", "right": "-  pays"}
 SLEEP_HINT = "Asleep: a key or a card wakes it"
 
 
-def oled_surface(screen: Screen | None, scale: int) -> pygame.Surface:
-    """The OLED frame of ``screen`` (None: panel off) as a surface, each pixel ``scale`` x ``scale``."""
-    frame = render_image(screen) if screen is not None else Image.new("1", (128, 64), 0)
+def oled_surface(screen: Screen | None, scale: int, *, digits: str = "normal") -> pygame.Surface:
+    """The OLED frame of ``screen`` (None: panel off) as a surface, each pixel ``scale`` x ``scale``;
+    ``digits`` is the config's ``[display] digits``."""
+    frame = render_image(screen, digits=digits) if screen is not None else Image.new("1", (128, 64), 0)
     rgb = Image.new("RGB", frame.size, L.OLED_DARK)
     rgb.paste(L.OLED_LIT, mask=frame)
     rgb = rgb.resize((frame.width * scale, frame.height * scale), Image.NEAREST)

@@ -19,6 +19,7 @@ import pygame  # noqa: E402
 from banker.errors import BankerError  # noqa: E402
 from banker.events import KEYS, READERS, Event, KeyDown, KeyUp, Tick  # noqa: E402
 from banker.screen import Screen  # noqa: E402
+from render import DIGITS  # noqa: E402
 from runtime.shell import Shell  # noqa: E402
 
 from . import draw  # noqa: E402
@@ -96,8 +97,9 @@ class SimClock:
 class OledView:
     """The Display port of the window: keeps the frame the Shell last sent, dark while powered off."""
 
-    def __init__(self, scale: int) -> None:
+    def __init__(self, scale: int, digits: str = "normal") -> None:
         self.scale = scale
+        self.digits = digits
         self.screen: Screen | None = None
         self.on = True
         self.dark = draw.oled_surface(None, scale)
@@ -105,7 +107,7 @@ class OledView:
 
     def show(self, screen: Screen) -> None:
         self.screen = screen
-        self.frame = draw.oled_surface(screen, self.scale)
+        self.frame = draw.oled_surface(screen, self.scale, digits=self.digits)
 
     def power(self, on: bool) -> None:
         self.on = on
@@ -119,7 +121,8 @@ class DesktopSim:
 
     ``clock`` gives event times (a :class:`SimClock`; a script freezes it);
     ``sound=False`` keeps the buzzer silent; ``scale=None`` picks the largest
-    scale up to the default whose window fits the desktop. Raises
+    scale up to the default whose window fits the desktop; ``digits`` is the
+    config's ``[display] digits`` (``"large"``: balances as tall as fit). Raises
     :class:`NoDisplay` where no window can be opened. Use it as a context
     manager, or call :meth:`close`.
 
@@ -128,7 +131,9 @@ class DesktopSim:
     """
 
     def __init__(self, ledger, *, scale: int | None = DEFAULT_SCALE, clock: SimClock | None = None,
-                 sound: bool = True) -> None:
+                 sound: bool = True, digits: str = "normal") -> None:
+        if digits not in DIGITS:
+            raise ValueError(f"digits must be one of {', '.join(DIGITS)}, not {digits!r}")
         problem = display_problem()
         if problem:
             raise NoDisplay(problem)
@@ -148,7 +153,7 @@ class DesktopSim:
         pygame.display.set_caption(CAPTION)
         self.ledger = ledger
         self.clock = clock or SimClock()
-        self.oled = OledView(self.layout.scale)
+        self.oled = OledView(self.layout.scale, digits)
         self.buzzer = ToneBuzzer(audible=sound)
         self.shell = Shell(ledger, display=self.oled, buzzer=self.buzzer, clock=self.clock, now=self.clock())
         self.table = CardTable()
