@@ -26,7 +26,7 @@ KEYS = list("1.2345") + ["M"]
 TARGET_SHARE = 0.40
 
 
-def per_key(chip_name: str, partial: bool) -> list[dict]:
+def per_key(chip_name: str, partial: bool, digits: str = "normal") -> list[dict]:
     """Traffic and CPU time of each key press of the typing run."""
     from drivers.display import OledDisplay
     from firmware_sim.display_sim import I2C_HZ, OledChip
@@ -35,7 +35,8 @@ def per_key(chip_name: str, partial: bool) -> list[dict]:
 
     chip = OledChip(chip_name)
     rows = []
-    with open_ledger(":memory:") as ledger, OledDisplay(chip=chip_name, interface=chip, partial=partial) as display:
+    with open_ledger(":memory:") as ledger, OledDisplay(chip=chip_name, interface=chip, partial=partial,
+                                                                 digits=digits) as display:
         ledger.enrol("Alice", "A1")
         shell = Shell(ledger, display=display)
         t = 1.0
@@ -55,9 +56,9 @@ def per_key(chip_name: str, partial: bool) -> list[dict]:
     return rows
 
 
-def report_chip(report: Report, chip_name: str, rounds: int) -> None:
-    runs = [per_key(chip_name, True) for _ in range(rounds)]
-    partial, full = runs[-1], per_key(chip_name, False)
+def report_chip(report: Report, chip_name: str, rounds: int, digits: str = "normal") -> None:
+    runs = [per_key(chip_name, True, digits) for _ in range(rounds)]
+    partial, full = runs[-1], per_key(chip_name, False, digits)
     shares = [p["wire_bytes"] / f["wire_bytes"] for p, f in zip(partial, full)]
     report.section(f"{chip_name}: typing {''.join(KEYS)} on the + reader's card")
     report.figure("full frame: bytes on the wire", full[0]["wire_bytes"], "bytes")
@@ -78,11 +79,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=20, help="typing runs timed (median CPU)")
     parser.add_argument("--quick", action="store_true", help="one round: proves the benchmark runs")
+    parser.add_argument("--digits", choices=("normal", "large"), default="normal",
+                        help="the config's [display] digits (large: the balance as tall as the screen fits)")
     args = parser.parse_args()
     rounds = 1 if args.quick else args.rounds
-    report = Report(f"bench_display: bytes to the OLED per key press, tree {common.ROOT}")
+    report = Report(f"bench_display: bytes to the OLED per key press, digits {args.digits}, tree {common.ROOT}")
     for chip in ("ssd1306", "sh1106"):
-        report_chip(report, chip, rounds)
+        report_chip(report, chip, rounds, args.digits)
     report.summary()
 
 
