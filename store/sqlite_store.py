@@ -37,8 +37,9 @@ from banker.records import JournalAccepted, NewGame, PinFailure, Record, Snapsho
 from .backup_schedule import Backups
 from .backups import INTERVAL_SECONDS, clean_stale_files
 from .codec import stamped
-from .journal import GameRow, Progress, Row, decode_row, make_row, names_of, stretches, verify_in_two, verify_rows
+from .journal import GameRow, Progress, Row, decode_row, make_row, names_of, stretches, verify_rows
 from .keys import Keyring
+from .verify_parts import verify_in_parts
 from .trust import Mismatch, check_journal, needs_upgrade, refusal, refuse_downgrade, upgrade_ledger
 from .lock import WriterLock, release_writer_lock, take_writer_lock
 from .migrate import V1_PROBLEMS
@@ -295,9 +296,14 @@ class SqliteStore:
             if last < PARALLEL_FROM or self.path == ":memory:":
                 return verify_rows(self._iter_rows(), key=key, chain_start=self.chain_start, anchor=anchor,
                                    earlier=earlier, progress=progress)
-            return verify_in_two(str(file_path(self.path).resolve()), self._iter_rows("WHERE seq <= ?", (last,)),
-                                 key=key, chain_start=self.chain_start, anchor=anchor, earlier=earlier, last=last,
-                                 progress=progress)
+            snapshots = [seq for seq, in self._query("SELECT seq FROM journal WHERE mark IS NOT NULL AND kind = "
+                                                      "'snapshot' AND seq <= ? ORDER BY seq", (last,))]
+            return verify_in_parts(str(file_path(self.path).resolve()), self._rows_between, key=key,
+                                   chain_start=self.chain_start, anchor=anchor, earlier=earlier, last=last,
+                                   snapshots=snapshots, progress=progress)
+
+    def _rows_between(self, first: int, last: int) -> Iterator[Row]:
+        return self._iter_rows("WHERE seq > ? AND seq <= ?", (first, last))
 
     @contextmanager
     def _snapshot(self) -> Iterator[None]:
