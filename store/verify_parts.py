@@ -33,6 +33,8 @@ MAX_PROCESSES = 4
 #: The chain's cost per row against the records' (HMAC 3 us; decode and fold 9-10 us: measured here).
 CHAIN_WEIGHT = 0.3
 
+#: The entry numbers of the snapshots up to entry ``?`` (through the partial index of marked rows).
+SNAPSHOT_SEQS = "SELECT seq FROM journal WHERE mark IS NOT NULL AND kind = 'snapshot' AND seq <= ? ORDER BY seq"
 RowsBetween = Callable[[int, int], Iterator[Row]]  # rows with first < seq <= last, in order
 
 
