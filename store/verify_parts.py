@@ -16,6 +16,7 @@ An append-only journal never changes its entries 1..``last``, so every process r
 from __future__ import annotations
 
 import os
+import signal
 import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
@@ -85,6 +86,12 @@ def audit_part(conn: sqlite3.Connection, first: int, last: int) -> tuple[list[Pr
     return content.problems, content.starts, content.accepted, content.count, part_of(auditor)
 
 
+def _as_worker() -> None:
+    """A forked worker ends when the pool ends it (SIGTERM), whatever handler the process it came from set (the
+    unit's shell stops cleanly on SIGTERM: a worker with that handler would never end)."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def _work(path: str, key: bytes | None, chain_start: int | None, anchor: tuple[int, str] | None, last: int,
           chain: bool, part: tuple[int, int] | None) -> tuple[Any, Any]:
     """One process's share: the chain (if ``chain``) and a part (if any)."""
@@ -112,7 +119,7 @@ def verify_in_parts(path: str, rows_between: RowsBetween, *, key: bytes | None, 
     else:
         shares.insert(0, (True, None))
     editions = all_editions()
-    with multiprocessing.get_context("fork").Pool(len(shares)) as pool:
+    with multiprocessing.get_context("fork").Pool(len(shares), initializer=_as_worker) as pool:
         results = [pool.apply_async(_work, (path, key, chain_start, anchor, last, chain, part))
                    for chain, part in shares]
         content, auditor = ContentWalk(progress), Auditor(editions)

@@ -178,3 +178,14 @@ def test_a_tampered_ledger_is_named_the_same_in_parts(honest, tmp_path, name, pr
     serial = audit_of(path, None, monkeypatch)
     assert serial[0], "the tampering is found"
     assert audit_of(path, processes, monkeypatch) == serial
+
+
+def test_verify_in_parts_ends_its_processes_whatever_the_process_does_on_sigterm(honest, monkeypatch):
+    """The unit's shell stops cleanly on SIGTERM; the workers forked from it must still end when verify ends."""
+    import signal
+
+    previous = signal.signal(signal.SIGTERM, lambda *_: None)
+    try:
+        assert audit_of(honest, 3, monkeypatch)[0] == []
+    finally:
+        signal.signal(signal.SIGTERM, previous)
