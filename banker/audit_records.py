@@ -18,72 +18,123 @@ the bank's postings issued less what they took back.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 
 from .audit import Audit, GameTotals, Problem
 from .deeds import Edition
 from .errors import Refused
-from .game import Game, apply, replay
+from .game import Game, apply, from_snapshot, replay
 from .money import format_amount
-from .records import BANK, Enrolment, GameRestored, NewGame, Record, Transaction, kind_of, moved, transactions_in
+from .records import (BANK, Enrolment, GameRestored, NewGame, Record, Snapshot, Transaction, kind_of, moved,
+                      transactions_in)
 from .rules.estate import EstateConflict
 
 
 def audit_records(entries: Iterable[tuple[int, Record]], *, editions: Mapping[str, Edition]) -> Audit:
     """Check the records (``(seq, record)`` in journal order) of a ledger against each other and the fold."""
-    problems: list[Problem] = []
-    started: set[int] = set()  # games a new-game record starts
-    totals: dict[int, GameTotals] = {}  # the bank's money in each game, from its postings
-    stray: dict[int, GameTotals] = {}  # transactions of games that never started: no fold reaches them
-    last: dict[int, Game] = {}  # each game as the fold held it when another game became current
-    left_out: dict[int, int] = {}  # each game's transactions the fold refused (the journal holds them all the same)
-    check_links = _Links().check
-    deeds_failed: set[int] = set()  # games whose deeds the fold could not take (said once each)
-    count, refused = 0, False
-    game = replay((), editions=editions)
-    for seq, record in entries:
-        found = len(problems)
-        plain = type(record) is Transaction  # most records: skip the other kinds' checks
-        if not plain and isinstance(record, NewGame):
-            problems += _new_game(seq, record, started, totals, editions)
-        if not plain:
-            problems += _openings(record, game)
-        if not plain and isinstance(record, GameRestored) and record.checkpoint.game not in started:
-            problems.append(Problem(None, f"journal entry {seq} (restore) restores game {record.checkpoint.game}, "
-                                          "which does not exist"))
-        try:
-            after, why = apply(game, record), None
-        except Refused as exc:
-            after, why = None, exc
-        names = (game if after is None else after).names
-        for tx in ((record,) if plain else transactions_in(record)):
-            count += 1
-            check_links(tx, problems)
-            if tx.game in started:
-                _postings(tx, names, totals[tx.game], problems)
-            else:
-                problems.append(Problem(tx.id, f"belongs to game {tx.game}, which does not exist"))
-                _postings(tx, names, stray.setdefault(tx.game, GameTotals()), problems, players=True)
-        if after is None:
-            problems += _refused(record, why, game, deeds_failed)
-            for tx in transactions_in(record):
-                left_out[tx.game] = left_out.get(tx.game, 0) + 1
-            if len(problems) == found and not refused:  # say why only if nothing above did, and once
-                problems.append(_entry_problem(seq, record, f"does not replay ({why}); the records after it are "
-                                                            "folded without it"))
-            refused = True
-            continue
-        if after.id != game.id:
-            if game.id:
-                last[game.id] = game
-            problems += _brought_back(seq, record, after, last, left_out)
-        game = after
-    if game.id:
-        last[game.id] = game
-    for gid, money in totals.items():
-        if gid in last:
-            money.players = dict(last[gid].balances)
-    problems += _unconserved({**totals, **stray}, left_out)
-    return Audit(problems, {**totals, **stray}, count)
+    auditor = Auditor(editions)
+    auditor.feed(entries)
+    return auditor.finish()
+
+
+class Auditor:
+    """:func:`audit_records` as a fold that can stop and go on: :meth:`feed` records in journal order as they come,
+    :meth:`finish` once. Its state is what the checks remember of the records fed so far.
+
+    ``after``: a snapshot to start from instead of an empty ledger (a part of the journal audited apart, see
+    :mod:`banker.audit_parts`). Then what the records before it would have answered is noted as an assumption
+    (:attr:`assumed`), for the auditor of those records to confirm.
+    """
+
+    def __init__(self, editions: Mapping[str, Edition], after: Snapshot | None = None) -> None:
+        self.editions = editions
+        self.problems: list[Problem] = []
+        self.started: set[int] = set()  # games a new-game record starts
+        self.totals: dict[int, GameTotals] = {}  # the bank's money in each game, from its postings
+        self.stray: dict[int, GameTotals] = {}  # transactions of games that never started: no fold reaches them
+        self.last: dict[int, Game] = {}  # each game as the fold held it when another game became current
+        self.left_out: dict[int, int] = {}  # each game's transactions the fold refused (the journal holds them)
+        self.links = _Links()
+        self.deeds_failed: set[int] = set()  # games whose deeds the fold could not take (said once each)
+        self.count, self.refused = 0, False
+        self.players: dict[int, dict[int, int]] = {}  # each game's balances as a later part of the journal left them
+        self.assumed = None if after is None else Assumed()
+        self.game = replay((), editions=editions) if after is None else from_snapshot(after, editions=editions)
+        if self.assumed is not None:
+            self.links.assumed = self.assumed
+
+    def feed(self, entries: Iterable[tuple[int, Record]]) -> None:
+        problems, started, totals, last, left_out = self.problems, self.started, self.totals, self.last, self.left_out
+        check_links, game = self.links.check, self.game
+        for seq, record in entries:
+            found = len(problems)
+            plain = type(record) is Transaction  # most records: skip the other kinds' checks
+            if not plain:
+                self._other(seq, record, game)
+            try:
+                after, why = apply(game, record), None
+            except Refused as exc:
+                after, why = None, exc
+            names = (game if after is None else after).names
+            for tx in ((record,) if plain else transactions_in(record)):
+                self.count += 1
+                check_links(tx, problems)
+                if tx.game in started or self._started(tx.game):
+                    _postings(tx, names, totals.setdefault(tx.game, GameTotals()), problems)
+                else:
+                    problems.append(Problem(tx.id, f"belongs to game {tx.game}, which does not exist"))
+                    _postings(tx, names, self.stray.setdefault(tx.game, GameTotals()), problems, players=True)
+            if after is None:
+                problems += _refused(record, why, game, self.deeds_failed)
+                for tx in transactions_in(record):
+                    left_out[tx.game] = left_out.get(tx.game, 0) + 1
+                if len(problems) == found and not self.refused:  # say why only if nothing above did, and once
+                    problems.append(_entry_problem(seq, record, f"does not replay ({why}); the records after it "
+                                                                "are folded without it"))
+                self.refused = True
+                continue
+            if after.id != game.id:
+                if game.id:
+                    last[game.id] = game
+                problems += self._brought_back(seq, record, after)
+            game = after
+        self.game = game
+
+    def _started(self, gid: int | None) -> bool:
+        if gid in self.started:
+            return True
+        if self.assumed is not None:  # started before the snapshot, if the records before it say so
+            self.assumed.started.add(gid)
+            return True
+        return False
+
+    def _other(self, seq: int, record: Record, game: Game) -> None:
+        """The checks of the rarer kinds: a new game, openings, a restore."""
+        if isinstance(record, NewGame):
+            if self.assumed is not None and record.game not in self.started:
+                self.assumed.not_started.add(record.game)
+            self.problems += _new_game(seq, record, self.started, self.totals, self.editions)
+        self.problems += _openings(record, game)
+        if isinstance(record, GameRestored) and not self._started(record.checkpoint.game):
+            self.problems.append(Problem(None, f"journal entry {seq} (restore) restores game "
+                                               f"{record.checkpoint.game}, which does not exist"))
+
+    def _brought_back(self, seq: int, record: Record, after: Game) -> list[Problem]:
+        if self.assumed is not None and after.id not in self.last and after.id not in self.started:
+            self.assumed.unsure = True  # a game held before the snapshot: only its auditor can compare
+            return []
+        return _brought_back(seq, record, after, self.last, self.left_out)
+
+    def finish(self) -> Audit:
+        if self.game.id:
+            self.last[self.game.id] = self.game
+        for gid, money in self.totals.items():
+            if gid in self.players:
+                money.players = dict(self.players[gid])
+            elif gid in self.last:
+                money.players = dict(self.last[gid].balances)
+        games = {**self.totals, **self.stray}
+        return Audit(self.problems + _unconserved(games, self.left_out), games, self.count)
 
 
 class _Links:
@@ -94,9 +145,12 @@ class _Links:
         self.expected = 1
         self.seen: dict[int, int] = {}  # tx id -> game
         self.reversed_by: dict[int, int] = {}
+        self.assumed: Assumed | None = None  # set: a part after a snapshot, whose earlier transactions it can't see
 
     def check(self, tx: Transaction, problems: list[Problem]) -> None:
         expected = self.expected
+        if self.assumed is not None and self.assumed.first_tx is None and tx.id is not None:
+            self.assumed.first_tx = expected = tx.id  # the records before say whether it follows on
         if tx.id is None or tx.id < expected:
             problems.append(Problem(tx.id, f"is out of order (after #{expected - 1})"))
         else:
@@ -104,7 +158,9 @@ class _Links:
                 problems.append(Problem(tx.id, f"transactions #{expected}-#{tx.id - 1} are missing (deleted)"))
             self.expected = tx.id + 1
         if tx.reverses is not None:
-            if self.seen.get(tx.reverses) != tx.game:
+            if self.assumed is not None and tx.reverses not in self.seen and tx.reverses not in self.reversed_by:
+                self.assumed.reverses.append((tx.reverses, tx.game))  # an earlier part's transaction, undone once
+            elif self.seen.get(tx.reverses) != tx.game:
                 problems.append(Problem(tx.id, f"undoes #{tx.reverses}, which is not an earlier transaction "
                                                f"of game {tx.game}"))
             elif tx.reverses in self.reversed_by:
@@ -113,6 +169,17 @@ class _Links:
             self.reversed_by[tx.reverses] = tx.id
         if tx.id is not None:
             self.seen[tx.id] = tx.game
+
+
+@dataclass
+class Assumed:
+    """What a part of the journal audited from a snapshot took on trust from the records before it."""
+
+    started: set[int] = field(default_factory=set)  # games it saw transactions or a restore of
+    not_started: set[int] = field(default_factory=set)  # games it saw started
+    first_tx: int | None = None  # the number of its first transaction (the one the records before expect)
+    reverses: list[tuple[int, int]] = field(default_factory=list)  # (transaction, game) undone, from before
+    unsure: bool = False  # a game held before the snapshot was brought back: only the serial audit can tell
 
 
 def _unconserved(games: Mapping[int, GameTotals], left_out: Mapping[int, int]) -> list[Problem]:
@@ -221,3 +288,61 @@ def _brought_back(seq: int, record: Record, after: Game, last: Mapping[int, Game
 
 def _id(tx: Transaction | None) -> int | None:
     return None if tx is None else tx.id
+
+
+# -- a journal audited in parts ---------------------------------------------------------------
+
+
+@dataclass
+class Part:
+    """What auditing a part of the journal from a snapshot found and left, for the auditor of the records before
+    it to take in (:func:`join`): plain data, sent back from another process."""
+
+    problems: list[Problem]
+    refused: bool
+    assumed: Assumed
+    started: set[int]
+    totals: dict[int, GameTotals]  # the bank's money issued and taken back in this part
+    players: dict[int, dict[int, int]]  # each game's balances as this part left them
+    expected: int  # the next transaction's number after it
+    seen: dict[int, int]
+    reversed_by: dict[int, int]
+    count: int
+
+
+def part_of(auditor: Auditor) -> Part:
+    """The part an auditor started from a snapshot has been fed (once it has been fed it all)."""
+    games = dict(auditor.last)
+    if auditor.game.id:
+        games[auditor.game.id] = auditor.game
+    links = auditor.links
+    return Part(auditor.problems, auditor.refused, auditor.assumed or Assumed(), auditor.started, auditor.totals,
+                {gid: dict(g.balances) for gid, g in games.items()}, links.expected, links.seen, links.reversed_by,
+                auditor.count)
+
+
+def join(auditor: Auditor, part: Part) -> bool:
+    """Take in ``part``, audited from the snapshot that ends the records ``auditor`` was fed, when that is exactly
+    what feeding its records would have done: neither found anything wrong and all it assumed holds. False (the
+    auditor unchanged) otherwise: then feed the part's records instead, to say what is wrong as ever."""
+    assumed, links = part.assumed, auditor.links
+    if auditor.problems or auditor.refused or auditor.stray or part.problems or part.refused or assumed.unsure:
+        return False
+    if not assumed.started <= auditor.started or assumed.not_started & auditor.started:
+        return False
+    if assumed.first_tx is not None and assumed.first_tx != links.expected:
+        return False
+    if any(links.seen.get(tx) != game or tx in links.reversed_by for tx, game in assumed.reverses):
+        return False
+    auditor.started |= part.started
+    for gid, money in part.totals.items():
+        mine = auditor.totals.setdefault(gid, GameTotals())
+        mine.issued += money.issued
+        mine.returned += money.returned
+    auditor.players.update(part.players)
+    if assumed.first_tx is not None:
+        links.expected = part.expected
+    links.seen.update(part.seen)
+    links.reversed_by.update(part.reversed_by)
+    auditor.count += part.count
+    return True

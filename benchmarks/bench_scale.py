@@ -20,6 +20,7 @@ machine is shared and noisy. Ledgers are built once per code version and
 cached under /tmp (benchmarks/common.py).
 
     python benchmarks/bench_scale.py [--sizes 1000,10000,100000] [--games 200] [--repeats 5]
+    python benchmarks/bench_scale.py --only verify    # one section (or several, comma-separated)
     python benchmarks/bench_scale.py --quick          # a few hundred rows: a smoke test, no verdicts worth reading
 """
 
@@ -28,6 +29,7 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+import resource
 import sqlite3
 import sys
 import tempfile
@@ -62,6 +64,8 @@ def main() -> None:
     parser.add_argument("--commits", type=int, default=2000, help="commits over which bytes per transaction are read")
     parser.add_argument("--skip", default="", help="sections to leave out, comma-separated: open,list,undo,verify,"
                                                   "restore,show,firstframe,sim,bytes,help")
+    parser.add_argument("--only", default="", help="the only sections to run, comma-separated (same names as "
+                                                  "--skip): e.g. --only verify")
     parser.add_argument("--quick", action="store_true", help="tiny ledgers, one run each: proves the benchmark runs")
     args = parser.parse_args()
     if args.quick:
@@ -87,8 +91,9 @@ def main() -> None:
         ("bytes", lambda: bench_bytes(report, sizes[-1], args.commits)),
         ("help", lambda: bench_help(report, max(args.repeats * 2, 2))),
     ]
+    only = {name for name in args.only.split(",") if name}
     for name, run in sections:
-        if name not in skip:
+        if name not in skip and (not only or name in only):
             try:
                 figures[name] = run()
             except Exception as exc:  # one broken section must not hide the others' figures
@@ -210,7 +215,9 @@ def bench_verify(report: Report, paths: dict, sizes: list[int], games_path: Path
     cases.append((f"{sizes[-1]:,} in {games} games", games_path, sizes[-1]))
     for name, path, n in cases:
         with ledgers.open_ledger_read(path) as ledger:
+            children = _children_cpu()
             walls, cpus = common.repeat(ledger.verify, max(1, min(repeats, 3)))
+            second = (_children_cpu() - children) / len(cpus)  # the chain's half, in its own process
             audit = ledger.verify()
         if audit.problems:
             report.note(f"verify {name}: {len(audit.problems)} problem(s), first: {audit.problems[0]}")
@@ -219,10 +226,17 @@ def bench_verify(report: Report, paths: dict, sizes: list[int], games_path: Path
         report.figure(f"verify {name}: rows/s", rates[name], "rows/s", at_most=False,
                       target=VERIFY_ROWS_S if n == sizes[-1] else None)  # a small one is its fixed costs
         report.note(f"{'':<4}{median(walls):.2f} s for {rows:,} transactions, CPU {median(cpus):.2f} s "
-                    f"(Pi Zero 2: {rows / zero2(median(cpus)):,.0f} rows/s)")
+                    f"(Pi Zero 2: {rows / zero2(median(cpus)):,.0f} rows/s)"
+                    + (f"; second process's CPU {second:.2f} s" if second else ""))
     runs = run_children(common.banker_argv("ledger", "verify", "--db", str(games_path)), max(1, min(repeats, 3)))
     _children_line(report, f"banker ledger verify, {sizes[-1]:,} in {games} games", runs)
     return rates
+
+
+def _children_cpu() -> float:
+    """CPU seconds of this process's reaped children so far (verify's second process)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def bench_restore(report: Report, n: int, games: int, repeats: int) -> dict:

@@ -193,7 +193,7 @@ def _tuple_decoder(args: tuple, rows: bool) -> Decoder:
     if len(args) == 2 and args[1] is Ellipsis:
         plain, each = _decoder(args[0], rows)
         if plain is not None:
-            return lambda v: tuple(_checked(x, plain) for x in _list(v))
+            return functools.partial(_plain_tuple, plain=plain)
 
         def sequence(v: Any) -> tuple:
             if type(v) is not list:
@@ -201,8 +201,39 @@ def _tuple_decoder(args: tuple, rows: bool) -> Decoder:
             return tuple(map(each, v))
         sequence.each = each  # type: ignore[attr-defined]  # a compiled decoder maps it inline
         return sequence
-    specs = [_decoder(a, rows) for a in args]
-    return lambda v: tuple(_read(specs, _list(v, len(specs))))
+    return _fixed_tuple_decoder([_decoder(a, rows) for a in args])
+
+
+def _plain_tuple(v: Any, plain: tuple[type, ...]) -> tuple:
+    """A list of plain values (each of the ``plain`` types) as a tuple."""
+    if type(v) is not list:
+        raise _Malformed(f"expected a list, found {v!r}")
+    for x in v:
+        if type(x) not in plain:
+            raise _Malformed(_expected(plain, x))
+    return tuple(v)
+
+
+def _fixed_tuple_decoder(specs: list) -> Decoder:
+    """A fixed tuple (``tuple[int, int]``: a balance, a worth) read from a list of exactly its length, written out
+    like :func:`_compiled` (a snapshot holds hundreds of them). Made of indices only, never of stored data."""
+    n = len(specs)
+    names = [f"a{i}" for i in range(n)]
+    lines = ["def decoder(v):",
+             f"    if type(v) is not list or len(v) != {n}:",
+             f"        raise _Malformed(f'expected a list of {n}, found {{v!r}}')"]
+    if n:
+        lines.append(f"    {', '.join(names)}, = v")
+    env: dict[str, Any] = {"_Malformed": _Malformed, "_expected": _expected}
+    for i, (plain, inner) in enumerate(specs):
+        env[f"P{i}"], env[f"I{i}"] = plain, inner
+        if inner is not None:
+            lines.append(f"    a{i} = I{i}(a{i})")
+        else:
+            lines += [f"    if type(a{i}) not in P{i}:", f"        raise _Malformed(_expected(P{i}, a{i}))"]
+    lines.append(f"    return ({''.join(f'{name}, ' for name in names)})")
+    exec("\n".join(lines), env)
+    return env["decoder"]
 
 
 def _object_decoder(cls: type, skip: tuple[str, ...] = ()) -> Decoder:
@@ -280,24 +311,8 @@ def _filled(v: dict, names: frozenset, required: frozenset, defaults: dict) -> d
     return filled
 
 
-def _read(specs: list, values: list) -> list:
-    return [_checked(x, plain) if inner is None else inner(x) for (plain, inner), x in zip(specs, values)]
-
-
-def _checked(x: Any, plain: tuple[type, ...]) -> Any:
-    if type(x) not in plain:
-        raise _Malformed(_expected(plain, x))
-    return x
-
-
 def _expected(plain: tuple[type, ...], found: Any) -> str:
     return f"expected {' or '.join(_WHAT[t] for t in plain)}, found {found!r}"
-
-
-def _list(value: Any, length: int | None = None) -> list:
-    if type(value) is not list or (length is not None and len(value) != length):
-        raise _Malformed(f"expected a list{'' if length is None else f' of {length}'}, found {value!r}")
-    return value
 
 
 def _float(value: Any) -> float:

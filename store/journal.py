@@ -311,23 +311,6 @@ def chain_of_file(path: str, key: bytes | None, chain_start: int | None, anchor:
         conn.close()
 
 
-def verify_in_two(path: str, rows: Iterable[Row], *, key: bytes | None, chain_start: int | None,
-                  anchor: tuple[int, str] | None, earlier: Iterable[Problem], last: int,
-                  progress: Progress | None = None) -> Audit:
-    """:func:`verify_rows` over entries 1..``last`` with the chain in a second process (over the file at
-    ``path``) and the records here (``rows``): an append-only journal never changes those entries, so both
-    halves read the same rows (a second core halves the time)."""
-    import multiprocessing
-
-    context = multiprocessing.get_context("fork")
-    with context.Pool(1) as pool:
-        chain = pool.apply_async(chain_of_file, (path, key, chain_start, anchor, last))
-        content = ContentWalk(progress)
-        audit = audit_records(content.records(rows), editions=all_editions())
-        problems, checked = chain.get()
-    return content.finish(audit, problems, checked, earlier=earlier)
-
-
 def _row_problem(row: Row, message: str) -> Problem:
     if row.tx is not None:
         return Problem(row.tx, message)

@@ -37,8 +37,9 @@ from banker.records import JournalAccepted, NewGame, PinFailure, Record, Snapsho
 from .backup_schedule import Backups
 from .backups import INTERVAL_SECONDS, clean_stale_files
 from .codec import stamped
-from .journal import GameRow, Progress, Row, decode_row, make_row, names_of, stretches, verify_in_two, verify_rows
+from .journal import GameRow, Progress, Row, decode_row, make_row, names_of, stretches, verify_rows
 from .keys import Keyring
+from .verify_parts import SNAPSHOT_SEQS, verify_in_parts
 from .trust import Mismatch, check_journal, needs_upgrade, refusal, refuse_downgrade, upgrade_ledger
 from .lock import WriterLock, release_writer_lock, take_writer_lock
 from .migrate import V1_PROBLEMS
@@ -47,7 +48,7 @@ from .schema import (MARKED, ROW_COLUMNS, connect, create, file_path, insert_row
 from .worth import with_worth
 
 
-#: Journals at least this long are verified with the chain in a second process.
+#: Journals at least this long are verified on every core: the chain and the records in parts (store/verify_parts.py).
 PARALLEL_FROM = 20_000
 
 
@@ -295,9 +296,9 @@ class SqliteStore:
             if last < PARALLEL_FROM or self.path == ":memory:":
                 return verify_rows(self._iter_rows(), key=key, chain_start=self.chain_start, anchor=anchor,
                                    earlier=earlier, progress=progress)
-            return verify_in_two(str(file_path(self.path).resolve()), self._iter_rows("WHERE seq <= ?", (last,)),
-                                 key=key, chain_start=self.chain_start, anchor=anchor, earlier=earlier, last=last,
-                                 progress=progress)
+            return verify_in_parts(str(file_path(self.path).resolve()), lambda first, end: self._iter_rows(
+                "WHERE seq > ? AND seq <= ?", (first, end)), key=key, chain_start=self.chain_start, anchor=anchor,
+                earlier=earlier, last=last, snapshots=[s for s, in self._query(SNAPSHOT_SEQS, (last,))], progress=progress)
 
     @contextmanager
     def _snapshot(self) -> Iterator[None]:
