@@ -1,7 +1,7 @@
-"""What ``banker web`` imports to start: aiohttp's server without its client, the store's names as they are asked for.
+"""How ``banker web`` starts: aiohttp's server without its client, the store's names as asked for, no collector.
 
-Each check runs in a fresh interpreter, as ``banker web`` starts. The
-speed itself is measured by ``benchmarks/bench_web.py --first-page``.
+The import checks run in a fresh interpreter, as ``banker web`` starts.
+The speed itself is measured by ``benchmarks/bench_web.py --first-page``.
 """
 
 from __future__ import annotations
@@ -107,3 +107,22 @@ def test_every_name_the_store_exports_is_there_and_nothing_else():
         store.Nothing  # noqa: B018
     with pytest.raises(ImportError):
         exec("from store import Nothing")
+
+
+@pytest.mark.parametrize("collecting", [True, False])
+def test_banker_web_leaves_the_garbage_collector_as_it_found_it_even_when_it_refuses(tmp_path, collecting):
+    """The start runs without the cyclic collector (nothing it makes is garbage); a refusal doesn't leave it off."""
+    import gc
+
+    from click.testing import CliRunner
+
+    from banker_cli.web_cli import web_command
+
+    was = gc.isenabled()
+    (gc.enable if collecting else gc.disable)()
+    try:
+        result = CliRunner().invoke(web_command, ["--db", str(tmp_path / "none.db")])
+        assert result.exit_code == 3 and "there is no ledger" in result.output
+        assert gc.isenabled() is collecting
+    finally:
+        (gc.enable if was else gc.disable)()
