@@ -126,3 +126,18 @@ def test_banker_web_leaves_the_garbage_collector_as_it_found_it_even_when_it_ref
         assert gc.isenabled() is collecting
     finally:
         (gc.enable if was else gc.disable)()
+
+
+def test_the_first_page_benchmark_runs(tmp_path):
+    """``bench_web.py --first-page`` (here on a small ledger, against this same tree) still runs; nothing timed."""
+    import os
+
+    env = dict(os.environ, TMPDIR=str(tmp_path))
+    for name in ("BANKER_DB", "BANKER_CONFIG", "BANKER_PIN"):
+        env.pop(name, None)
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "bench_web.py"), "--first-page", "--sizes", "60",
+                           "--repeat", "1", "--against", str(ROOT)], capture_output=True, text=True, env=env,
+                          timeout=300, cwd=tmp_path)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "60 transactions: CPU of banker web to first page" in done.stdout
+    assert "60 transactions, --against: time to first page" in done.stdout
