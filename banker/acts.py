@@ -12,6 +12,7 @@ from .deeds import UnknownDeed
 from .errors import Refused
 from .game import Game, check_enrolment, fold_name
 from .records import BANK, Card, DeedTag, Enrolment, GameRestored, GameSettings, NewGame, Posting, Removal, Rename, Transaction, normalise_uid
+from .words import did_you_mean
 
 
 def _uid(uid: str) -> str:
@@ -40,7 +41,8 @@ def next_player_name(game: Game) -> str:
 def card_named(game: Game, name: str) -> Card:
     card = game.card_by_name(name)
     if card is None:
-        raise Refused(f"no card is enrolled as {name!r}")
+        known = (c.name for c in game.cards)
+        raise Refused(f"no card is enrolled as {name!r}{did_you_mean(name, known, fold=fold_name)}")
     return card
 
 

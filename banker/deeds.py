@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from banker.errors import BankerError, ConfigError
+from banker.words import did_you_mean
 
 Kind = Literal["street", "railroad", "utility"]
 KINDS: tuple[str, ...] = ("street", "railroad", "utility")
@@ -97,7 +98,7 @@ class Edition:
         try:
             return self._by_slug[slug]
         except KeyError:
-            raise UnknownDeed(f"No deed {slug!r}") from None
+            raise UnknownDeed(f"No deed {slug!r}{did_you_mean(slug, self._by_slug)}") from None
 
     def at(self, position: int) -> Deed:
         """The deed on board position ``position`` (1-39); :class:`UnknownDeed` on other squares."""

@@ -14,11 +14,13 @@ from typing import Protocol
 from .authority import NotAuthorised
 from .errors import ScriptError
 from .events import READERS, CardPlaced, CardRemoved, Event, ReaderFault, ReaderRecovered
+from .game import fold_name
 from .money import format_amount
 from .script import (
     ACTIONS, Enrol, EnrolDeed, ExpectBalance, ExpectBank, ExpectHouses, ExpectMortgaged, ExpectOwner, ExpectScreen,
     ExpectWorth, Hold, Insert, Line, Press, Remove, Stack, Step, Tap, Wait,
 )
+from .words import did_you_mean
 
 
 class Backend(Protocol):
@@ -32,6 +34,7 @@ class Backend(Protocol):
     def hold(self, key: str, seconds: float) -> None: ...
     def wait(self, seconds: float) -> None: ...
     def balance(self, name: str) -> int | None: ...
+    def balances(self) -> dict[str, int]: ...  # every player's balance, by name
     def screen_lines(self) -> list[str]: ...
     # title deeds and the rules
     def enrol_deed(self, slug: str, uid: str) -> None: ...  # the banker's act, as enrol
@@ -158,7 +161,7 @@ def run(lines: list[Line], backend: Backend) -> Failure | None:
         elif isinstance(step, ExpectBalance):
             actual = backend.balance(step.name)
             if actual != step.amount:
-                shown = "no such player" if actual is None else format_amount(actual)
+                shown = _no_player(step.name, backend) if actual is None else format_amount(actual)
                 return Failure(line.number, f"balance {step.name} {format_amount(step.amount)}", shown)
         elif isinstance(step, ExpectScreen):
             screen = backend.screen_lines()
@@ -193,11 +196,16 @@ def _check_estate(step: Step, backend: Backend) -> tuple[str, str] | None:
     elif isinstance(step, ExpectWorth):
         actual = backend.worth(step.name)
         if actual != step.amount:
-            shown = "no such player" if actual is None else format_amount(actual)
+            shown = _no_player(step.name, backend) if actual is None else format_amount(actual)
             return f"worth {step.name} {format_amount(step.amount)}", shown
     else:
         raise TypeError(f"not a script step: {step!r}")
     return None
+
+
+def _no_player(name: str, backend: Backend) -> str:
+    """What an expectation found for a name no card has: the nearest enrolled names, when one is close."""
+    return "no such player" + did_you_mean(name, backend.balances(), fold=fold_name)
 
 
 def _yes(flag: bool) -> str:

@@ -9,6 +9,7 @@ from urllib.parse import urlsplit
 from .records import Card
 from .money import format_amount, format_signed
 from .screen import BIG_WIDTH, LINE_WIDTH, Screen
+from .words import plural
 
 VOLUME_NAMES = ("off", "low", "medium", "high")
 
@@ -107,7 +108,7 @@ def volume(level: int) -> Screen:
 
 
 def new_game(game_id: int, start_balance: int, players: int) -> Screen:
-    return screen("New game", f"{format_amount(start_balance)} each", f"Game {game_id}, {players} players")
+    return screen("New game", f"{format_amount(start_balance)} each", f"Game {game_id}, {plural(players, 'player')}")
 
 
 def enrolled(card: Card, balance: int) -> Screen:

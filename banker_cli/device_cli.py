@@ -16,6 +16,7 @@ from collections.abc import Callable
 import click
 
 from banker.errors import BankerError
+from banker.words import plural
 from drivers.errors import SerialProtocolError
 from firmware_sim.serial_backend import SerialBackend
 
@@ -149,7 +150,7 @@ def run_command(backend: str, seconds: float | None, web: bool | None, db: Path 
                 timer.daemon = True
                 timer.start()
             game = ledger.game()
-            click.echo(f"banker: running on {backend} (game {game.id}, {len(game.cards)} cards)", err=True)
+            click.echo(f"banker: running on {backend} (game {game.id}, {plural(len(game.cards), 'card')})", err=True)
             if config.serial_url:
                 from drivers.serial_port import SerialTestPort
                 from runtime.script_driver import shell_target

@@ -13,6 +13,8 @@ from pathlib import Path
 
 import click
 
+from banker.words import plural
+
 from .common import (
     USAGE, FilePath, amount_type, cli_grant, db_option, fail, failing, open_ledger, pin_option, private_output,
     shown, uid_or_none,
@@ -95,7 +97,7 @@ def game_list(db: Path | None) -> None:
             mark = "*" if g.current else " "
             s = g.settings
             click.echo(
-                f"{mark} {g.id:>4}  {_when(g.started)}  {g.transactions:>5} transactions"
+                f"{mark} {g.id:>4}  {_when(g.started)}  {g.transactions:>5} {'transaction' if g.transactions == 1 else 'transactions':<12}"
                 f"  start {format_amount(s.start_balance)}, GO {format_amount(s.go_salary)}"
                 + (", negative balances" if s.allow_negative else "")
                 + (", short game" if s.houses_for_hotel == 3 else "")
@@ -137,7 +139,8 @@ def game_new(start, go, allow_negative, short_game, income_tax_choice, luxury_ta
             now.luxury_tax if luxury_tax is None else luxury_tax,
         )
         g = ledger.new_game(settings, cli_grant(pin))  # the PIN counts only when the rules change
-        click.echo(f"game {g.id} started: {len(ledger.game().cards)} players at {format_amount(settings.start_balance)}")
+        click.echo(f"game {g.id} started: {plural(len(ledger.game().cards), 'player')} at "
+                   f"{format_amount(settings.start_balance)}")
 
 
 @click.command("restore")
@@ -213,12 +216,16 @@ def ledger_show(game_id: int | None, db: Path | None) -> None:
     from banker.money import format_amount
 
     with open_ledger(db, writer=False) as led, failing():
-        for row in _journal(led, _game_id(led, game_id), "showing"):
+        shown_id, rows = _game_id(led, game_id), 0
+        for row in _journal(led, shown_id, "showing"):
+            rows += 1
             mark = f"  [undone by #{row['reversed_by']}]" if row["reversed_by"] else ""
             click.echo(
                 f"{row['id']:>6}  {row['time']}  {shown(row['kind']):<9} {shown(row['payer']):>12}"
                 f" -> {shown(row['payee']):<12} {format_amount(row['amount']):>12}  {shown(row['memo'])}{mark}"
             )
+        if not rows:
+            click.echo(f"game {shown_id} has no transactions yet", err=True)
 
 
 def csv_cell(value):

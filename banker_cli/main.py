@@ -117,6 +117,22 @@ class LazyGroup(click.Group):
         self.commands[name] = command
         return command
 
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        """As click's, but an unknown name is matched against every command of the table, not only those loaded."""
+        try:
+            return super().resolve_command(ctx, args)
+        except click.exceptions.NoSuchCommand as exc:
+            raise click.exceptions.NoSuchCommand(exc.command_name, possibilities=self.list_commands(ctx),
+                                                 ctx=exc.ctx) from None
+
+    def make_context(self, info_name, args, parent=None, **extra) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.ClickException as exc:  # the root's own options: shown as every other usage error
+            if parent is None:
+                _one_line(exc)
+            raise
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """The listing, from the table's one-line helps: nothing is imported to show it."""
         names = self.list_commands(ctx)
@@ -135,13 +151,42 @@ class LazyGroup(click.Group):
             return super().invoke(ctx)
         try:
             return super().invoke(ctx)
+        except click.ClickException as exc:  # bad usage of a command, found by click: one line, and the usage
+            _one_line(exc)
+            raise
         except Exception as exc:  # a ledger, disk or device error that no command caught: its line and exit code
-            if isinstance(exc, (click.ClickException, click.exceptions.Exit, click.Abort)):
+            if isinstance(exc, (click.exceptions.Exit, click.Abort)):
                 raise
             from .common import describe, exit_code, fail
 
             code = exit_code(exc)  # re-raises what is no user's or device's problem (a bug: its traceback)
             fail(describe(exc), code)
+
+
+def _one_line(exc: click.ClickException) -> None:
+    """``exc`` shown as every error of the command is (docs/cli.md): one ``banker: ...`` line on stderr; for bad
+    usage, the command's usage line after it. Its exit code stays click's (2 for bad usage). A group called
+    without a command still shows its help."""
+    if isinstance(exc, click.exceptions.NoArgsIsHelpError):
+        return
+
+    def show(file=None) -> None:
+        from .common import shown
+
+        message = exc.format_message()
+        close = getattr(exc, "possibilities", None)  # click's own suggestions (no such command, no such option)
+        if close:
+            message = f"{exc.message.rstrip('.')} (did you mean {' or '.join(repr(c) for c in close)}?)"
+        elif message.endswith(".") and not message.endswith(".."):
+            message = message[:-1]
+        if message[:1].isupper() and message[1:2].islower():
+            message = message[0].lower() + message[1:]  # "No such option" -> as our own messages: "no such option"
+        click.echo(f"banker: {shown(message)}", err=True)
+        ctx = getattr(exc, "ctx", None)
+        if isinstance(exc, click.UsageError) and ctx is not None:
+            click.echo(f"{ctx.get_usage()}  ('{ctx.command_path} --help' says more)", err=True)
+
+    exc.show = show
 
 
 def _shortened(text: str, limit: int) -> str:

@@ -8,7 +8,8 @@ temporary file beside it, created exclusively and never through a link
 whole or not at all and is readable only by its owner; a FIFO, a character
 device or a link to one (``/dev/null``, ``/dev/stdout``) is written through
 as the shell's ``>`` would, never replaced by a regular file; anything else
-is refused with exit 3. A killed export leaves only its temporary file,
+is refused with exit 3, as is a destination that can't be written (no permission, no such folder, a
+read-only or full disk); a folder is exit 2. A killed export leaves only its temporary file,
 which the next export to the same place removes.
 """
 
@@ -27,6 +28,13 @@ from pathlib import Path
 from store.keys import sync_folder
 
 from .common import UNUSABLE, USAGE, fail
+
+
+def _code(exc: OSError) -> int:
+    """The exit code of a destination that can't be written (docs/cli.md): a path that can't name a file
+    (too long, through a file) is bad usage, 2; one that can't be written here (no permission, a folder that
+    isn't there, a read-only or full disk) can't be used, 3."""
+    return USAGE if exc.errno in (errno.ENAMETOOLONG, errno.ENOTDIR) else UNUSABLE
 
 
 def _part_files(target: Path) -> Iterator[Path]:
@@ -78,7 +86,7 @@ def private_output(path: Path | None) -> Iterator:
     except FileNotFoundError:
         st = None
     except OSError as exc:
-        fail(f"cannot write {target}: {exc.strerror}", USAGE)
+        fail(f"cannot write {target}: {exc.strerror}", _code(exc))
     if st is not None and not stat.S_ISREG(st.st_mode):
         if stat.S_ISLNK(st.st_mode):
             try:
@@ -98,7 +106,7 @@ def private_output(path: Path | None) -> Iterator:
     try:
         fd = os.open(temporary, flags, 0o600)
     except OSError as exc:
-        fail(f"cannot write {target}: {exc.strerror}", UNUSABLE if exc.errno in (errno.ENOSPC, errno.EDQUOT) else USAGE)
+        fail(f"cannot write {target}: {exc.strerror}", _code(exc))
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
             yield out

@@ -14,6 +14,7 @@ import click
 from cards import load_edition
 from banker.errors import BankerError
 from banker.money import format_amount
+from banker.words import plural
 
 from .common import (
     USAGE, cli_grant, db_option, fail, failing, open_ledger, pin_option, resolve_db, shown, uid_or_none,
@@ -107,7 +108,7 @@ def game_state(ledger) -> dict:
 def _buildings(houses: int) -> str:
     if houses == 5:
         return "hotel"
-    return f"{houses} house{'s' if houses > 1 else ''}" if houses else ""
+    return plural(houses, "house") if houses else ""
 
 
 @click.command("show")
@@ -124,13 +125,16 @@ def game_show_command(as_json: bool, db: Path | None) -> None:
     kind = "short game" if rules["short_game"] else "game"
     click.echo(f"{kind} {state['game']} ({shown(rules['edition'])})"
                + (", Income Tax 10% option" if rules["income_tax_choice"] else ""))
+    if not state["balances"]:
+        click.echo("no cards are enrolled in this game yet: 'banker cards enrol NAME' enrols one", err=True)
     for name, balance in state["balances"].items():
         cards = state["jail_cards"].get(name, 0)
         click.echo(f"  {shown(name):<16} cash {format_amount(balance):>9}  worth {format_amount(state['worth'][name]):>9}"
                    f"  end value {format_amount(state['end_worth'][name]):>9}"
-                   + (f"  {cards} jail card{'s' if cards > 1 else ''}" if cards else ""))
+                   + (f"  {plural(cards, 'jail card')}" if cards else ""))
     for deed in state["deeds"]:
         notes = ", ".join(x for x in (_buildings(deed["houses"]), "mortgaged" if deed["mortgaged"] else "") if x)
         click.echo(f"  {shown(deed['name']):<24} {shown(deed['owner']):<16} {notes}".rstrip())
     bank = state["bank"]
-    click.echo(f"  bank: {bank['houses']} houses, {bank['hotels']} hotels, {bank['jail_cards']} jail cards")
+    click.echo(f"  bank: {plural(bank['houses'], 'house')}, {plural(bank['hotels'], 'hotel')}, "
+               f"{plural(bank['jail_cards'], 'jail card')}")

@@ -13,6 +13,7 @@ import click
 from banker.authority import PIN_SETTING, hash_pin
 from banker.errors import BankerError
 from banker.money import format_amount
+from banker.words import plural
 
 from .common import (
     NEEDS_PIN, UNUSABLE, USAGE, cli_grant, db_option, exit_code, fail, failing, open_ledger, pin_option, resolve_db,
@@ -66,8 +67,8 @@ def ledger_verify(db: Path | None) -> None:
     if result.problems:
         for problem in result.problems:
             click.echo(f"banker: ledger verify: {shown(problem)}", err=True)
-        fail(f"{len(result.problems)} problem(s) in {result.transactions} transactions", 1)
-    click.echo(f"ok: {result.transactions} transactions verified")
+        fail(f"{plural(len(result.problems), 'problem')} in {plural(result.transactions, 'transaction')}", 1)
+    click.echo(f"ok: {plural(result.transactions, 'transaction')} verified")
 
 
 @click.command("undo")
@@ -120,12 +121,17 @@ def game_backups(db: Path | None) -> None:
     path = resolve_db(db)
     second = current_config().backups_second_folder if config_path() is not None else None
     folders = [(None, "")] + ([(Path(second).expanduser(), "  (second folder)")] if second else [])
+    found = 0
     for folder, where in folders:
         for backup in list_backups(path, folder):
+            found += 1
             mark = ("  (kept by a restore: the ledger as it was; restore it by name)" if is_kept_copy(backup) else
                     "  (cut short: passed over; the next backup mends it)" if cut_short(backup) else "")
             click.echo(f"{datetime.fromtimestamp(backup.stat().st_mtime):%Y-%m-%d %H:%M:%S}  {shown(backup)}"
                        + mark + where)
+    if not found:
+        click.echo(f"no backups of {shown(path)} yet: one is made at each new game and every 5 minutes of play",
+                   err=True)
 
 
 def restore_from_backup(backup: str, pin: str | None, db: Path | None) -> None:
@@ -197,7 +203,7 @@ def restore_from_backup(backup: str, pin: str | None, db: Path | None) -> None:
         fail(f"{source} can't be used: {exc}", UNUSABLE)
     with failing():
         kept, adopted = _replace(source, path, pin, adopting=adopting, checked=current)
-    click.echo(f"restored {source} ({games} games)" + (f"; the ledger as it was is kept in {kept}" if kept else "")
+    click.echo(f"restored {source} ({plural(games, 'game')})" + (f"; the ledger as it was is kept in {kept}" if kept else "")
                + (f"; adopted under a new key from entry {adopted.from_seq} (its key is not on this machine: "
                   "'banker ledger verify' says so)" if adopted else ""))
 

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import click
 
+from banker.words import plural
+
 from .common import UNUSABLE, USAGE, db_option, describe, exit_code, fail, failing, open_ledger, pin_option, shown
 
 
@@ -47,6 +49,10 @@ def script_command(file, db: Path | None, as_json: bool, quiet: bool, backend: s
     --pin does not give it.
     """
 
+    from .common import config_path, current_config
+
+    if config_path() is not None:
+        current_config()  # a config named is read and checked (an unknown key, a bad value: exit 2) on any backend
     name = file.name if isinstance(file.name, str) else "<stdin>"
     lines = read_script(file, name)
     if port is not None or backend.startswith("serial:"):
@@ -147,8 +153,8 @@ def _script_on_ledger(name: str, lines, db: Path | None, *, as_json: bool, quiet
         fail(f"{name}: {failure}", 1)
     if not (quiet or as_json):
         kept = "" if db is not None else " (in memory: --db PATH keeps them)"
-        click.echo(f"{shown(name)}: passed: {held} expectation{'s' * (held != 1)} held, "
-                   f"{posted} transaction{'s' * (posted != 1)} posted{kept}")
+        click.echo(f"{shown(name)}: passed: {plural(held, 'expectation')} held, "
+                   f"{plural(posted, 'transaction')} posted{kept}")
 
 
 def _backend(spec: str, ledger, config, pin: str | None = None):

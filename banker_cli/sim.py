@@ -16,10 +16,10 @@ import click
 
 from banker import script_run
 from banker.errors import BankerError
-from banker_cli.common import db_option, fail, open_ledger, pin_option, shown
+from banker_cli.common import UNUSABLE, db_option, fail, open_ledger, pin_option, shown
 
-#: Exit code when no window can be opened (no display, or pygame not installed).
-NO_DISPLAY = 2
+#: Exit code when no window can be opened (no display, or pygame not installed): a device that can't be used.
+NO_DISPLAY = UNUSABLE
 #: The scales offered: the smallest text stays legible at each (firmware_sim.desktop.layout.SCALES says the same).
 SMALLEST_SCALE, LARGEST_SCALE = 2, 8
 
@@ -88,9 +88,9 @@ def sim_command(db: Path | None, script_file, screenshot: Path | None, scale: in
                 click.echo(f"banker: {shown(sim.buzzer.problem)}", err=True)
             if lines is None and seed_demo(ledger):
                 click.echo("banker: a new ledger: a demo game with Alice, Bob, Cleo and Dan at 15M each", err=True)
-            failure = _play(sim, lines, script_file, speed if watched else None, pin)
-            if failure is not None and not headless:
-                click.echo(f"banker: {shown(_name_of(script_file))}: {shown(failure)}", err=True)
+            failure, finished = _play(sim, lines, script_file, speed if watched else None, pin)
+            if finished and not headless:
+                _say_finished(sim, lines, _name_of(script_file), failure)
             if headless:
                 sim.screenshot(screenshot)
             elif sim.running:
@@ -130,27 +130,44 @@ def _table_page(ledger, shell, web: bool | None):
         page.close()
 
 
+def _say_finished(sim, lines, name: str, failure) -> None:
+    """The script has ended and the window stays open to play on: say so on the terminal and on the window."""
+    from banker.script import ACTIONS
+    from banker.words import plural
+
+    if failure is not None:
+        click.echo(f"banker: {shown(name)}: {shown(failure)}; the window plays on from there (close it to quit)",
+                   err=True)
+        sim.tell(f"Script stopped at line {failure.line}: play on")
+        return
+    held = sum(not isinstance(line.step, ACTIONS) for line in lines)
+    click.echo(f"banker: {shown(name)}: finished, {plural(held, 'expectation')} held; the window plays on "
+               f"(close it to quit)", err=True)
+    sim.tell("Script finished: play on")
+
+
 def _play(sim, lines, script_file, speed: float | None, pin: str | None = None):
-    """Run the script's steps in ``sim`` (at ``speed``, watched); the first failed expectation (or None).
+    """Run the script's steps in ``sim`` (at ``speed``, watched): (the first failed expectation or None, whether
+    a script ran to its end or its first failed expectation).
 
     A window closed while the script plays ends it quietly.
     """
     if lines is None:
         sim.frame()
-        return None
+        return None, False
     from firmware_sim.window_backend import WindowBackend, WindowClosed
 
     try:
         failure = script_run.run(lines, WindowBackend(sim, speed=speed, pin=pin))
     except WindowClosed:
-        return None
+        return None, False
     except BankerError as exc:
         from banker_cli.common import exit_code
 
         code = exit_code(exc)
         fail(f"{_name_of(script_file)}: {exc}", 2 if code == 1 else code)  # 4: the banker's PIN
     sim.frame()
-    return failure
+    return failure, True
 
 
 if __name__ == "__main__":  # pragma: no cover

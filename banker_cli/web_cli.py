@@ -75,7 +75,7 @@ def _serve(db: Path | None, config_path: Path | None, host: str | None, port: in
         fail(str(exc), 3)
     except OSError as exc:
         fail(f"cannot listen on {host or config.web.host}:{port if port is not None else config.web.port}: "
-             f"{exc.strerror or exc}", 2)
+             f"{exc.strerror or exc}", 3)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,7 +1,9 @@
 """Benchmark: card tap to new frame on the OLED, through the real drivers on the simulated chips, at a Pi Zero 2's speed.
 
 For each tap a card is laid on a reader at a random moment of the polling
-cycle; the latency is the wait for the next poll (simulated) + the poll's
+cycle (the interval, and an idle round with its CPU at Zero 2 speed: the
+polling thread waits the interval after a round ends); the latency is the
+wait for the next poll (simulated) + the poll's
 modelled SPI time and the chip's answer/timeout waits, both readers polled
 (simulated) + the CPU time (``time.process_time``) of the drivers, the
 unit and the frame on the Pi's own display path (drivers.display.OledDisplay:
@@ -13,7 +15,16 @@ Printed: p50 / p95 / max here, and at a Pi Zero 2's speed (the CPU part
 x10, benchmarks/common.py; the waits and the bus unscaled). Targets:
 p95 <= 50 ms here; p95 <= 35 ms at Zero 2 speed (issue 19; issue 11 set 40 ms).
 
-    python benchmarks/bench_latency.py [--taps 400]
+Then what polling costs while nothing happens, at the default interval
+(``[readers] poll_interval``, 10 ms since issue 19) and at 20 ms: two
+readers with no card polled ``--idle-polls`` times, the SPI transfers and
+bytes counted by the chip model (as benchmarks/bench_rfid.py counts them),
+per second; the CPU of a polling round here and x10 (the drivers' Python
+and the chip model's: an upper bound), as a share of one Zero 2 core; and
+the kernel's spidev cost, 10-50 us a transfer on a Pi (bench_rfid.py's
+figure), per second.
+
+    python benchmarks/bench_latency.py [--taps 400] [--idle-polls 500]
 """
 
 from __future__ import annotations
@@ -27,16 +38,62 @@ from common import Report, median, percentile, zero2
 
 TARGET_HERE_MS = 50.0
 TARGET_ZERO2_MS = 35.0   # issue 19 (issue 11: 40 ms)
+SPIDEV_US = (10, 50)     # the kernel's cost of one spidev transfer on a Pi (bench_rfid.py)
+
+
+def idle_polling(interval: float, polls: int) -> dict:
+    """Two readers, no card, polled ``polls`` times every ``interval``: what one round costs the bus and the CPU."""
+    from dataclasses import replace
+
+    from firmware_sim.hw_sim import SimulatedHardware
+    from runtime.config import Config
+    from runtime.device import open_device
+
+    config = replace(Config(), poll_interval=interval)
+    with SimulatedHardware(config) as hw:
+        device = open_device(config, hw)
+        try:
+            for _ in range(20):  # the readers' start-up
+                device.slots.poll()
+            chips = list(hw.chips.values())
+            transfers, nbytes = sum(c.transfer_count for c in chips), sum(c.transfer_bytes for c in chips)
+            cpu, sim = time.process_time(), 0.0
+            for _ in range(polls):
+                hw.clock.advance(interval)
+                before = hw.clock()
+                device.slots.poll()
+                sim += hw.clock() - before
+            return {"interval": interval, "cpu": (time.process_time() - cpu) / polls, "sim": sim / polls,
+                    "transfers": (sum(c.transfer_count for c in chips) - transfers) / polls,
+                    "bytes": (sum(c.transfer_bytes for c in chips) - nbytes) / polls}
+        finally:
+            device.close()
+
+
+def print_idle(report: Report, idle: dict, polls: int) -> None:
+    rate = 1 / idle["interval"]
+    report.section(f"idle polling every {idle['interval'] * 1000:g} ms, two readers, no card ({polls} rounds)")
+    report.figure("SPI transfers per round", idle["transfers"], digits=1)
+    report.figure("SPI transfers per second", idle["transfers"] * rate, "/s", digits=0)
+    report.figure("SPI bytes per second", idle["bytes"] * rate, "B/s", digits=0)
+    report.figure("SPI and chip waits per round (simulated)", idle["sim"] * 1e3, "ms")
+    report.figure("CPU per round here", idle["cpu"] * 1e6, "us", digits=1)
+    report.figure(f"Pi Zero 2 estimate (CPU x{common.ZERO2_CPU_FACTOR:g}): CPU per round", zero2(idle["cpu"]) * 1e3, "ms")
+    report.figure(f"Pi Zero 2 estimate (CPU x{common.ZERO2_CPU_FACTOR:g}): share of one core",
+                  zero2(idle["cpu"]) * rate * 100, "%", digits=1)
+    low, high = (idle["transfers"] * rate * us / 1e4 for us in SPIDEV_US)
+    report.figure("spidev in the kernel, 10-50 us a transfer: share of one core", f"{low:.1f}-{high:.1f}", "%")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--taps", type=int, default=400)
     parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--idle-polls", type=int, default=500, help="polling rounds with no card, per interval")
     parser.add_argument("--quick", action="store_true", help="a few taps: proves the benchmark runs")
     args = parser.parse_args()
     if args.quick:
-        args.taps = 6
+        args.taps, args.idle_polls = 6, 10
     from firmware_sim.hw_sim import SimulatedHardware
     from firmware_sim.mfrc522_chip import Picc
     from runtime.config import Config
@@ -48,6 +105,10 @@ def main() -> None:
     rng = random.Random(args.seed)
     config = Config()
     interval = config.poll_interval
+    idle = {every: idle_polling(every, args.idle_polls) for every in sorted({interval, 0.02})}
+    # the polling thread waits the interval after each round ends: a cycle is the interval and an idle round
+    # (its SPI and chip waits, and its CPU at Zero 2 speed); a card laid at a random moment of it waits for the next
+    cycle = interval + idle[interval]["sim"] + zero2(idle[interval]["cpu"])
     waits, bus, cpu, i2c = [], [], [], []
     with SimulatedHardware(config) as hw, open_ledger(":memory:") as ledger:
         uids = {"left": "DEADBEEF", "right": "CAFEF00D"}
@@ -65,7 +126,7 @@ def main() -> None:
 
         for tap in range(args.taps + 1):  # the first tap warms the caches up: not counted
             reader = "left" if tap % 2 else "right"
-            wait = rng.random() * interval  # laid at a random moment of the cycle before the next poll
+            wait = rng.random() * cycle  # laid at a random moment of the cycle before the next poll
             card = hw.chips[reader].place(Picc.from_hex(uids[reader]))
             hw.oled.reset_counters()
             sim_before = hw.clock()
@@ -87,6 +148,7 @@ def main() -> None:
     pi = [w + b + zero2(c) + i for w, b, c, i in zip(waits, bus, cpu, i2c)]
     ms = 1000.0
     report.figure("poll interval", interval * ms, "ms")
+    report.figure("poll cycle: the interval + an idle round (Zero 2)", cycle * ms, "ms")
     for name, values in (("wait for the poll (simulated)", waits), ("SPI and chip waits (simulated)", bus),
                          ("CPU: drivers, unit, Pi display path", cpu), ("frame on the I2C bus (400 kHz)", i2c)):
         report.note(f"{name:<44} median {median(values) * ms:7.2f} ms  p95 {percentile(values, 0.95) * ms:7.2f} ms")
@@ -98,6 +160,8 @@ def main() -> None:
     report.figure(f"Pi Zero 2 estimate (CPU x{common.ZERO2_CPU_FACTOR:g}): tap to frame p95",
                   percentile(pi, 0.95) * ms, "ms", target=TARGET_ZERO2_MS)
     report.figure(f"Pi Zero 2 estimate (CPU x{common.ZERO2_CPU_FACTOR:g}): tap to frame max", max(pi) * ms, "ms")
+    for every in sorted(idle):
+        print_idle(report, idle[every], args.idle_polls)
     report.summary()
 
 

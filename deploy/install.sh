@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
-# Install the banker unit on a Raspberry Pi running Raspberry Pi OS (Bookworm), from this checkout.
+# Install the banker unit on a Raspberry Pi from this checkout: Raspberry Pi OS or plain Debian (Bookworm), 64-bit
+# (arm64) or 32-bit (armhf). It also runs in an image builder's chroot, where systemd isn't running
+# (deploy/test-chroot.sh proves it in an emulated Debian arm64 chroot).
 #
-#   sudo deploy/install.sh          # then: sudo banker doctor; sudo systemctl enable --now monopoly-banker
+#   sudo deploy/install.sh          # then: sudo banker doctor; sudo systemctl start monopoly-banker
 #
 # What it does, each step safe to run again (docs/install-pi.md explains them):
-#  1. the system packages; SPI, I2C (and the serial port's hardware, for an RDM6300) switched on
-#  2. a system user "banker", in whichever of the gpio, spi, i2c and dialout groups exist
+#  1. the system packages (a C compiler and python3-dev for spidev, which has no wheel; on 32-bit, libjpeg and
+#     zlib for Pillow, which has no 32-bit ARM wheel on PyPI); SPI, I2C (and the serial port's hardware, for an
+#     RDM6300) switched on where raspi-config is there
+#  2. a system user "banker", in the gpio, spi, i2c and dialout groups (on plain Debian, which has no gpio, spi
+#     and i2c groups, they are made, with a udev rule that gives them the devices as Raspberry Pi OS does)
 #  3. a venv in /opt/monopoly-banker/venv with this checkout and its [pi] extra
 #  4. "banker" on the PATH (/usr/local/bin/banker: the unit's config, as the user "banker")
 #  5. /etc/monopoly-banker/banker.toml (kept if it is there), /var/lib/monopoly-banker for the ledger,
 #     /var/lib/monopoly-banker-keys for its key (apart from it)
-#  6. the systemd unit (installed and enabled; not started, so that "banker doctor" can run first)
+#  6. the systemd unit (installed and enabled; not started, so that "banker doctor" can run first; with no running
+#     systemd, as in a chroot, it is only enabled: it starts at the first boot)
 set -euo pipefail
 
 HOME_DIR=/opt/monopoly-banker
@@ -27,8 +33,18 @@ fi
 step() { printf '\n== %s\n' "$*"; }
 
 step "1. system packages, SPI and I2C"
+# lgpio's wheels carry their C library (no swig, no liblgpio-dev); spidev has no wheel: pip compiles it.
+packages="python3-venv python3-dev gcc libc6-dev i2c-tools"
+arch="$(dpkg --print-architecture)"
+case "$arch" in
+    armhf|armel)
+        # PyPI has no 32-bit ARM wheel of Pillow, so pip builds it (Raspberry Pi OS's piwheels has one)
+        packages="$packages libjpeg-dev zlib1g-dev" ;;
+esac
+export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
-apt-get install -y -qq python3-venv python3-dev git i2c-tools swig liblgpio-dev >/dev/null
+# shellcheck disable=SC2086  # one word per package
+apt-get install -y -qq --no-install-recommends $packages >/dev/null
 if command -v raspi-config >/dev/null; then
     raspi-config nonint do_spi 0
     raspi-config nonint do_i2c 0
@@ -36,12 +52,21 @@ if command -v raspi-config >/dev/null; then
     raspi-config nonint do_serial_hw 0 2>/dev/null || true
     raspi-config nonint do_serial_cons 1 2>/dev/null || true
 else
-    echo "no raspi-config: switch on SPI and I2C yourself (dtparam=spi=on, dtparam=i2c_arm=on)"
+    echo "no raspi-config (plain Debian): switch on SPI and I2C yourself (docs/install-pi.md, \"Plain Debian\")"
+    install -d /etc/modules-load.d
+    printf 'i2c-dev\n' >/etc/modules-load.d/monopoly-banker.conf
 fi
 
 step "2. the system user banker"
 if ! id banker >/dev/null 2>&1; then
     useradd --system --user-group --home-dir "$STATE_DIR" --no-create-home --shell /usr/sbin/nologin banker
+fi
+if [ ! -e /etc/udev/rules.d/99-com.rules ] && [ ! -e /usr/lib/udev/rules.d/99-com.rules ]; then
+    # not Raspberry Pi OS (whose raspberrypi-sys-mods gives these groups the devices): the same, for the banker
+    for group in gpio spi i2c; do
+        getent group "$group" >/dev/null || groupadd --system "$group"
+    done
+    install -D -m 0644 "$SRC/deploy/60-monopoly-banker.rules" /etc/udev/rules.d/60-monopoly-banker.rules
 fi
 for group in gpio spi i2c dialout; do
     if getent group "$group" >/dev/null; then
@@ -60,7 +85,8 @@ if [ "$SRC" != "$HOME_DIR/src" ]; then
 fi
 python3 -m venv "$HOME_DIR/venv"
 "$HOME_DIR/venv/bin/pip" install --quiet --upgrade pip
-"$HOME_DIR/venv/bin/pip" install --quiet "$HOME_DIR/src[pi]"
+# --prefer-binary: where the newest release has no wheel (cbor2 on 32-bit ARM needs Rust) an older wheel does
+"$HOME_DIR/venv/bin/pip" install --quiet --prefer-binary "$HOME_DIR/src[pi]"
 
 step "4. banker on the PATH"
 install -m 0755 "$HOME_DIR/src/deploy/banker" /usr/local/bin/banker
@@ -83,8 +109,16 @@ fi
 
 step "6. the systemd unit"
 install -m 0644 "$HOME_DIR/src/deploy/monopoly-banker.service" /etc/systemd/system/monopoly-banker.service
-systemctl daemon-reload
-systemctl enable monopoly-banker
+if [ -d /run/systemd/system ]; then
+    systemctl daemon-reload
+    systemctl enable monopoly-banker
+else
+    # no running systemd (an image builder's chroot): enable it as "systemctl enable" would, for the first boot
+    install -d /etc/systemd/system/multi-user.target.wants
+    ln -sf /etc/systemd/system/monopoly-banker.service \
+        /etc/systemd/system/multi-user.target.wants/monopoly-banker.service
+    echo "systemd isn't running here (a chroot?): monopoly-banker is enabled for the first boot"
+fi
 
 cat <<DONE
 

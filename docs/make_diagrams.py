@@ -28,6 +28,32 @@ from diagram_svg import CHAR, COLOURS, DIM, INK, POWER, Svg, resistor, terminal 
 IMG = ROOT / "docs" / "img"
 WIRING_MD = ROOT / "docs" / "wiring.md"
 
+#: Each module's pins in the order they stand on its board, so a builder can count along its header strip; a
+#: terminal the unit leaves unconnected is shown too (the readers' IRQ: the unit polls them).
+PHYSICAL_ORDER = {
+    "+ reader": ("SDA (SS)", "SCK", "MOSI", "MISO", "IRQ", "GND", "RST", "3.3V"),
+    "- reader": ("SDA (SS)", "SCK", "MOSI", "MISO", "IRQ", "GND", "RST", "3.3V"),
+    "display": ("GND", "VCC", "SCL", "SDA"),
+}
+UNCONNECTED = {"IRQ": "not connected: the unit polls the reader"}
+#: A warning printed on a device's picture.
+WARNINGS = {
+    "+ reader": "the order of the RC522's header strip; solder the strip to the board first (it comes loose)",
+    "- reader": "the order of the RC522's header strip; solder the strip to the board first (it comes loose)",
+    "display": "check the labels on YOUR board: many are GND VCC SCL SDA, some VCC GND SCL SDA; swapped power kills it",
+}
+
+
+def terminals(device: str) -> list[tuple[str, Wire | None]]:
+    """``device``'s terminals in their order on the board, each with its wire (None: left unconnected)."""
+    wires = {w.terminal: w for w in wires_of(device)}
+    order = PHYSICAL_ORDER.get(device, tuple(wires))
+    missing = set(wires) - set(order)
+    if missing:
+        raise SystemExit(f"make_diagrams.py: {device} terminals {sorted(missing)} are not in PHYSICAL_ORDER")
+    return [(terminal, wires.get(terminal)) for terminal in order]
+
+
 def _pin_colour(pin: int) -> str:
     users = [w.device for w in WIRES if w.pin == pin and w.device != "rdm6300"]
     if users and HEADER[pin].startswith("GPIO"):
@@ -88,18 +114,25 @@ def header_diagram() -> str:
 
 
 def device_diagram(device: str) -> str:
-    """``device``'s terminals on the left, a wire each to its header pin on the right, parts on the way named."""
-    wires = wires_of(device)
+    """``device``'s terminals on the left in their order on the board, a wire each to its header pin on the right."""
+    rows = terminals(device)
     pitch, top = 34, 84
-    svg = Svg(900, top + len(wires) * pitch + 30, TITLES[device])
+    warning = WARNINGS.get(device)
+    svg = Svg(900, top + len(rows) * pitch + (52 if warning else 30), TITLES[device])
     colour = COLOURS[device]
     svg.text(30, 34, TITLES[device], size=16, bold=True)
-    svg.text(30, 56, "device side on the left, the Pi's header on the right", colour=DIM)
-    box_h = len(wires) * pitch
+    svg.text(30, 56, "the module's pins on the left, in their order on the board; the Pi's header on the right",
+             colour=DIM)
+    box_h = len(rows) * pitch
     svg.rect(30, top - 20, 190, box_h, fill="#f7f7f9", stroke=colour, width=2, radius=8)
-    for n, wire in enumerate(wires):
+    for n, (name, wire) in enumerate(rows):
         y = top + n * pitch
-        svg.text(44, y + 4, wire.terminal, size=13)
+        svg.text(44, y + 4, name, size=13)
+        if wire is None:
+            svg.circle(220, y, 4, fill="none", stroke=DIM)
+            svg.line(224, y, 300, y, stroke=DIM, width=1.5, dash=True)
+            svg.text(310, y + 5, UNCONNECTED.get(name, "not connected"), size=12, colour=DIM)
+            continue
         svg.circle(220, y, 4, fill=colour)
         stroke = POWER.get(HEADER[wire.pin], colour)
         svg.line(224, y, 560, y, stroke=stroke, width=2.5)
@@ -108,6 +141,8 @@ def device_diagram(device: str) -> str:
         svg.rect(560, y - 11, 44, 22, fill="#22262e", stroke="#22262e", radius=3)
         svg.text(582, y + 5, str(wire.pin), size=12, anchor="middle", colour="#ffffff", bold=True)
         svg.text(616, y + 5, wire.line, size=13)
+    if warning:
+        svg.text(30, top + box_h + 14, "! " + warning, size=13, colour="#b03a2e", bold=True)
     return svg.svg()
 
 
@@ -115,46 +150,56 @@ def device_diagram(device: str) -> str:
 
 
 def buzzer_diagram() -> str:
-    """The buzzer's transistor switch: GPIO -> 1 kOhm -> NPN base; buzzer from 5 V to the collector; a flyback diode."""
+    """The buzzer's switch: GPIO -> 1 kOhm -> NPN base; 5 V -> 68 Ohm -> buzzer -> collector; a flyback diode."""
     signal, supply, ground = (next(w for w in wires_of("buzzer") if w.terminal == t) for t in ("signal", "+ terminal", "emitter"))
-    svg = Svg(840, 470, "The buzzer's transistor circuit")
-    svg.text(30, 34, "Buzzer: the GPIO switches an NPN transistor (2N2222A, PN2222A or BC547)", size=16, bold=True)
-    svg.text(30, 56, "the transistor carries the buzzer's current; the GPIO gives only about 2.6 mA through 1 kOhm",
+    svg = Svg(860, 600, "The buzzer's transistor circuit")
+    svg.text(30, 34, "Buzzer: the GPIO switches an NPN transistor (2N2222A or PN2222A)", size=16, bold=True)
+    svg.text(30, 56, "a 68 Ohm resistor in series keeps any 16-42 Ohm buzzer under 60 mA; the GPIO gives only 2.6 mA",
              colour=DIM)
     bx = 540  # the buzzer's and the collector's column
     terminal(svg, bx, 96, supply, anchor="start")
-    svg.line(bx, 107, bx, 150)
-    # the buzzer: a circle between 150 and 210, the diode beside it
-    svg.circle(bx, 180, 26, fill="#fff4e5", stroke=COLOURS["buzzer"])
-    svg.text(bx, 185, "buzzer", size=11, anchor="middle")
-    svg.text(bx - 34, 160, "+", size=14, anchor="middle", bold=True)
-    svg.line(bx, 120, bx + 90, 120)
-    svg.line(bx + 90, 120, bx + 90, 162)
-    svg.path(f"M {bx + 78} 162 l 24 0 l -12 -18 z", fill=INK)  # the diode's cathode bar up: towards 5 V
-    svg.line(bx + 78, 144, bx + 102, 144)
-    svg.path(f"M {bx + 90} 162 L {bx + 90} 240 L {bx} 240")
-    svg.text(bx + 104, 150, "1N4148", size=12)
-    svg.text(bx + 104, 166, "(magnetic buzzer)", size=11, colour=DIM)
-    svg.line(bx, 206, bx, 270)
+    svg.line(bx, 107, bx, 116)
+    resistor(svg, bx, 116, 60, vertical=True, label="68 Ohm, 1/4 W")
+    svg.line(bx, 176, bx, 220)
+    # the buzzer: a circle between 220 and 272, the diode beside it (across the buzzer only)
+    svg.circle(bx, 246, 26, fill="#e0f7fa", stroke=COLOURS["buzzer"])
+    svg.text(bx, 251, "buzzer", size=11, anchor="middle")
+    svg.text(bx - 34, 226, "+", size=14, anchor="middle", bold=True)
+    svg.circle(bx, 196, 3)
+    svg.line(bx, 196, bx + 90, 196)
+    svg.line(bx + 90, 196, bx + 90, 238)
+    svg.path(f"M {bx + 78} 238 l 24 0 l -12 -18 z", fill=INK)  # the diode's cathode bar up: towards 5 V
+    svg.line(bx + 78, 220, bx + 102, 220)
+    svg.path(f"M {bx + 90} 238 L {bx + 90} 306 L {bx} 306")
+    svg.circle(bx, 306, 3)
+    svg.text(bx + 104, 226, "1N4148", size=12)
+    svg.text(bx + 104, 242, "(magnetic buzzer)", size=11, colour=DIM)
+    svg.line(bx, 272, bx, 336)
     # the transistor: base bar at x = bx - 30, collector up, emitter down
-    svg.circle(bx - 14, 300, 30, stroke=INK, fill="none")
-    svg.line(bx - 30, 280, bx - 30, 320, width=3)
-    svg.path(f"M {bx - 30} 292 L {bx} 270")
-    svg.path(f"M {bx - 30} 308 L {bx} 330")
-    svg.path(f"M {bx - 8} 318 l 8 12 l -13 -1 z", fill=INK)  # the emitter's arrow, pointing out
-    svg.text(bx + 12, 274, "C", size=12)
-    svg.text(bx + 12, 334, "E", size=12)
-    svg.text(bx - 44, 292, "B", size=12)
-    svg.text(bx - 80, 350, "NPN", size=12, anchor="middle", colour=DIM)
-    svg.line(bx, 330, bx, 390)
-    terminal(svg, bx, 402, ground, anchor="start")
+    svg.circle(bx - 14, 366, 30, stroke=INK, fill="none")
+    svg.line(bx - 30, 346, bx - 30, 386, width=3)
+    svg.path(f"M {bx - 30} 358 L {bx} 336")
+    svg.path(f"M {bx - 30} 374 L {bx} 396")
+    svg.path(f"M {bx - 8} 384 l 8 12 l -13 -1 z", fill=INK)  # the emitter's arrow, pointing out
+    svg.text(bx + 12, 340, "C", size=12)
+    svg.text(bx + 12, 400, "E", size=12)
+    svg.text(bx - 44, 358, "B", size=12)
+    svg.text(bx - 80, 416, "NPN", size=12, anchor="middle", colour=DIM)
+    svg.line(bx, 396, bx, 456)
+    terminal(svg, bx, 468, ground, anchor="start")
     # the base resistor from the GPIO
-    svg.line(bx - 30, 300, bx - 60, 300)
-    resistor(svg, bx - 200, 300, 140, vertical=False, label="1 kOhm")
-    svg.line(bx - 200, 300, bx - 230, 300)
-    terminal(svg, bx - 252, 300, signal, anchor="end")
-    svg.text(30, 450, f"GPIO{signal.gpio} drives the tones as PWM; a piezo disc needs no diode, a magnetic buzzer does.",
-             size=12, colour=DIM)
+    svg.line(bx - 30, 366, bx - 60, 366)
+    resistor(svg, bx - 200, 366, 140, vertical=False, label="1 kOhm")
+    svg.line(bx - 200, 366, bx - 230, 366)
+    terminal(svg, bx - 252, 366, signal, anchor="end")
+    for n, line in enumerate((
+            "Current: (5 V - 0.2 V) / (16 Ohm + 68 Ohm) = 57 mA; 42 Ohm: 4.8 V / 110 Ohm = 44 mA "
+            "(without the 68 Ohm: up to 300 mA).",
+            "Transistor: a 2N2222A or PN2222A takes 600 mA; its base gets (3.3 V - 0.7 V) / 1 kOhm = 2.6 mA, "
+            "enough to switch 57 mA hard.",
+            "68 Ohm: 57 mA x 57 mA x 68 Ohm = 0.22 W while sounding, half that on a tone's PWM: a 1/4 W resistor.",
+            f"GPIO{signal.gpio} drives the tones as PWM; a piezo disc needs no diode, a magnetic buzzer does.")):
+        svg.text(30, 516 + n * 20, line, size=12, colour=DIM if n == 3 else INK)
     return svg.svg()
 
 
@@ -193,7 +238,7 @@ LOADS = (
     ("+ reader (RC522)", "+ reader", "3V3", 30, 100),
     ("- reader (RC522)", "- reader", "3V3", 30, 100),
     ("OLED", "display", "3V3", 15, 30),
-    ("buzzer (through the NPN)", "buzzer", "5V", 0, 40),
+    ("buzzer (NPN, 68 Ohm)", "buzzer", "5V", 0, 60),
 )
 
 
@@ -302,8 +347,11 @@ def enclosure_diagram() -> str:
 
 def device_table(device: str) -> str:
     rows = ["| terminal | header pin | what the pin is | on the way |", "|---|---|---|---|"]
-    for wire in wires_of(device):
-        rows.append(f"| {wire.terminal} | {wire.pin} | {wire.line} | {wire.via or ''} |")
+    for name, wire in terminals(device):
+        if wire is None:
+            rows.append(f"| {name} | - | {UNCONNECTED.get(name, 'not connected')} |  |")
+        else:
+            rows.append(f"| {name} | {wire.pin} | {wire.line} | {wire.via or ''} |")
     return "\n".join(rows)
 
 
@@ -322,7 +370,7 @@ def tables() -> dict[str, str]:
     return {**{device: device_table(device) for device in DEVICES}, "summary": summary_table()}
 
 
-MARKER = re.compile(r"(<!-- wiring:(?P<name>[^ ]+) -->\n)(?P<body>.*?)(<!-- /wiring -->)", re.S)
+MARKER = re.compile(r"(<!-- wiring:(?P<name>[^>]+?) -->\n)(?P<body>.*?)(<!-- /wiring -->)", re.S)
 
 
 def wiring_md(text: str) -> str:

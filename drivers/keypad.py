@@ -5,16 +5,40 @@ driven low, so a scan with no key down reads the four columns and is done;
 only when a column reads low are the rows scanned one by one: that row
 driven low, the others floating (inputs without a pull), so two keys held in
 one column never short a high row output to a low one (no row is ever driven
-high: a row switched to an output starts low). Each key is debounced on its
-own: a change counts only once it has read the same for ``debounce`` seconds
-(a bounce restarts the count), so a contact that chatters gives one press.
-The default, 20 ms, is the longest contact bounce membrane keypads are
-specified for (flat membranes under 3-5 ms, metal domes under 10 ms,
-polyester domes under 20 ms; docs/performance.md): keep it there. KeyDown
-and KeyUp carry the times they were confirmed, so a long press (``C`` held
-for a new game) is measured by the core from those times. The matrix is
-read every ``scan_interval`` (2 ms): a key is confirmed 20-22 ms after it
-closes.
+high: a row switched to an output starts low). The matrix is read every
+``scan_interval`` (2 ms).
+
+Each key is debounced on its own, asymmetrically ("confirm the press
+quickly, debounce the release"):
+
+- a **press** counts once the key has read down on two scans in a row at
+  least ``press_confirm`` (2 ms) apart: 2-4 ms after the contact closes. A
+  single scan that reads it down (a noise spike) is never a press;
+- from then the key **stays down** until it has read up for ``debounce``
+  (20 ms) without a break: every down read restarts the count. So the bounce
+  that follows the press can never end it early, the bounce of the release
+  can never make a second press, and a new press of the key needs it to
+  have been confirmed up first.
+
+Why this is as safe against bounce as waiting 20 ms on both sides: one
+press read as two (a payment made twice) needs the key to be seen up and
+then down again, and that can only happen on the release side, where the
+window is still the full 20 ms, the longest contact bounce membrane keypads
+are specified for (flat membranes under 3-5 ms, metal domes under 10 ms,
+polyester domes under 20 ms; docs/performance.md): keep it there. Bounce
+while closing only delays the press's confirmation, or, once it is
+confirmed, holds the key down. What it costs: a pulse that pulls a column low on two scans
+2 ms apart would be a press; the columns sit on the Pi's pull-ups behind a
+few cm of ribbon, where what couples in (ESD, a switching edge nearby) lasts
+nanoseconds to microseconds, so a 2 ms low is a contact closing, not noise.
+A finger that only half-closes a dome for a few ms (which the symmetric
+debounce ignored) now counts, as the contact did close. Setting
+``press_confirm`` equal to ``debounce`` gives the symmetric debounce back
+(``[keypad] press_confirm``, docs/config.md).
+
+KeyDown and KeyUp carry the times they were confirmed, so a long press
+(``C`` held for a new game) is measured by the core from those times: it
+reads ``debounce - press_confirm`` (18 ms) longer than the finger held it.
 
 A key that reads down for longer than ``stuck_after`` seconds is reported
 once (log warning and ``on_stuck(key)``), released towards the core with a
@@ -55,6 +79,10 @@ DEFAULT_ROWS = (5, 6, 13, 19)
 DEFAULT_COLUMNS = (12, 16, 20, 21)
 #: Seconds between scans: an idle scan reads only the columns, so scanning often costs little.
 SCAN_INTERVAL = 0.002
+#: Seconds a key must read down (on two scans at least) before its press counts; its release takes ``debounce``.
+PRESS_CONFIRM = 0.002
+#: Down reads in a row a press needs: one scan that reads a key down is never a press.
+PRESS_READS = 2
 #: Clock slack in the debounce: scan times summed in floating point may fall a hair short of it.
 _SLACK = 1e-6
 
@@ -100,10 +128,12 @@ def _drive_low(pin) -> None:
 
 @dataclass
 class _KeyState:
-    down: bool = False
-    down_since: float = 0.0
-    changing_since: float | None = None
-    ignored: bool = False     # stuck, or down at start-up: silent until it reads up
+    down: bool = False                 # what the core was told (or, if ignored, what it reads, debounced)
+    down_since: float = 0.0            # when the press was confirmed: the stuck rule counts from it
+    pressing_since: float | None = None    # while up: the first of the unbroken down reads so far
+    down_reads: int = 0                # ... and how many scans they were
+    releasing_since: float | None = None   # while down: the first of the unbroken up reads so far
+    ignored: bool = False              # stuck, or down at start-up: silent until it reads up
 
 
 class MatrixKeypad:
@@ -117,7 +147,9 @@ class MatrixKeypad:
     ``pin_factory`` is required (a gpiozero factory: ``LGPIOFactory()`` on a
     Pi 5, ``MockFactory()`` in tests); the global ``Device.pin_factory`` is
     never used. ``keymap`` is rows of key names (see :func:`parse_keymap`).
-    ``clock`` gives the events' times. ``scan_once()`` does one scan and
+    ``clock`` gives the events' times. ``press_confirm`` and ``debounce``
+    are the seconds a press and a release must read steadily before they
+    count (module docstring: 2 ms on two scans, 20 ms). ``scan_once()`` does one scan and
     returns (and posts) the events; ``start(post)`` scans every
     ``scan_interval`` seconds on a background thread.
 
@@ -132,15 +164,16 @@ class MatrixKeypad:
                  columns: Sequence[int | str] = DEFAULT_COLUMNS,
                  keymap: Iterable[Iterable[str | None]] | None = None,
                  clock: Callable[[], float] = time.monotonic, debounce: float = 0.02,
-                 stuck_after: float = 30.0, scan_interval: float = SCAN_INTERVAL,
+                 press_confirm: float = PRESS_CONFIRM, stuck_after: float = 30.0, scan_interval: float = SCAN_INTERVAL,
                  on_stuck: Callable[[str], None] | None = None) -> None:
         if pin_factory is None:
             raise ConfigError("the keypad needs a gpiozero pin_factory (it never uses the global one)")
-        if debounce < 0 or stuck_after <= debounce or scan_interval <= 0:
-            raise ConfigError("keypad timing: need 0 <= debounce < stuck_after and scan_interval > 0")
+        if min(debounce, press_confirm) < 0 or stuck_after <= max(debounce, press_confirm) or scan_interval <= 0:
+            raise ConfigError("keypad timing: need 0 <= debounce, press_confirm < stuck_after and scan_interval > 0")
         self.keymap = parse_keymap(keymap if keymap is not None else DEFAULT_KEYMAP, shape=(len(rows), len(columns)))
         self.clock = clock
         self.debounce = debounce
+        self.press_confirm = press_confirm
         self.stuck_after = stuck_after
         self.scan_interval = scan_interval
         self.on_stuck = on_stuck
@@ -209,28 +242,39 @@ class MatrixKeypad:
             state.down, state.ignored, state.down_since = True, True, now
             log.warning("key %s is down at start-up: ignored until released", key)
             return None
-        if raw == state.down:
-            state.changing_since = None
-            if state.down and not state.ignored and now - state.down_since > self.stuck_after:
+        if state.down:
+            return self._while_down(key, state, raw, now)
+        if not raw:
+            state.pressing_since, state.down_reads = None, 0
+            return None
+        if state.pressing_since is None:
+            state.pressing_since = now
+        state.down_reads += 1
+        if state.down_reads < PRESS_READS or now - state.pressing_since < self.press_confirm - _SLACK:
+            return None
+        state.down, state.down_since, state.pressing_since, state.down_reads = True, now, None, 0
+        return KeyDown(key, now)
+
+    def _while_down(self, key: str, state: _KeyState, raw: bool, now: float) -> Event | None:
+        """A key that counts as down: released only after ``debounce`` of unbroken up reads; the stuck rule."""
+        if raw:
+            state.releasing_since = None           # a bounce: the release starts again
+            if not state.ignored and now - state.down_since > self.stuck_after:
                 state.ignored = True
                 log.warning("key %s stuck down for %.0f s: ignored until released", key, now - state.down_since)
                 if self.on_stuck is not None:
                     self.on_stuck(key)
                 return KeyUp(key, now)
             return None
-        if state.changing_since is None:
-            state.changing_since = now
-        if now - state.changing_since < self.debounce - _SLACK:
+        if state.releasing_since is None:
+            state.releasing_since = now
+        if now - state.releasing_since < self.debounce - _SLACK:
             return None
-        state.down, state.changing_since = raw, None
+        state.down, state.releasing_since = False, None
         if state.ignored:
-            if not raw:
-                state.ignored = False
-                log.info("key %s released", key)
+            state.ignored = False
+            log.info("key %s released", key)
             return None
-        if raw:
-            state.down_since = now
-            return KeyDown(key, now)
         return KeyUp(key, now)
 
     @property

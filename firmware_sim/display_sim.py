@@ -167,8 +167,7 @@ class OledChip:
             self.counters.data_bytes += len(block)
             self.counters.wire_bytes += len(block) + 2
             self.log.append(("data", block))
-            for byte in block:
-                self._write(byte)
+            self._write_run(block)
 
     def cleanup(self) -> None:
         self.cleaned_up = True
@@ -190,8 +189,7 @@ class OledChip:
             self.log.append(("data" if is_data else "command", body))
             if is_data:
                 self.counters.data_bytes += len(body)
-                for byte in body:
-                    self._write(byte)
+                self._write_run(body)
             else:
                 self.counters.command_bytes += len(body)
                 for byte in body:
@@ -257,6 +255,24 @@ class OledChip:
             self.display_offset = args[0] & 0x3F
         elif 0xC0 <= op <= 0xCF:
             self.com_reversed = bool(op & 0x08)
+
+    def _write_run(self, data: bytes) -> None:
+        """Display data into RAM exactly as :meth:`_write` would, byte by byte, but a page's (or window's) run a slice."""
+        i, n, width = 0, len(data), self.ram_width
+        while i < n:
+            across = self.chip == "ssd1306" and self.mode == 0
+            end = self.window[1] + 1 if across else width
+            if (self.chip == "ssd1306" and self.mode == 1) or not self.column < end <= width:
+                self._write(data[i])               # vertical mode, or outside the RAM or window: a byte at a time
+                i += 1
+                continue
+            count = min(n - i, end - self.column)
+            at = self.page * width + self.column
+            self.ram[at:at + count] = data[i:i + count]
+            i, self.column = i + count, self.column + count
+            if self.column == end:                 # past the last column: the address wraps as _write's does
+                c0, _, p0, p1 = self.window
+                self.column, self.page = (c0, p0 if self.page >= p1 else self.page + 1) if across else (0, self.page)
 
     def _write(self, byte: int) -> None:
         if self.column < self.ram_width:

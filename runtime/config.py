@@ -12,11 +12,12 @@ from __future__ import annotations
 import math
 import os
 import tomllib
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
 from .pins import (BUZZER, DISPLAY_ADDRESS, DISPLAY_SPI_DC, DISPLAY_SPI_RESET, KEYPAD_COLUMNS, KEYPAD_ROWS,
-                   READER_DEVICE, READER_RESET)
+                   READER_DEVICE, READER_RESET, pin_clash)
 from banker.errors import AmountError, ConfigError
 from banker.money import MAX_AMOUNT, parse_amount
 
@@ -53,6 +54,7 @@ class KeypadConfig:
     columns: tuple[int, ...] = KEYPAD_COLUMNS
     keys: tuple[tuple[str, ...], ...] = DEFAULT_KEYS
     debounce: float = 0.02
+    press_confirm: float = 0.002
 
 
 @dataclass(frozen=True)
@@ -71,7 +73,7 @@ class Config:
     reader_kind: str = "mfrc522"
     readers: tuple[ReaderConfig, ...] = (ReaderConfig("left", 0, READER_DEVICE["left"], READER_RESET["left"]),
                                          ReaderConfig("right", 0, READER_DEVICE["right"], READER_RESET["right"]))
-    poll_interval: float = 0.02
+    poll_interval: float = 0.01
     removal_after: float = 0.25
     display: DisplayConfig = field(default_factory=DisplayConfig)
     keypad: KeypadConfig = field(default_factory=KeypadConfig)
@@ -107,6 +109,9 @@ class _Section:
         if not isinstance(data, dict):
             raise ConfigError(f"[{name}] must be a table")
         self.data, self.name, self.used = data, name, set()
+        read = _SECTIONS_READ.get()
+        if read is not None:
+            read.append(self)
 
     def get(self, key: str, default: Any, kind: type | tuple = int) -> Any:
         self.used.add(key)
@@ -174,7 +179,40 @@ class _Section:
     def done(self, *subtables: str) -> None:
         unknown = set(self.data) - self.used - set(subtables)
         if unknown:
-            raise ConfigError(f"unknown setting {self.name}.{sorted(unknown)[0]}")
+            raise unknown_setting(self.name, sorted(unknown)[0], self.used | set(subtables))
+
+
+#: The sections read while :func:`known_settings` reads an empty config (None otherwise).
+_SECTIONS_READ: ContextVar[list[_Section] | None] = ContextVar("sections_read", default=None)
+
+
+def known_settings() -> list[str]:
+    """Every setting this module's readers take, as ``section.key``, found by reading an empty config: a key a
+    reader takes is known here the day it is added."""
+    token = _SECTIONS_READ.set([])
+    try:
+        _build({})
+        return sorted(f"{section.name}.{key}" for section in _SECTIONS_READ.get() or () for key in section.used)
+    finally:
+        _SECTIONS_READ.reset(token)
+
+
+def unknown_setting(section: str, key: str, beside: set[str]) -> ConfigError:
+    """The error for ``key``, which no reader of ``[section]`` takes (``section`` empty: a section of its own),
+    naming the nearest known setting: one of ``beside`` (the section's own keys), else the same or a close key
+    in another section (``[unit] start_balance`` is ``house_rules.start_balance``), else where they are listed."""
+    from banker.words import nearest
+
+    prefix = f"{section}." if section else ""
+    close = [prefix + name for name in nearest(key, beside)]
+    if not close:
+        everywhere = known_settings()
+        keys = {name.rsplit(".", 1)[-1] for name in everywhere}
+        names = {key} if key in keys else set(nearest(key, keys))
+        close = [name for name in everywhere if name.rsplit(".", 1)[-1] in names and name != prefix + key][:3]
+    hint = (f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close
+            else " (docs/config.md lists every setting)")
+    return ConfigError(f"unknown setting {prefix}{key}{hint}" if section else f"unknown section [{key}]{hint}")
 
 
 def _shown(value: Any) -> str:
@@ -285,7 +323,7 @@ def parse_config(text: str, source: str = "config") -> Config:
         raise ConfigError(f"{source}: arrays or tables nested too deep") from None
     unknown = set(data) - SECTIONS
     if unknown:
-        raise ConfigError(f"{source}: unknown section [{sorted(unknown)[0]}]")
+        raise ConfigError(f"{source}: {unknown_setting('', sorted(unknown)[0], SECTIONS)}")
     try:
         return _build(data)
     except ConfigError as exc:
@@ -300,7 +338,7 @@ def _build(data: dict) -> Config:
 
     readers = _Section(data.get("readers", {}), "readers")
     kind = readers.choice("kind", "mfrc522", ("mfrc522", "rdm6300"))
-    poll = readers.seconds("poll_interval", 0.02, most=1.0)
+    poll = readers.seconds("poll_interval", 0.01, most=1.0)
     removal = readers.seconds("removal_after", 0.25, most=10.0)
     if removal < poll:
         raise ConfigError(f"readers.removal_after ({removal:g} s) must be at least readers.poll_interval ({poll:g} s)")
@@ -333,7 +371,7 @@ def _build(data: dict) -> Config:
 
     k = _Section(data.get("keypad", {}), "keypad")
     keypad = KeypadConfig(_pins(k, "rows", KEYPAD_ROWS), _pins(k, "columns", KEYPAD_COLUMNS), _keys(k),
-                          k.seconds("debounce", 0.02, most=1.0))
+                          k.seconds("debounce", 0.02, most=1.0), k.seconds("press_confirm", 0.002, most=1.0))
     k.done()
 
     b = _Section(data.get("buzzer", {}), "buzzer")
@@ -355,11 +393,13 @@ def _build(data: dict) -> Config:
 
 
 def _no_pin_twice(config: Config) -> None:
-    """Refuse a GPIO pin given to two devices (MFRC522 reset lines, an SPI display's D/C and reset, keypad, buzzer)."""
-    used = list(config.keypad.rows) + list(config.keypad.columns)
-    used += [r.reset_pin for r in config.readers] if config.reader_kind == "mfrc522" else []
-    used += [config.display.dc_pin, config.display.reset_pin] if config.display.bus == "spi" else []
-    used += [config.buzzer_pin] if config.buzzer_pin is not None else []
-    clash = sorted({p for p in used if used.count(p) > 1})
+    """Refuse a GPIO pin given to two devices (MFRC522 reset lines, an SPI display's D/C and reset, keypad, buzzer),
+    naming both by their keys."""
+    used = [(pin, "keypad.rows") for pin in config.keypad.rows] + [(p, "keypad.columns") for p in config.keypad.columns]
+    used += [(r.reset_pin, f"readers.{r.slot}.reset_pin") for r in config.readers] if config.reader_kind == "mfrc522" else []
+    used += [(config.display.dc_pin, "display.dc_pin"), (config.display.reset_pin, "display.reset_pin")
+             ] if config.display.bus == "spi" else []
+    used += [(config.buzzer_pin, "buzzer.pin")] if config.buzzer_pin is not None else []
+    clash = pin_clash(used)
     if clash:
-        raise ConfigError(f"GPIO{clash[0]} is given to two devices")
+        raise ConfigError(clash)

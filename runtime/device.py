@@ -44,18 +44,15 @@ class PiHardware:
 
     def pin_factory(self):
         if self._factory is None:
-            errors = []
+            failures = {}
             for module, cls in (("gpiozero.pins.lgpio", "LGPIOFactory"), ("gpiozero.pins.rpigpio", "RPiGPIOFactory")):
                 try:
                     self._factory = getattr(__import__(module, fromlist=[cls]), cls)()
                     break
                 except Exception as exc:  # each library fails in its own way off a Pi
-                    errors.append(f"{cls}: {exc}")
+                    failures[cls] = exc
             else:
-                from drivers.errors import DriverLibraryMissing
-
-                raise DriverLibraryMissing("no GPIO library works here (install lgpio on a Pi: docs/install-pi.md): "
-                                           + "; ".join(errors))
+                raise gpio_unavailable(failures)
         return self._factory
 
     def mfrc522(self, reader: ReaderConfig):
@@ -76,6 +73,32 @@ class PiHardware:
 
     def __exit__(self, *exc) -> None:
         return None
+
+
+def gpio_unavailable(failures: dict[str, Exception]) -> Exception:
+    """The error that says why no GPIO pin factory opened, naming the real cause first.
+
+    lgpio is the library installed (the ``pi`` extra); RPi.GPIO is only a
+    fallback, so its absence is not news. gpiozero finding no Pi revision means
+    the machine isn't a Pi (or a chroot without its /proc/device-tree); lgpio
+    failing to open a gpiochip means the device is missing or not allowed.
+    """
+    from drivers.errors import DeviceMissing, DriverLibraryMissing
+
+    lgpio = failures.get("LGPIOFactory")
+    others = [f"{cls}: {exc}" for cls, exc in failures.items() if cls != "LGPIOFactory"
+              and not (isinstance(exc, ModuleNotFoundError) and exc.name in ("RPi", "RPi.GPIO"))]
+    if isinstance(lgpio, ModuleNotFoundError) and lgpio.name == "lgpio":
+        return DriverLibraryMissing("the lgpio library is not installed: run deploy/install.sh (docs/install-pi.md)"
+                                    + "".join(f"; {o}" for o in others))
+    text = str(lgpio)
+    if "Pi revision" in text:
+        return DeviceMissing("not a Raspberry Pi: gpiozero found no Pi revision in /proc/device-tree or /proc/cpuinfo "
+                             "(a desktop or a chroot? try --backend hw-sim)")
+    if "gpiochip" in text:
+        return DeviceMissing(f"lgpio can't open /dev/gpiochip*: {text} (missing, or this user isn't in the gpio group: "
+                             "sudo banker doctor; docs/install-pi.md)")
+    return DeviceMissing(f"no GPIO library works here: LGPIOFactory: {text}" + "".join(f"; {o}" for o in others))
 
 
 def pi_hardware(config: Config | None = None) -> PiHardware:
@@ -140,7 +163,7 @@ def open_keypad(config: Config, hw: Hardware):
 
     k = config.keypad
     return MatrixKeypad(pin_factory=hw.pin_factory(), rows=k.rows, columns=k.columns, keymap=k.keys,
-                        clock=hw.clock, debounce=k.debounce)
+                        clock=hw.clock, debounce=k.debounce, press_confirm=k.press_confirm)
 
 
 def open_buzzer(config: Config, hw: Hardware):

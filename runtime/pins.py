@@ -102,7 +102,7 @@ WIRES: tuple[Wire, ...] = (
     Wire("keypad", "column 4", 40),
     # the buzzer: the GPIO switches an NPN transistor, which sinks the buzzer's current
     Wire("buzzer", "signal", 12, "1 kOhm to the transistor's base"),
-    Wire("buzzer", "+ terminal", 4, "5 V; 1N4148 across the buzzer for a magnetic one"),
+    Wire("buzzer", "+ terminal", 4, "68 Ohm in series; 1N4148 across the buzzer for a magnetic one"),
     Wire("buzzer", "emitter", 14),
     # instead of the + RC522: a 5 V RDM6300, its TX through a divider (the Pi's pins take 3.3 V at most)
     Wire("rdm6300", "TX", 10, "1 kOhm from TX; 2 kOhm from GPIO15 to GND (5 V -> 3.3 V)"),
@@ -151,3 +151,23 @@ DISPLAY_I2C_PORT, DISPLAY_ADDRESS = 1, 0x3C
 DISPLAY_SPI_DC, DISPLAY_SPI_RESET = 23, 27
 #: The serial port an RDM6300 reads from.
 RDM6300_PORT = "/dev/serial0"
+
+
+def pin_clash(uses: list[tuple[int, str]]) -> str | None:
+    """Why the GPIOs in ``uses`` (GPIO, the setting that takes it) can't all be wired, naming both holders of the
+    lowest GPIO taken twice; None when each is taken once.
+
+    >>> pin_clash([(5, "keypad.rows"), (12, "buzzer.pin"), (5, "buzzer.pin")])
+    'GPIO5 is given to two devices: keypad.rows and buzzer.pin'
+    >>> pin_clash([(6, "keypad.rows"), (6, "keypad.rows")])
+    'GPIO6 is given to two devices: keypad.rows twice'
+    """
+    holders: dict[int, list[str]] = {}
+    for gpio, holder in uses:
+        holders.setdefault(gpio, []).append(holder)
+    taken = sorted(gpio for gpio, names in holders.items() if len(names) > 1)
+    if not taken:
+        return None
+    names = holders[taken[0]]
+    both = f"{names[0]} twice" if len(set(names)) == 1 else " and ".join(list(dict.fromkeys(names))[:2])
+    return f"GPIO{taken[0]} is given to two devices: {both}"

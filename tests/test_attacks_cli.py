@@ -168,7 +168,7 @@ ATTACKS = [
     cmd("ledger", "undo", str(2**63 - 1), code=1, says="no transaction"),
     cmd("ledger", "show", "--game", "99999999999999999999999", code=1, says="no game"),
     cmd("ledger", "export", "--game", "-1", code=1, says="no game -1"),
-    cmd("ledger", "export", "-o", "{dir}/no/such/folder/x.csv", code=2, says="cannot write"),
+    cmd("ledger", "export", "-o", "{dir}/no/such/folder/x.csv", code=3, says="cannot write"),
     cmd("ledger", "export", "--format", "xml", code=2, says="xml"),
     # what leaves the unit: -o onto what isn't a file (docs/security.md, "What leaves the unit")
     cmd("ledger", "export", "-o", "/dev/null", code=0, says="", name="export -o /dev/null: written through"),

@@ -69,5 +69,5 @@ def test_the_bare_package_runs_the_unit_on_simulated_chips(bare):
 
 def test_the_bare_package_says_how_to_get_the_simulator(bare):
     result = banker(bare, "sim", "--screenshot", str(bare["cwd"] / "never.png"))
-    assert result.returncode == 2 and "Traceback" not in result.stderr
+    assert result.returncode == 3 and "Traceback" not in result.stderr
     assert "pip install" in result.stderr and "[sim]" in result.stderr

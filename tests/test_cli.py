@@ -242,7 +242,7 @@ def test_an_export_is_readable_only_by_its_owner_whatever_the_umask(banker, tmp_
     finally:
         os.umask(old)
     assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith(".")) == []  # no part-written file left
-    assert banker("ledger", "export", "-o", tmp_path / "no" / "such" / "folder.csv").exit_code == 2
+    assert banker("ledger", "export", "-o", tmp_path / "no" / "such" / "folder.csv").exit_code == 3  # a place that can't be written: exit 3 (docs/cli.md)
 
 
 def test_show_and_export_stream_the_journal(banker, tmp_path, monkeypatch):

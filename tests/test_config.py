@@ -39,6 +39,8 @@ BAD = [
     ("[display]\nbus = 'spi'\ndc_pin = 5\n", "GPIO5 is given to two devices"),
     ("[keypad]\ndebounce = 0\n", "keypad.debounce"),
     ("[keypad]\ndebounce = 1e400\n", "keypad.debounce"),
+    ("[keypad]\npress_confirm = 0\n", "keypad.press_confirm"),
+    ("[keypad]\npress_confirm = 2\n", "keypad.press_confirm"),
     ("[keypad]\nrows = [5, 6, 13, 99]\n", "keypad.rows"),
     ("[keypad]\ncolumns = [5, 16, 20, 21]\n", "GPIO5 is given to two devices"),
     ("[keypad]\nkeys = [['1','2','3','X'],['4','5','6','K'],['7','8','9','C'],['.','0','GO','FN']]\n", "keypad.keys"),

@@ -225,5 +225,5 @@ def test_a_planted_link_at_a_temporary_name_is_not_followed(formula_names, tmp_p
     monkeypatch.setattr(secrets, "token_hex", lambda n: "planted0")
     (tmp_path / f".out.csv.{os.getpid()}.planted0.part").symlink_to(victim)
     result = banker("ledger", "export", "-o", tmp_path / "out.csv", "--db", formula_names)
-    assert result.exit_code == 2 and "cannot write" in result.output
+    assert result.exit_code == 3 and "cannot write" in result.output
     assert victim.read_text() == "keep me"

@@ -240,6 +240,28 @@ def test_vertical_addressing_fills_columns_top_to_bottom():
     assert [chip.ram[p * 128 + 1] for p in range(8)] == list(range(9, 17))
 
 
+@pytest.mark.parametrize("chip_name", ["ssd1306", "sh1106"])
+def test_data_written_in_runs_lands_in_ram_as_it_would_byte_by_byte(chip_name):
+    import random
+
+    rng = random.Random(19)
+    setups = [(0x20, 0x00, 0x21, 5, 20, 0x22, 1, 3), (0x20, 0x00, 0x21, 100, 127, 0x22, 6, 7),
+              (0x20, 0x00, 0x21, 30, 10, 0x22, 5, 2),      # a window backwards: the chip's own odd walk
+              (0x20, 0x02, 0xB3, 0x0E, 0x17), (0x20, 0x02, 0xB7, 0x03, 0x18),   # page mode, near the page's end
+              (0x20, 0x02, 0xB2, 0x18, 0x0F),           # the SH1106's column 143: past its RAM
+              (0x20, 0x01, 0x21, 0, 3, 0x22, 0, 7)]
+    for setup in setups:
+        by_runs, by_bytes = OledChip(chip_name), OledChip(chip_name)
+        for chip in (by_runs, by_bytes):
+            chip.command(*setup)
+        for _ in range(6):
+            data = bytes(rng.randrange(256) for _ in range(rng.choice([1, 7, 40, 200, 700])))
+            by_runs.data(data)
+            for byte in data:                     # the model's one-byte step, the reference
+                by_bytes._write(byte)
+            assert (by_runs.ram, by_runs.page, by_runs.column) == (by_bytes.ram, by_bytes.page, by_bytes.column)
+
+
 def test_adafruit_style_i2c_framing_with_a_control_byte_before_each_command():
     from firmware_sim.display_sim import I2cBus
 

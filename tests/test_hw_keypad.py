@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import threading
 import time
 
@@ -10,13 +11,14 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from banker.errors import ConfigError
 from banker.events import KEYS, CardPlaced, KeyDown, KeyUp
-from drivers.keypad import DEFAULT_KEYMAP, STOCK_LEGENDS, MatrixKeypad, parse_keymap
+from drivers.keypad import DEFAULT_KEYMAP, SCAN_INTERVAL, STOCK_LEGENDS, MatrixKeypad, parse_keymap
 from runtime.ledger import SqliteLedger
 from runtime.shell import Shell
 from firmware_sim.keypad_sim import KeypadMatrix, ManualClock
 from tests.threads_support import WAIT, scanning
 
-SCAN = 0.005   # seconds between scans, as the driver's thread does
+SCAN = SCAN_INTERVAL   # seconds between scans, as the driver's thread does (2 ms)
+DEBOUNCE = 0.02        # the release's debounce, the driver's default
 
 
 class Bench:
@@ -32,12 +34,20 @@ class Bench:
         self.events = self.keypad.scan_once()
 
     def run(self, seconds: float, every: float = SCAN) -> list:
-        """Scan every ``every`` seconds (5 ms) for ``seconds``; return the events."""
+        """Scan every ``every`` seconds (2 ms) for ``seconds``; return the events."""
         events = []
         for _ in range(round(seconds / every)):
             self.clock.advance(every)
             events += self.keypad.scan_once()
         self.events += events
+        return events
+
+    def contact(self, key: str, *levels: tuple[bool, int]) -> list:
+        """The key's contact as a finger and its bounce make it: (closed?, for how many scans), in turn."""
+        events = []
+        for closed, scans in levels:
+            (self.matrix.press if closed else self.matrix.release)(key)
+            events += self.run(scans * SCAN)
         return events
 
     def tap(self, key: str, seconds: float = 0.1) -> list:
@@ -65,28 +75,99 @@ def test_every_key_on_the_matrix_becomes_keydown_then_keyup_of_that_key(bench):
 
 def test_contact_bounce_of_a_few_ms_gives_one_press(bench):
     m = bench.matrix
-    for _ in range(3):                        # 5 ms on, 5 ms off, three times
-        m.press("5"); bench.run(0.005)
-        m.release("5"); bench.run(0.005)
+    for _ in range(3):                        # 2 ms on, 2 ms off, three times
+        m.press("5"); bench.run(SCAN)
+        m.release("5"); bench.run(SCAN)
     m.press("5"); bench.run(0.2)
     for _ in range(2):                        # and it bounces on release too
-        m.release("5"); bench.run(0.005)
-        m.press("5"); bench.run(0.005)
+        m.release("5"); bench.run(2 * SCAN)
+        m.press("5"); bench.run(SCAN)
     m.release("5"); bench.run(0.1)
     assert kinds(bench.events) == [("KeyDown", "5"), ("KeyUp", "5")]
 
 
-def test_a_blip_shorter_than_the_debounce_time_is_no_press(bench):
-    bench.matrix.press("7"); bench.run(0.01)
-    bench.matrix.release("7"); bench.run(0.1)
+def test_a_press_that_bounces_after_it_is_confirmed_is_still_one_press(bench):
+    down = bench.contact("5", (True, 2), (False, 1), (True, 1), (False, 3), (True, 1), (False, 2), (True, 50))
+    assert kinds(down) == [("KeyDown", "5")]            # confirmed on the second scan, the bounce after it ignored
+    assert kinds(bench.contact("5", (False, 20))) == [("KeyUp", "5")]
+
+
+def test_a_noise_glitch_of_one_scan_is_never_a_press(bench):
+    for _ in range(50):                       # a column pulled low for one scan, again and again
+        bench.contact("8", (True, 1), (False, 1))
     assert bench.events == []
+
+
+def test_a_release_that_bounces_gives_one_keyup_twenty_ms_after_the_bounce(bench):
+    bench.contact("3", (True, 50))
+    events = bench.contact("3", (False, 1), (True, 1), (False, 3), (True, 2), (False, 2), (True, 1))
+    assert events == []                       # 18 ms of bounce: still down
+    t_open = bench.clock() + SCAN             # the contact opens for good at the next scan
+    up = bench.contact("3", (False, 15))
+    assert kinds(up) == [("KeyUp", "3")] and up[0].t == pytest.approx(t_open + DEBOUNCE, abs=1e-6)
+    assert kinds(bench.contact("3", (True, 1), (False, 20))) == []     # a one-scan blip afterwards is no press
+
+
+def test_any_bounce_shorter_than_the_debounce_gives_exactly_one_press_and_one_release(bench):
+    rng = random.Random(19)
+
+    def bounce(closing: bool) -> list:
+        """Chatter as the contact closes or opens: open for 1-9 scans (up to 18 ms: under the debounce), closed 1-2."""
+        levels = []
+        for _ in range(rng.randint(0, 4)):
+            open_, closed = (False, rng.randint(1, 9)), (True, rng.randint(1, 2))
+            levels += [closed, open_] if closing else [open_, closed]
+        return levels
+
+    for _ in range(150):
+        events = bench.contact("GO", *bounce(True), (True, rng.randint(2, 100)), *bounce(False), (False, 11))
+        assert kinds(events) == [("KeyDown", "GO"), ("KeyUp", "GO")]
+
+
+def test_a_press_counts_two_to_four_ms_after_the_contact_closes_and_a_release_twenty_to_twenty_two(bench):
+    def at(phase: float, action) -> tuple[float, list]:
+        """``action`` at ``phase`` seconds after a scan (the finger lands between two scans); then the next scan."""
+        bench.clock.advance(phase)
+        action("4")
+        when = bench.clock()
+        bench.clock.advance(SCAN - phase)
+        return when, bench.keypad.scan_once() + bench.run(0.03)
+
+    for phase in (0.0, 0.0005, 0.0013, 0.0019):
+        closed, down = at(phase, bench.matrix.press)
+        assert kinds(down) == [("KeyDown", "4")] and SCAN < down[0].t - closed <= 2 * SCAN + 1e-9
+        opened, up = at(phase, bench.matrix.release)
+        assert kinds(up) == [("KeyUp", "4")] and DEBOUNCE < up[0].t - opened <= DEBOUNCE + SCAN + 1e-9
+
+
+def test_a_new_press_of_a_key_counts_only_once_its_release_was_confirmed(bench):
+    events = bench.contact("6", (True, 10), (False, 8), (True, 10), (False, 12))
+    assert kinds(events) == [("KeyDown", "6"), ("KeyUp", "6")]        # 16 ms apart: one press (it could be bounce)
+    events = bench.contact("6", (True, 10), (False, 12), (True, 10), (False, 12))
+    assert kinds(events) == [("KeyDown", "6"), ("KeyUp", "6")] * 2     # 24 ms apart: two presses
+
+
+@pytest.mark.parametrize("options, presses", [({}, 1), ({"press_confirm": DEBOUNCE}, 0)])
+def test_a_ten_ms_blip_is_a_press_but_not_with_the_symmetric_debounce(options, presses):
+    b = Bench(**options)
+    b.contact("7", (True, 5), (False, 50))
+    assert kinds(b.events) == [("KeyDown", "7"), ("KeyUp", "7")] * presses
+    b.keypad.close()
+
+
+def test_the_symmetric_debounce_counts_a_press_after_twenty_ms():
+    b = Bench(press_confirm=DEBOUNCE)
+    down = b.contact("9", (True, 2), (False, 1), (True, 12))
+    assert kinds(down) == [("KeyDown", "9")] and down[0].t == pytest.approx(100.0 + 4 * SCAN + DEBOUNCE, abs=1e-6)
+    b.keypad.close()
 
 
 def test_a_held_c_gives_keydown_then_keyup_three_seconds_later(bench):
     events = bench.tap("C", seconds=3.0)
     down, up = events
     assert isinstance(down, KeyDown) and isinstance(up, KeyUp)
-    assert up.t - down.t == pytest.approx(3.0, abs=0.01)
+    # confirmed 2 ms after it closed and 20 ms after it opened: the core sees an 18 ms longer hold
+    assert up.t - down.t == pytest.approx(3.0 + DEBOUNCE - SCAN, abs=SCAN)
 
 
 def test_a_stuck_key_is_reported_once_released_to_the_unit_and_then_ignored():
@@ -200,3 +281,21 @@ def test_amount_typed_on_the_matrix_pays_the_card_through_the_unit():
         assert ledger.game().balance(bob.id) == 13_500_000
         assert shell.screen.shows("Bob -1.5M")
     b.keypad.close()
+
+
+@pytest.mark.parametrize("toml, confirmed_after", [("", 0.004), ("[keypad]\npress_confirm = 0.02\n", 0.022)])
+def test_the_configs_press_confirm_reaches_the_units_keypad(toml, confirmed_after):
+    from firmware_sim.hw_sim import SimulatedHardware
+    from runtime.config import parse_config
+    from runtime.device import open_keypad
+
+    config = parse_config(toml)
+    with SimulatedHardware(config) as hw, open_keypad(config, hw) as keypad:
+        keypad.scan_once()
+        pressed = hw.clock()
+        hw.matrix.press("M")
+        events = []
+        while not events:
+            hw.clock.advance(SCAN)
+            events = keypad.scan_once()
+        assert kinds(events) == [("KeyDown", "M")] and events[0].t - pressed == pytest.approx(confirmed_after)

@@ -116,7 +116,7 @@ def test_with_no_display_it_says_so_in_one_line_and_exits_non_zero(tmp_path):
     db = tmp_path / "never.db"
     run = subprocess.run([sys.executable, "-m", "banker_cli.sim", "--db", str(db)], cwd=ROOT, env=_no_display_env(),
                          capture_output=True, text=True, timeout=60)
-    assert run.returncode == 2
+    assert run.returncode == 3  # a device that can't be used (docs/cli.md)
     assert run.stderr.count("\n") == 1 and run.stderr.startswith("banker: no display")
     assert "Traceback" not in run.stderr and "--screenshot" in run.stderr
     assert not db.exists()  # nothing was opened or seeded
@@ -217,3 +217,56 @@ def test_without_pygame_the_simulator_says_how_to_install_it(args, tmp_path):
     assert "Traceback" not in run.stderr and run.stderr.count("\n") == 1
     assert "pygame" in run.stderr and "pip install" in run.stderr and "[sim]" in run.stderr
     assert not (tmp_path / "shot.png").exists()
+
+
+def _window_left_open(monkeypatch):
+    """What the window shows once the script is over and the person would play on: its title and a picture
+    (the loop of a person's play is replaced by one look, so the test ends)."""
+    import pygame
+
+    from firmware_sim.desktop import window
+
+    seen = {}
+
+    def look(self):
+        seen["title"] = pygame.display.get_caption()[0]
+        seen["window"] = self.screenshot()
+
+    monkeypatch.setattr(window.DesktopSim, "run", look)
+    return seen
+
+
+def _tray_heading(image: Image.Image, layout: Layout) -> set:
+    """The colours of the tray's heading line (where the window says a script has finished)."""
+    from firmware_sim.desktop.layout import HINT
+
+    x, y, w, _ = layout.tray
+    strip = image.convert("RGB").crop((x, y + 2 * layout.scale, x + w, y + 12 * layout.scale))
+    return {colour for _, colour in strip.getcolors(w * 10 * layout.scale)} & {HINT}
+
+
+def test_a_watched_script_says_when_it_has_finished_and_play_goes_on(tmp_path, monkeypatch):
+    seen = _window_left_open(monkeypatch)
+    play = script(tmp_path, "enrol Alice A1\nenrol Bob B2\ninsert left Alice\nexpect screen 15M\nremove left\n")
+    result = CliRunner().invoke(sim_command, ["--script", str(play), "--speed", "50", "--mute"])
+    assert result.exit_code == 0, result.output
+    assert f"banker: {play}: finished, 1 expectation held; the window plays on (close it to quit)" in result.stderr
+    assert seen["title"] == "Monopoly Banker: simulator: Script finished: play on"
+    assert _tray_heading(seen["window"], Layout(seen["window"].size[0] // 530))  # the note, in the hint's colour
+
+
+def test_a_script_stopped_by_an_expectation_says_where_and_the_window_plays_on(tmp_path, monkeypatch):
+    seen = _window_left_open(monkeypatch)
+    play = script(tmp_path, "enrol Alice A1\nexpect balance Alice 1M\nenrol Bob\n")
+    result = CliRunner().invoke(sim_command, ["--script", str(play), "--mute"])
+    assert result.exit_code == 1
+    assert "line 2: expected balance Alice 1M, got 15M; the window plays on from there" in result.stderr
+    assert seen["title"].endswith("Script stopped at line 2: play on")
+
+
+def test_a_screenshot_run_quits_without_a_note(tmp_path, monkeypatch):
+    seen = _window_left_open(monkeypatch)
+    shot = tmp_path / "end.png"
+    result = sim("--script", script(tmp_path, "enrol Alice\n"), "--screenshot", shot)
+    assert result.exit_code == 0 and "finished" not in result.output and not seen
+    assert not _tray_heading(Image.open(shot), Layout(3))

@@ -13,6 +13,7 @@ from ..money import format_amount
 from ..records import GameSettings
 from ..rules.standings import standings
 from ..screen import Screen
+from ..words import plural
 from .common import Flow
 
 #: The new games the menu offers: key -> (houses for a hotel, Income Tax 10% option, what the screen calls it).
@@ -90,6 +91,6 @@ class StartGame:
         start = format_amount(self.settings.start_balance)
 
         def shown(after: Game) -> Screen:
-            return views.screen("New game", f"{start} each", self.title, f"Game {after.id}, {len(after.cards)} players")
+            return views.screen("New game", f"{start} each", self.title, f"Game {after.id}, {plural(len(after.cards), 'player')}")
 
         return ctx.commit(record, shown, tone="new-game")

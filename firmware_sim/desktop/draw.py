@@ -108,11 +108,12 @@ class Painter:
 
     # -- cards -------------------------------------------------------------------------------
 
-    def tray(self) -> None:
+    def tray(self, note: str | None = None) -> None:
+        """The tray, headed by how to use it, or by ``note`` (a script has finished) in the hint's colour."""
         pygame.draw.rect(self.surface, L.TRAY, self.layout.tray, border_radius=self._u(4))
         x, y, w, _ = self.layout.tray
-        self.text("Cards: drag onto a slot", (x + w // 2, y + self._u(4)), kind="small", colour=(220, 220, 225),
-                  background=L.TRAY, anchor="midtop")
+        self.text(note or "Cards: drag onto a slot", (x + w // 2, y + self._u(4)), kind="small",
+                  colour=L.HINT if note else (220, 220, 225), background=L.TRAY, anchor="midtop", width=w - self._u(6))
 
     def tile(self, tile: Tile, number: int, rect: Rect, *, lifted: bool = False) -> None:
         """Card ``tile``, the ``number``-th of the tray (its hotkey F<number>), drawn at ``rect``."""

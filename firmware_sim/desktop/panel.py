@@ -18,6 +18,7 @@ from banker.errors import BankerError
 from banker.money import format_amount
 from banker.records import Transaction
 from banker.rules.estate import HOTEL
+from banker.words import plural
 
 #: Transactions the ledger panel lists, newest first.
 HISTORY = 12
@@ -113,7 +114,7 @@ def estate_of(game) -> tuple[tuple[tuple[str, tuple[OwnedDeed, ...]], ...], str]
     unsold = len(deeds) - sum(len(v) for v in owned.values())
     houses = estate.house_stock - sum(h for h in estate.buildings.values() if h != HOTEL)
     hotels = estate.hotel_stock - sum(1 for h in estate.buildings.values() if h == HOTEL)
-    bank = f"Bank: {unsold} unsold, {houses} houses, {hotels} hotels"
+    bank = f"Bank: {unsold} unsold, {plural(houses, 'house')}, {plural(hotels, 'hotel')}"
     return tuple((game.name_of(card), tuple(owned[card])) for card in order), bank
 
 

@@ -28,6 +28,8 @@ from .panel import PanelSource  # noqa: E402
 from .sound import ToneBuzzer  # noqa: E402
 
 TICK_SECONDS = 0.1
+#: The window's title.
+CAPTION = "Monopoly Banker: simulator"
 FPS = 30
 HEADLESS_DRIVERS = ("dummy", "offscreen")
 #: Keyboard keys of the unit (besides the digits): hold one to hold the key.
@@ -143,7 +145,7 @@ class DesktopSim:
         except pygame.error as exc:
             pygame.display.quit()
             raise NoDisplay(f"cannot open the simulator's window: {exc}") from None
-        pygame.display.set_caption("Monopoly Banker: simulator")
+        pygame.display.set_caption(CAPTION)
         self.ledger = ledger
         self.clock = clock or SimClock()
         self.oled = OledView(self.layout.scale)
@@ -155,6 +157,7 @@ class DesktopSim:
         self.pressed: dict[str, str] = {}  # unit key -> what holds it down ("mouse" or a keyboard key)
         self.drag: dict | None = None  # the tile being dragged: uid, origin, grab offset, position
         self.running = True
+        self.note: str | None = None  # a line for the person at the window (a script has finished), or None
         self.draws = 0  # frames actually drawn (an idle frame draws nothing)
         self._drawn: tuple | None = None  # the scene last drawn
         self._last_state: tuple = (None, object())
@@ -193,7 +196,13 @@ class DesktopSim:
 
     def _scene(self) -> tuple:
         """What the window shows, as objects compared by identity: a new one of any means a redraw."""
-        return (self.oled.surface(), self.ledger.game(), self.panel_source.text(self.table.on), self._state_key())
+        return (self.oled.surface(), self.ledger.game(), self.panel_source.text(self.table.on), self._state_key(),
+                self.note)
+
+    def tell(self, note: str | None) -> None:
+        """Say ``note`` to the person at the window (None: nothing): over the tray, and in the title bar."""
+        self.note = note
+        pygame.display.set_caption(f"{CAPTION}: {note}" if note else CAPTION)
 
     def _state_key(self) -> object:
         """The window's own state (keys held, cards laid, a drag), one object per distinct state."""
@@ -307,7 +316,7 @@ class DesktopSim:
         p.slots()
         p.oled(self.oled.surface())
         p.keys(set(self.pressed))
-        p.tray()
+        p.tray(self.note)
         tiles = self.tiles()
         numbers = {tile.uid: n for n, tile in enumerate(tiles, start=1)}
         by_uid = {tile.uid: tile for tile in tiles}
