@@ -6,6 +6,7 @@ Registered lazily as ``banker web`` from ``banker_cli.web_cli:web_command``;
 
 from __future__ import annotations
 
+import gc
 import signal
 import threading
 from pathlib import Path
@@ -32,20 +33,13 @@ def web_command(db: Path | None, config_path: Path | None, host: str | None, por
     is read from its game's start once, with a bar on a terminal. The page only reads the ledger,
     so it runs beside a unit that is playing on it. Ctrl-C stops it.
     """
-    from web import serve_in_background
-
-    config = read_config(config_path)
-    path = resolve_db(db if db is not None else (Path(config.db) if config.db else None))
-    if not Path(path).expanduser().exists():
-        fail(f"there is no ledger at {path}: play a game first (banker run, banker sim)", 3)
+    collecting = gc.isenabled()
+    gc.disable()  # the start makes modules, classes and the state, which live on: collecting meanwhile is waste
     try:
-        with progress_bar("reading the ledger") as advance:  # an old ledger's long game, on a terminal
-            server = serve_in_background(path, config, host=host, port=port, progress=advance)
-    except BankerError as exc:
-        fail(str(exc), 3)
-    except OSError as exc:
-        fail(f"cannot listen on {host or config.web.host}:{port if port is not None else config.web.port}: "
-             f"{exc.strerror or exc}", 3)
+        server, path = _serve(db, config_path, host, port)
+    finally:
+        if collecting:
+            gc.enable()
     click.echo(shown(server.url))
     if server.waiting_for_network:
         click.echo("banker: no network yet: phones can't open the page until this computer has a LAN address "
@@ -63,6 +57,25 @@ def web_command(db: Path | None, config_path: Path | None, host: str | None, por
         if main:
             signal.signal(signal.SIGTERM, previous)
         server.close()
+
+
+def _serve(db: Path | None, config_path: Path | None, host: str | None, port: int | None):
+    """(the page served from its thread, listening; the ledger's path), or a user's mistake said and its exit code
+    (docs/cli.md)."""
+    from web import serve_in_background
+
+    config = read_config(config_path)
+    path = resolve_db(db if db is not None else (Path(config.db) if config.db else None))
+    if not Path(path).expanduser().exists():
+        fail(f"there is no ledger at {path}: play a game first (banker run, banker sim)", 3)
+    try:
+        with progress_bar("reading the ledger") as advance:  # an old ledger's long game, on a terminal
+            return serve_in_background(path, config, host=host, port=port, progress=advance), path
+    except BankerError as exc:
+        fail(str(exc), 3)
+    except OSError as exc:
+        fail(f"cannot listen on {host or config.web.host}:{port if port is not None else config.web.port}: "
+             f"{exc.strerror or exc}", 3)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -15,34 +15,46 @@ is its fake. Both answer the same questions::
 The store holds no rules and no game: ``banker.game.replay(store.records(), editions=...)`` is the game.
 """
 
-from .backup_schedule import Backups
-from .backups import INTERVAL_SECONDS, KEEP, is_ledger_file, latest_good_backup, list_backups, restore_backup
-from .keys import KEY_ENV, Keyring, key_folder
-from .editions import load_edition
-from .journal import GameRow
-from .lock import LedgerInUse, take_writer_lock
-from .schema import APPLICATION_ID, SCHEMA_VERSION
-from .sqlite_store import SqliteStore
-from .trust import OldLedger, UntrustedJournal
+from __future__ import annotations
 
-__all__ = [
-    "APPLICATION_ID",
-    "Backups",
-    "GameRow",
-    "INTERVAL_SECONDS",
-    "KEEP",
-    "LedgerInUse",
-    "SCHEMA_VERSION",
-    "SqliteStore",
-    "OldLedger",
-    "UntrustedJournal",
-    "KEY_ENV",
-    "Keyring",
-    "is_ledger_file",
-    "key_folder",
-    "latest_good_backup",
-    "list_backups",
-    "load_edition",
-    "restore_backup",
-    "take_writer_lock",
-]
+import importlib
+
+#: Each name the package exports -> its module, imported when the name is first asked for: ``from store import
+#: Keyring`` loads only the keys' module (``banker web``'s token file needs no more before the page opens).
+_EXPORTS = {
+    "APPLICATION_ID": "schema",
+    "Backups": "backup_schedule",
+    "GameRow": "journal",
+    "INTERVAL_SECONDS": "backups",
+    "KEEP": "backups",
+    "KEY_ENV": "keys",
+    "Keyring": "keys",
+    "LedgerInUse": "lock",
+    "OldLedger": "trust",
+    "SCHEMA_VERSION": "schema",
+    "SqliteStore": "sqlite_store",
+    "UntrustedJournal": "trust",
+    "is_ledger_file": "backups",
+    "key_folder": "keys",
+    "latest_good_backup": "backups",
+    "list_backups": "backups",
+    "load_edition": "editions",
+    "restore_backup": "backups",
+    "take_writer_lock": "lock",
+}
+
+__all__ = list(_EXPORTS)
+
+
+def __getattr__(name: str):
+    """An exported name, from its module (PEP 562); the module's own attribute from then on."""
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'store' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

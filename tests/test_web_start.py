@@ -105,3 +105,40 @@ def test_a_trail_folded_from_the_start_counts_only_the_current_game(tmp_path, st
         game = ledger.game()
         trail = worth_trail(game, ledger.store.game_transactions(game.id))
     assert trail.game == game.id and len(trail.points) == game.transactions
+
+
+def journal_ids(path) -> list[int]:
+    return [row["id"] for row in opened(path)["journal"]]
+
+
+def pay_back_and_forth(ledger, payments: int) -> None:
+    alice, bob = ledger.game().card_by_name("Alice").id, ledger.game().card_by_name("Bob").id
+    for i in range(payments):
+        payer, payee = (alice, bob) if i % 2 else (bob, alice)
+        ledger.post(Transaction("transfer", (Posting(payer, payee, 1_000 + i, "transfer"),), "paid"))
+
+
+@pytest.mark.parametrize("payments", [0, 3, 70])
+def test_a_new_games_journal_holds_only_its_own_rows_after_a_long_game(tmp_path, payments):
+    with SqliteLedger(tmp_path / "l.db", backups=False) as ledger:
+        play_long(ledger, 120)
+        ledger.new_game()
+        pay_back_and_forth(ledger, payments)
+        game_id = ledger.game().id
+        expected = [tx.id for tx in ledger.store.game_transactions(game_id)][-50:]
+    assert journal_ids(tmp_path / "l.db") == expected
+    assert len(expected) == min(50, payments + 4)  # the four openings, then the payments
+
+
+@pytest.mark.parametrize("payments", [2, 60])
+def test_a_game_brought_back_shows_its_own_journal_across_the_games_played_between(tmp_path, payments):
+    with SqliteLedger(tmp_path / "l.db", backups=False) as ledger:
+        play_long(ledger, 40)
+        first = ledger.game().id
+        ledger.new_game()
+        pay_back_and_forth(ledger, 30)  # another game's rows, between the first game's two stretches
+        ledger.restore_game(first)
+        pay_back_and_forth(ledger, payments)
+        expected = [tx.id for tx in ledger.store.game_transactions(first)][-50:]
+    ids = journal_ids(tmp_path / "l.db")
+    assert ids == expected and len(ids) == 50

@@ -19,8 +19,6 @@ import threading
 import time
 from collections.abc import Callable
 
-from banker.events import RenewWebToken, WebAddress
-
 from .server import WebServer
 from .source import FileSource, SnapshotSource
 from .tokens import TokenStore, token_path
@@ -143,6 +141,8 @@ class PageServer:
 
     def on_effect(self, effect) -> None:
         """Carry out an effect the shell has no device for (``Shell(..., on_effect=server.on_effect)``)."""
+        from banker.events import RenewWebToken  # loaded by the shell already; ``banker web`` starts without it
+
         if isinstance(effect, RenewWebToken):
             self.renew_token()
 
@@ -156,6 +156,8 @@ class PageServer:
     def _announce(self, url: str | None) -> None:
         self._announced = url
         if self._post is not None:
+            from banker.events import WebAddress  # the unit's events: ``banker web`` (no unit) never loads them
+
             self._post(WebAddress(url, self._clock()))
 
     async def _follow_address(self) -> None:

@@ -199,7 +199,33 @@ class SnapshotSource(_Folded):
 
 
 def journal_tail(store, game_id: int, until: int, count: int = JOURNAL_TAIL) -> list[Transaction]:
-    """The last ``count`` transactions of game ``game_id`` in entries up to ``until``, read backwards from there."""
+    """The last ``count`` transactions of game ``game_id`` in entries up to ``until`` (where it is current).
+
+    Read backwards from ``until`` a window at a time, and only as far as
+    needed: the tail is whole once ``count`` are found, or at the game's
+    :class:`~banker.records.NewGame`. Only a game that was brought back
+    (a :class:`~banker.records.GameRestored` on the way) needs the map of
+    which game was current where (:meth:`store.SqliteStore.game_stretches`,
+    which reads every snapshot's mark: a cost that grows with the ledger).
+    """
+    found: list[Transaction] = []  # newest first
+    high = until
+    while high >= 1:
+        low = max(1, high - TAIL_WINDOW + 1)
+        for record in reversed(list(store.records(low - 1, high))):
+            found.extend(tx for tx in reversed(transactions_in(record)) if tx.game == game_id)
+            if isinstance(record, NewGame) and record.game == game_id:
+                return found[:count][::-1]
+            if isinstance(record, NewGame | GameRestored):
+                return _tail_by_stretches(store, game_id, until, count)
+            if len(found) >= count:
+                return found[:count][::-1]
+        high = low - 1
+    return _tail_by_stretches(store, game_id, until, count)
+
+
+def _tail_by_stretches(store, game_id: int, until: int, count: int) -> list[Transaction]:
+    """:func:`journal_tail` over each stretch of the journal that ``game_id`` was current in, the newest first."""
     found: list[Transaction] = []
     for first, end in reversed(store.game_stretches(game_id)):
         high = min(end - 1, until)
