@@ -12,9 +12,7 @@ from __future__ import annotations
 import gzip
 import zlib
 
-from .aiohttp_server import server_modules
-
-web = server_modules()[0]  # aiohttp.web without aiohttp's client (web.aiohttp_server)
+from aiohttp import web
 
 #: zlib's level and memory level for an event stream (one compressor a stream: about 140 KB).
 STREAM_GZIP = (6, 5)

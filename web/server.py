@@ -30,14 +30,13 @@ import weakref
 from http import HTTPStatus
 from importlib import resources
 
+from aiohttp import web
+from aiohttp.web_protocol import RequestHandler
+
 from banker.visible import shown
 
-from .aiohttp_server import server_modules
 from .gzipped import Gzipped, GzipStream, Plain, accepts_gzip
 from .tokens import TokenStore
-
-web, _protocol = server_modules()  # aiohttp's server without its client (web.aiohttp_server): a quicker start
-RequestHandler = _protocol.RequestHandler
 
 log = logging.getLogger("banker.web")
 #: aiohttp's own error lines (a malformed request, with its request line) go here, the token cut out.
