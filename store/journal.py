@@ -35,7 +35,7 @@ from banker.records import (
     transactions_in,
 )
 
-from .codec import V2_SCHEME, chain_hash, decode, encode, fast_transaction, keyed_hash
+from .codec import _HEADER, V2_SCHEME, _hmac_pads, chain_hash, decode, encode, fast_transaction, keyed_hash
 from banker.deeds import Edition
 
 from .editions import all_editions
@@ -95,9 +95,8 @@ def _parsed(body: str):
 def decode_row(row: Row) -> Record:
     if row.kind == "tx" and type(row.time) is float:  # most rows: straight to the checked fast path
         parsed = _parsed(row.body)
-        record = fast_transaction(parsed) if type(parsed) is dict else None
+        record = fast_transaction(parsed, row.time)
         if record is not None:
-            record.__dict__["time"] = row.time  # a fresh value, seen by no one yet
             return record
     return decode(row.kind, row.body, seq=row.seq, time=row.time)
 
@@ -184,6 +183,39 @@ class ChainWalk:
             self.checked.at_anchor = row.hash
 
 
+    def steps(self, rows: Iterable[tuple]) -> None:
+        """:meth:`step` over each row (a :class:`Row` or its plain tuple), the common row's HMAC written out: the
+        next entry, on the keyed chain, nothing else to note. Any other row goes through :meth:`step`."""
+        key, start, anchor_seq = self.key, self.chain_start, self._anchor_seq
+        if key is None:
+            for r in rows:
+                self.step(Row(*r))
+            return
+        inner, outer = _hmac_pads(key)
+        header, inner_copy, outer_copy, fromhex = _HEADER, inner.copy, outer.copy, bytes.fromhex
+        expected, previous = self._expected, self._previous
+        for r in rows:
+            seq, game, tx, time, kind, body, digest = r
+            if (seq != expected or type(time) is not float or kind == "adopt" or seq == anchor_seq
+                    or (start is not None and seq <= start)):
+                self._expected, self._previous = expected, previous
+                self.step(Row(*r))
+                expected, previous = self._expected, self._previous
+                continue
+            kind_bytes, body_bytes = kind.encode(), body.encode()
+            hashed = inner_copy()
+            hashed.update(b"".join((fromhex(previous), header(seq, -1 if game is None else game,
+                                                               -1 if tx is None else tx, time, len(kind_bytes),
+                                                               len(body_bytes)), kind_bytes, body_bytes)))
+            keyed = outer_copy()
+            keyed.update(hashed.digest())
+            if keyed.hexdigest() != digest:
+                self._pending.append(_row_problem(Row(*r), "edited: its hash does not match its contents, the row "
+                                                           "before it and the ledger's key"))
+            expected, previous = seq + 1, digest
+        self._expected, self._previous = expected, previous
+        self.checked.last_seq = expected - 1 if expected > 1 else self.checked.last_seq
+
     def _adopted(self, row: Row, previous: str) -> None:
         """A KeyAdopted record the key verifies: the key vouches from here; the rows before it are checked by
         their contents and order only (their hashes were made under a key this machine doesn't hold)."""
@@ -239,11 +271,33 @@ class ContentWalk:
         return record
 
     def records(self, rows: Iterable[Row]) -> Iterator[tuple[int, Record]]:
-        step = self.step
-        for row in rows:
-            record = step(row)
-            if record is not None:
-                yield row.seq, record
+        """``(seq, record)`` of each row that can be read, in order. The common row (a transaction whose body the
+        fast path reads and whose columns match it) is read here, :meth:`step`'s work written out; any other
+        row goes through :meth:`step`, which checks and names it as ever."""
+        step, scan, fast, progress = self.step, _scan, fast_transaction, self.progress
+        count = self.count
+        try:
+            for row in rows:
+                seq, game, tx, time, kind, body, _hash = row
+                if kind == "tx" and type(time) is float:
+                    try:
+                        value, end = scan(body, 0)
+                    except (StopIteration, ValueError):
+                        end = -1
+                    record = fast(value, time) if end == len(body) else None
+                    if record is not None and record.game == game and record.id == tx:
+                        count += 1
+                        if progress is not None and count % 4096 == 0:
+                            progress(count)
+                        yield seq, record
+                        continue
+                self.count = count
+                record = step(row)
+                count = self.count
+                if record is not None:
+                    yield seq, record
+        finally:
+            self.count = count
 
     def finish(self, audit: Audit, chain_problems: list[Problem], checked: _Checked, *,
                earlier: Iterable[Problem] = ()) -> Audit:
@@ -303,9 +357,7 @@ def chain_of_file(path: str, key: bytes | None, chain_start: int | None, anchor:
         walk = ChainWalk(key, chain_start, anchor)
         cursor = conn.execute("SELECT seq, game, tx, time, kind, body, hash FROM journal WHERE seq <= ? ORDER BY seq",
                               (last,))
-        step = walk.step
-        for r in cursor:
-            step(Row(*r))
+        walk.steps(cursor)
         return walk.problems, walk.checked
     finally:
         conn.close()

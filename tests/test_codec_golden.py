@@ -8,7 +8,9 @@ estate change, checkpoints and snapshots) as that codec wrote them.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -18,7 +20,7 @@ from banker import game
 from banker.errors import CorruptLedger
 from banker.records import BANK, KINDS, ROWS, Checkpoint, GameRestored, Posting, Snapshot, Transaction
 from firmware_sim.memory_store import MemoryStore
-from store.codec import decode, encode
+from store.codec import checked_transaction, decode, encode, fast_transaction
 from store.journal import Row, decode_row
 from tests.codec_records import golden_records
 
@@ -78,3 +80,45 @@ def test_a_new_record_kind_is_stored_and_read_back_with_nothing_written_for_it_i
     assert store.verify().ok
     with pytest.raises(CorruptLedger, match="expected a whole number"):
         decode("auction", '{"bids":[],"opened":null,"slug":"boardwalk","winner":"Bob"}', seq=1, time=1.0)
+
+
+_TX = {"changes": [], "game": 3, "id": 41, "kind": "rent", "memo": "", "postings": [[1, 2, 500, "rent"]],
+       "reverses": None}
+_ODD = [("postings", [[1, 1, 5, "x"]]), ("postings", [[1, 2, 0, "x"]]), ("postings", [[1, 2, -5, "x"]]),
+        ("postings", [[1, 2, True, "x"]]), ("postings", [[1, 2, 5.0, "x"]]), ("postings", [[True, 2, 5, "x"]]),
+        ("postings", [[1, "2", 5, "x"]]), ("postings", [[1, 2, 5]]), ("postings", [[1, 2, 5, "x", 1]]),
+        ("postings", [[1, 2, 5, None]]), ("postings", [(1, 2, 5, "x")]), ("postings", "no"), ("postings", []),
+        ("postings", [[None, None, 5, "x"], [1, None, 2, "y"]]), ("changes", [["owner", "boardwalk", None, 1]]),
+        ("changes", [["nothing", 1]]), ("changes", {}), ("reverses", 7), ("reverses", "7"), ("reverses", False),
+        ("id", None), ("id", 4.0), ("game", True), ("memo", None), ("memo", "Bob pays"), ("kind", 1)]
+
+
+_COMMON = {None, "memo", "reverses", "postings", "changes"}  # valid values of these: the fast path reads them
+
+
+@pytest.mark.parametrize("field_name,value", [(None, None), *_ODD])
+def test_the_fast_transaction_path_reads_exactly_what_the_derived_decoder_reads(field_name, value):
+    body = json.dumps(_TX if field_name is None else {**_TX, field_name: value})
+    derived, fast = checked_transaction(json.loads(body)), fast_transaction(json.loads(body), 12.5)
+    if derived is None:
+        assert fast is None  # then decode() says what is wrong, as ever
+    else:
+        assert fast is not None or field_name not in _COMMON
+        if fast is not None:
+            assert fast == replace(derived, time=12.5)
+            assert [vars(p) for p in fast.postings] == [vars(p) for p in derived.postings]
+    with pytest.raises(CorruptLedger) if derived is None else contextlib.nullcontext():
+        assert decode_row(Row(1, 3, 41, 12.5, "tx", body, "")) == replace(derived, time=12.5)
+
+
+@pytest.mark.parametrize("missing", ["memo", "reverses", "changes", "id", "game"])
+def test_a_transaction_stored_without_a_defaulted_field_reads_as_the_derived_decoder_reads_it(missing):
+    body = json.dumps({k: v for k, v in _TX.items() if k != missing})
+    assert fast_transaction(json.loads(body)) is None
+    try:
+        expected = decode("tx", body, seq=1, time=2.0)
+    except CorruptLedger as exc:
+        with pytest.raises(CorruptLedger, match=re.escape(str(exc))):
+            decode_row(Row(1, 3, 41, 2.0, "tx", body, ""))
+    else:
+        assert decode_row(Row(1, 3, 41, 2.0, "tx", body, "")) == expected
