@@ -27,7 +27,7 @@ from banker.errors import CorruptLedger
 from banker.records import Snapshot
 
 from .editions import all_editions
-from .journal import ContentWalk, Progress, Row, chain_of_file, decode_row
+from .journal import ContentWalk, Progress, Row, chain_of_file, collector_paused, decode_row
 
 #: At most this many processes verify (the Pi Zero 2 has 4 cores).
 MAX_PROCESSES = 4
@@ -95,14 +95,15 @@ def _as_worker() -> None:
 def _work(path: str, key: bytes | None, chain_start: int | None, anchor: tuple[int, str] | None, last: int,
           chain: bool, part: tuple[int, int] | None) -> tuple[Any, Any]:
     """One process's share: the chain (if ``chain``) and a part (if any)."""
-    chained = chain_of_file(path, key, chain_start, anchor, last) if chain else None
-    if part is None:
-        return chained, None
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    try:
-        return chained, audit_part(conn, *part)
-    finally:
-        conn.close()
+    with collector_paused():
+        chained = chain_of_file(path, key, chain_start, anchor, last) if chain else None
+        if part is None:
+            return chained, None
+        conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            return chained, audit_part(conn, *part)
+        finally:
+            conn.close()
 
 
 def verify_in_parts(path: str, rows_between: RowsBetween, *, key: bytes | None, chain_start: int | None,
@@ -123,7 +124,8 @@ def verify_in_parts(path: str, rows_between: RowsBetween, *, key: bytes | None, 
         results = [pool.apply_async(_work, (path, key, chain_start, anchor, last, chain, part))
                    for chain, part in shares]
         content, auditor = ContentWalk(progress), Auditor(editions)
-        auditor.feed(content.records(rows_between(0, parts[0][0] if parts else last)))
+        with collector_paused():
+            auditor.feed(content.records(rows_between(0, parts[0][0] if parts else last)))
         done = [result.get() for result in results]  # (chain, part) of each share
         chained = next(c for c, _ in done if c is not None)
         found = [p for _, p in done if p is not None]
@@ -137,6 +139,7 @@ def verify_in_parts(path: str, rows_between: RowsBetween, *, key: bytes | None, 
                 continue
             if index:  # a part before was taken in, and a taken-in part leaves no fold to go on from
                 content, auditor, first = ContentWalk(progress), Auditor(editions), 0
-            auditor.feed(content.records(rows_between(first, last)))
+            with collector_paused():
+                auditor.feed(content.records(rows_between(first, last)))
             break
     return content.finish(auditor.finish(), *chained, earlier=earlier)
