@@ -31,7 +31,7 @@ from typing import Any
 from collections.abc import Callable
 
 from banker.errors import CorruptLedger
-from banker.records import KINDS, ROWS, WHEN_SET, EstateChange, Posting, Record, Transaction, stamped  # noqa: F401  (stamped: the stores)
+from banker.records import KINDS, ROWS, WHEN_SET, EstateChange, Record, Transaction, stamped  # noqa: F401  (stamped: the stores)
 
 _TYPES = {kind: cls for cls, kind in KINDS.items()}
 _CHAIN_DOMAIN = b"banker-journal-v2\n"
@@ -360,63 +360,6 @@ def decode(kind: str, body: str, *, seq: int, time: float | None) -> Record:
         return record
     except (ValueError, TypeError, KeyError) as exc:
         raise CorruptLedger(f"journal entry {seq} ({kind}) cannot be read: {exc}") from exc
-
-
-_TRANSACTION = _coders(Transaction)[1]
-_TX_FIELDS = frozenset(("kind", "postings", "memo", "reverses", "changes", "id", "game"))
-_INT_OR_NONE = (int, _NONE)
-
-
-def fast_transaction(d: Any, time: float | None = None) -> Transaction | None:
-    """A stored transaction's parsed body (and the row's ``time``, a float or None) read with every check of :func:`decode` written out for the common
-    row (all seven fields, its postings inline: no call per field or posting; verify reads them all), or None
-    when anything is off or unusual (then :func:`decode` reads it, or says what is wrong).
-
-    Accepts exactly what the derived decoder accepts and builds an equal record: the checks of
-    ``Posting.__post_init__`` included (``tests/test_codec_golden.py`` compares the two paths)."""
-    if type(d) is not dict or d.keys() != _TX_FIELDS:
-        return None
-    kind, postings, memo, reverses, changes, tx_id, game = (d["kind"], d["postings"], d["memo"], d["reverses"],
-                                                            d["changes"], d["id"], d["game"])
-    if (type(kind) is not str or type(memo) is not str or type(postings) is not list or type(changes) is not list
-            or type(reverses) not in _INT_OR_NONE or type(tx_id) not in _INT_OR_NONE
-            or type(game) not in _INT_OR_NONE):
-        return None
-    built = []
-    for p in postings:
-        if type(p) is not list or len(p) != 4:
-            return None
-        payer, payee, amount, pkind = p
-        if (type(payer) not in _INT_OR_NONE or type(payee) not in _INT_OR_NONE or type(amount) is not int
-                or type(pkind) is not str or amount <= 0 or (payer is not None and payer == payee)):
-            return None
-        posting = _new(Posting)
-        fields = posting.__dict__
-        fields["payer"], fields["payee"], fields["amount"], fields["kind"] = payer, payee, amount, pkind
-        built.append(posting)
-    if changes:
-        try:
-            changes = _CHANGES(changes)
-        except (ValueError, TypeError, KeyError):
-            return None
-    else:
-        changes = ()
-    record = _new(Transaction)
-    fields = record.__dict__
-    fields["kind"], fields["postings"], fields["memo"], fields["reverses"] = kind, tuple(built), memo, reverses
-    fields["changes"], fields["id"], fields["game"], fields["time"] = changes, tx_id, game, time
-    return record
-
-
-def checked_transaction(d: Any) -> Transaction | None:
-    """:func:`fast_transaction` by the derived decoder (what the tests compare it with)."""
-    try:
-        return _TRANSACTION(d)
-    except (ValueError, TypeError, KeyError):
-        return None
-
-
-_new = object.__new__
 
 
 def decode_changes(value: Any) -> tuple[EstateChange, ...]:

@@ -13,10 +13,8 @@ earlier release) are checked by their own, unkeyed chain, and said to be.
 
 from __future__ import annotations
 
-import gc
 import json
 import json.scanner
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import NamedTuple
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -37,10 +35,11 @@ from banker.records import (
     transactions_in,
 )
 
-from .codec import _HEADER, V2_SCHEME, _hmac_pads, chain_hash, decode, encode, fast_transaction, keyed_hash
+from .codec import _HEADER, V2_SCHEME, _hmac_pads, chain_hash, decode, encode, keyed_hash
 from banker.deeds import Edition
 
 from .editions import all_editions
+from .hot_rows import collector_paused, fast_transaction, plain_transaction
 
 
 class Row(NamedTuple):
@@ -95,29 +94,14 @@ def _parsed(body: str):
 
 
 def decode_row(row: Row) -> Record:
-    if row.kind == "tx" and type(row.time) is float:  # most rows: straight to the checked fast path
-        parsed = _parsed(row.body)
-        record = fast_transaction(parsed, row.time)
+    if row.kind == "tx" and type(row.time) is float:  # most rows: straight to the checked fast paths
+        record = plain_transaction(row.body, row.time) or fast_transaction(_parsed(row.body), row.time)
         if record is not None:
             return record
     return decode(row.kind, row.body, seq=row.seq, time=row.time)
 
 
 Progress = Callable[[int], None]
-
-
-@contextmanager
-def collector_paused() -> Iterator[None]:
-    """Python's cyclic garbage collector off while verify walks the journal, back as it was after, error or not.
-    The walk makes a few short-lived objects per row that reference counting frees; none form cycles, but the
-    collector would still scan the young ones every 700 allocations (about 15% of verify's CPU)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def verify_rows(rows: Iterable[Row], *, key: bytes | None, chain_start: int | None = None,
@@ -291,17 +275,19 @@ class ContentWalk:
         """``(seq, record)`` of each row that can be read, in order. The common row (a transaction whose body the
         fast path reads and whose columns match it) is read here, :meth:`step`'s work written out; any other
         row goes through :meth:`step`, which checks and names it as ever."""
-        step, scan, fast, progress = self.step, _scan, fast_transaction, self.progress
+        step, scan, fast, plain, progress = self.step, _scan, fast_transaction, plain_transaction, self.progress
         count = self.count
         try:
             for row in rows:
                 seq, game, tx, time, kind, body, _hash = row
                 if kind == "tx" and type(time) is float:
-                    try:
-                        value, end = scan(body, 0)
-                    except (StopIteration, ValueError):
-                        end = -1
-                    record = fast(value, time) if end == len(body) else None
+                    record = plain(body, time)
+                    if record is None:
+                        try:
+                            value, end = scan(body, 0)
+                        except (StopIteration, ValueError):
+                            end = -1
+                        record = fast(value, time) if end == len(body) else None
                     if record is not None and record.game == game and record.id == tx:
                         count += 1
                         if progress is not None and count % 4096 == 0:
@@ -309,7 +295,7 @@ class ContentWalk:
                         yield seq, record
                         continue
                 self.count = count
-                record = step(row)
+                record = step(Row(*row))  # ``rows``: Rows or their plain tuples
                 count = self.count
                 if record is not None:
                     yield seq, record
@@ -362,22 +348,6 @@ class ContentWalk:
             notices.append(f"journal entry {seq}: the banker accepted the journal as it stood: {acc.reason} "
                            f"(entry {acc.anchored_seq} had been anchored; {acc.found_seq} entries were found)")
         return notices
-
-
-def chain_of_file(path: str, key: bytes | None, chain_start: int | None, anchor: tuple[int, str] | None,
-                  last: int) -> tuple[list[Problem], _Checked]:
-    """The chain's half of verify over entries 1..``last`` of the ledger file at ``path`` (another process runs it)."""
-    import sqlite3
-
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    try:
-        walk = ChainWalk(key, chain_start, anchor)
-        cursor = conn.execute("SELECT seq, game, tx, time, kind, body, hash FROM journal WHERE seq <= ? ORDER BY seq",
-                              (last,))
-        walk.steps(cursor)
-        return walk.problems, walk.checked
-    finally:
-        conn.close()
 
 
 def _row_problem(row: Row, message: str) -> Problem:

@@ -20,7 +20,8 @@ from banker import game
 from banker.errors import CorruptLedger
 from banker.records import BANK, KINDS, ROWS, Checkpoint, GameRestored, Posting, Snapshot, Transaction
 from firmware_sim.memory_store import MemoryStore
-from store.codec import checked_transaction, decode, encode, fast_transaction
+from store.codec import canonical, decode, encode
+from store.hot_rows import checked_transaction, fast_transaction, plain_transaction
 from store.journal import Row, decode_row
 from tests.codec_records import golden_records
 
@@ -98,7 +99,7 @@ _COMMON = {None, "memo", "reverses", "postings", "changes"}  # valid values of t
 
 @pytest.mark.parametrize("field_name,value", [(None, None), *_ODD])
 def test_the_fast_transaction_path_reads_exactly_what_the_derived_decoder_reads(field_name, value):
-    body = json.dumps(_TX if field_name is None else {**_TX, field_name: value})
+    body = canonical(_TX if field_name is None else {**_TX, field_name: value})
     derived, fast = checked_transaction(json.loads(body)), fast_transaction(json.loads(body), 12.5)
     if derived is None:
         assert fast is None  # then decode() says what is wrong, as ever
@@ -107,6 +108,9 @@ def test_the_fast_transaction_path_reads_exactly_what_the_derived_decoder_reads(
         if fast is not None:
             assert fast == replace(derived, time=12.5)
             assert [vars(p) for p in fast.postings] == [vars(p) for p in derived.postings]
+    plain = plain_transaction(body, 12.5)
+    assert (plain is None) if derived is None else (plain in (None, replace(derived, time=12.5)))
+    assert plain is not None or field_name is not None  # the commonest body takes the shortest path
     with pytest.raises(CorruptLedger) if derived is None else contextlib.nullcontext():
         assert decode_row(Row(1, 3, 41, 12.5, "tx", body, "")) == replace(derived, time=12.5)
 
@@ -122,3 +126,29 @@ def test_a_transaction_stored_without_a_defaulted_field_reads_as_the_derived_dec
             decode_row(Row(1, 3, 41, 2.0, "tx", body, ""))
     else:
         assert decode_row(Row(1, 3, 41, 2.0, "tx", body, "")) == expected
+
+
+_BASE = '{"changes":[],"game":3,"id":41,"kind":"rent","memo":"","postings":[[1,2,500,"rent"]],"reverses":null}'
+_TEXTS = [_BASE, _BASE.replace('"id":41', '"id":041'), _BASE.replace('"id":41', '"id":-0'),
+          _BASE.replace('"id":41', '"id":4.1'), _BASE.replace('"id":41', '"id":4e1'),
+          _BASE.replace('"id":41', '"id": 41'), _BASE.replace("500", "99999999999999999999999"),
+          _BASE.replace("500", "-500"), _BASE.replace("[1,2,", "[null,null,"), _BASE.replace("[1,2,", "[2,2,"),
+          _BASE.replace('"memo":""', '"memo":"Zo\\u00eb"'), _BASE.replace('"memo":""', '"memo":"Zoë"'),
+          _BASE.replace('"memo":""', '"memo":"a\\"b"'), _BASE.replace('"memo":""', '"memo":"a\tb"'),
+          _BASE.replace('"reverses":null', '"reverses":7'), _BASE.replace('"reverses":null', '"reverses":nul'),
+          _BASE + " ", " " + _BASE, _BASE + "{}", _BASE.replace('"rent"]]', '"rent"],[1,3,5,"x"]]'),
+          _BASE.replace('"changes":[]', '"changes":[["owner","boardwalk",null,1]]'), _BASE.replace("}", ",}")]
+
+
+@pytest.mark.parametrize("index", range(len(_TEXTS)))
+def test_a_stored_transaction_text_reads_on_the_fast_paths_exactly_as_decode_reads_it(index):
+    body = _TEXTS[index]
+    try:
+        expected = decode("tx", body, seq=1, time=2.5)
+    except CorruptLedger as exc:
+        with pytest.raises(CorruptLedger, match=re.escape(str(exc))):
+            decode_row(Row(1, 3, 41, 2.5, "tx", body, ""))
+        assert plain_transaction(body, 2.5) is None
+    else:
+        assert decode_row(Row(1, 3, 41, 2.5, "tx", body, "")) == expected
+        assert plain_transaction(body, 2.5) in (None, expected)
