@@ -61,7 +61,7 @@ class Auditor:
         self.assumed = None if after is None else Assumed()
         self.game = replay((), editions=editions) if after is None else from_snapshot(after, editions=editions)
         if self.assumed is not None:
-            self.links.assumed = self.assumed
+            self.links.assumed, self.links.follows = self.assumed, False
 
     def feed(self, entries: Iterable[tuple[int, Record]]) -> None:
         problems, started, totals, last, left_out = self.problems, self.started, self.totals, self.last, self.left_out
@@ -76,16 +76,14 @@ class Auditor:
                 if after is not None:
                     self.count += 1
                     tx_id, gid = record.id, record.game
-                    if (tx_id == links.expected and record.reverses is None
-                            and (links.assumed is None or links.assumed.first_tx is not None)):
+                    if tx_id == links.expected and record.reverses is None and links.follows:
                         links.expected = tx_id + 1
                         seen[tx_id] = gid
                     else:
                         check_links(record, problems)
                     if gid in started or self._started(gid):
-                        money = totals.get(gid)
-                        _moved(record, after.names, money if money is not None else totals.setdefault(gid, GameTotals()),
-                               problems)
+                        money = totals.get(gid) or totals.setdefault(gid, GameTotals())
+                        _moved(record, after.names, money, problems)
                     else:
                         problems.append(Problem(tx_id, f"belongs to game {gid}, which does not exist"))
                         _postings(record, after.names, self.stray.setdefault(gid, GameTotals()), problems, players=True)
@@ -169,11 +167,13 @@ class _Links:
         self.seen: dict[int, int] = {}  # tx id -> game
         self.reversed_by: dict[int, int] = {}
         self.assumed: Assumed | None = None  # set: a part after a snapshot, whose earlier transactions it can't see
+        self.follows = True  # the numbers go on from the transactions seen (a part: once it has seen its first)
 
     def check(self, tx: Transaction, problems: list[Problem]) -> None:
         expected = self.expected
         if self.assumed is not None and self.assumed.first_tx is None and tx.id is not None:
             self.assumed.first_tx = expected = tx.id  # the records before say whether it follows on
+            self.follows = True
         if tx.id is None or tx.id < expected:
             problems.append(Problem(tx.id, f"is out of order (after #{expected - 1})"))
         else:

@@ -222,7 +222,8 @@ def _transaction(game: Game, tx: Transaction) -> Game:
     if tx.id is None or tx.id < game.next_tx:
         raise Refused(f"transaction #{tx.id} is out of order (next is #{game.next_tx})")
     names, postings = game.names, tx.postings
-    balances = dict(game.balances)  # moved(), inline
+    balances = game.balances  # moved(), inline; a proxy's copy() is its dict's (dict(proxy) goes key by key)
+    balances = balances.copy() if type(balances) in (MappingProxyType, dict) else dict(balances)
     for p in postings:
         payer, payee = p.payer, p.payee
         if payer is not BANK:
