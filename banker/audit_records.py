@@ -61,14 +61,35 @@ class Auditor:
         self.assumed = None if after is None else Assumed()
         self.game = replay((), editions=editions) if after is None else from_snapshot(after, editions=editions)
         if self.assumed is not None:
-            self.links.assumed = self.assumed
+            self.links.assumed, self.links.follows = self.assumed, False
 
     def feed(self, entries: Iterable[tuple[int, Record]]) -> None:
         problems, started, totals, last, left_out = self.problems, self.started, self.totals, self.last, self.left_out
-        check_links, game = self.links.check, self.game
+        check_links, game, links, seen = self.links.check, self.game, self.links, self.links.seen
         for seq, record in entries:
-            found = len(problems)
             plain = type(record) is Transaction  # most records: skip the other kinds' checks
+            if plain:  # the common record, written out: one that folds, numbered in order, no undo
+                try:
+                    after = apply(game, record)
+                except Refused:
+                    after = None  # the checks below say what is wrong with it
+                if after is not None:
+                    self.count += 1
+                    tx_id, gid = record.id, record.game
+                    if tx_id == links.expected and record.reverses is None and links.follows:
+                        links.expected = tx_id + 1
+                        seen[tx_id] = gid
+                    else:
+                        check_links(record, problems)
+                    if gid in started or self._started(gid):
+                        money = totals.get(gid) or totals.setdefault(gid, GameTotals())
+                        _moved(record, after.names, money, problems)
+                    else:
+                        problems.append(Problem(tx_id, f"belongs to game {gid}, which does not exist"))
+                        _postings(record, after.names, self.stray.setdefault(gid, GameTotals()), problems, players=True)
+                    game = after  # a transaction never changes the current game
+                    continue
+            found = len(problems)
             if not plain:
                 self._other(seq, record, game)
             try:
@@ -146,11 +167,13 @@ class _Links:
         self.seen: dict[int, int] = {}  # tx id -> game
         self.reversed_by: dict[int, int] = {}
         self.assumed: Assumed | None = None  # set: a part after a snapshot, whose earlier transactions it can't see
+        self.follows = True  # the numbers go on from the transactions seen (a part: once it has seen its first)
 
     def check(self, tx: Transaction, problems: list[Problem]) -> None:
         expected = self.expected
         if self.assumed is not None and self.assumed.first_tx is None and tx.id is not None:
             self.assumed.first_tx = expected = tx.id  # the records before say whether it follows on
+            self.follows = True
         if tx.id is None or tx.id < expected:
             problems.append(Problem(tx.id, f"is out of order (after #{expected - 1})"))
         else:
@@ -242,6 +265,22 @@ def _postings(tx: Transaction, names: Mapping[int, str], totals: GameTotals, pro
             totals.returned += amount
         elif players:
             totals.players[p.payee] = totals.players.get(p.payee, 0) + amount
+
+
+def _moved(tx: Transaction, names: Mapping[int, str], totals: GameTotals, problems: list[Problem]) -> None:
+    """:func:`_postings` of a transaction the fold took (so every card it names is enrolled), written out."""
+    issued = returned = 0
+    for p in tx.postings:
+        amount = p.amount
+        if type(amount) is not int or amount <= 0:
+            _postings(tx, names, totals, problems)
+            return
+        if p.payer is BANK:
+            issued += amount
+        if p.payee is BANK:
+            returned += amount
+    totals.issued += issued
+    totals.returned += returned
 
 
 def _refused(record: Record, why: Refused, game: Game, deeds_failed: set[int]) -> list[Problem]:

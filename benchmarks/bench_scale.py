@@ -210,6 +210,8 @@ def bench_undo(report: Report, sizes: list[int], repeats: int) -> dict:
 
 def bench_verify(report: Report, paths: dict, sizes: list[int], games_path: Path, games: int, repeats: int) -> dict:
     report.section(f"verify: Ledger.verify() in process; banker ledger verify on {sizes[-1]:,} in {games} games")
+    report.note(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores: verify runs on every core, so its "
+                "wall figures mean something only under a load well below the cores; read the CPU of each process")
     rates = {}
     cases = [(f"{n:,} in 1 game", paths[("one", n)], n) for n in sizes]
     cases.append((f"{sizes[-1]:,} in {games} games", games_path, sizes[-1]))
@@ -227,7 +229,7 @@ def bench_verify(report: Report, paths: dict, sizes: list[int], games_path: Path
                       target=VERIFY_ROWS_S if n == sizes[-1] else None)  # a small one is its fixed costs
         report.note(f"{'':<4}{median(walls):.2f} s for {rows:,} transactions, CPU {median(cpus):.2f} s "
                     f"(Pi Zero 2: {rows / zero2(median(cpus)):,.0f} rows/s)"
-                    + (f"; second process's CPU {second:.2f} s" if second else ""))
+                    + (f"; second process's CPU {second:.2f} s (both {median(cpus) + second:.2f} s)" if second else ""))
     runs = run_children(common.banker_argv("ledger", "verify", "--db", str(games_path)), max(1, min(repeats, 3)))
     _children_line(report, f"banker ledger verify, {sizes[-1]:,} in {games} games", runs)
     return rates

@@ -362,18 +362,6 @@ def decode(kind: str, body: str, *, seq: int, time: float | None) -> Record:
         raise CorruptLedger(f"journal entry {seq} ({kind}) cannot be read: {exc}") from exc
 
 
-_TRANSACTION = _coders(Transaction)[1]
-
-
-def fast_transaction(d: Any) -> Transaction | None:
-    """A stored transaction's parsed body read with every check, or None when anything is off (then
-    :func:`decode` says what): most rows are these, and verify reads them all."""
-    try:
-        return _TRANSACTION(d)
-    except (ValueError, TypeError, KeyError):
-        return None
-
-
 def decode_changes(value: Any) -> tuple[EstateChange, ...]:
     """Estate changes stored as rows (``[["owner", slug, before, after], ...]``); ValueError if they are not."""
     return _CHANGES(value)

@@ -35,10 +35,11 @@ from banker.records import (
     transactions_in,
 )
 
-from .codec import V2_SCHEME, chain_hash, decode, encode, fast_transaction, keyed_hash
+from .codec import _HEADER, V2_SCHEME, _hmac_pads, chain_hash, decode, encode, keyed_hash
 from banker.deeds import Edition
 
 from .editions import all_editions
+from .hot_rows import collector_paused, fast_transaction, plain_transaction
 
 
 class Row(NamedTuple):
@@ -93,11 +94,9 @@ def _parsed(body: str):
 
 
 def decode_row(row: Row) -> Record:
-    if row.kind == "tx" and type(row.time) is float:  # most rows: straight to the checked fast path
-        parsed = _parsed(row.body)
-        record = fast_transaction(parsed) if type(parsed) is dict else None
+    if row.kind == "tx" and type(row.time) is float:  # most rows: straight to the checked fast paths
+        record = plain_transaction(row.body, row.time) or fast_transaction(_parsed(row.body), row.time)
         if record is not None:
-            record.__dict__["time"] = row.time  # a fresh value, seen by no one yet
             return record
     return decode(row.kind, row.body, seq=row.seq, time=row.time)
 
@@ -126,7 +125,8 @@ def verify_rows(rows: Iterable[Row], *, key: bytes | None, chain_start: int | No
             chain.step(row)
             yield row
 
-    audit = audit_records(content.records(both()), editions=editions if editions is not None else all_editions())
+    with collector_paused():
+        audit = audit_records(content.records(both()), editions=editions if editions is not None else all_editions())
     return content.finish(audit, chain.problems, chain.checked, earlier=earlier)
 
 
@@ -184,6 +184,39 @@ class ChainWalk:
             self.checked.at_anchor = row.hash
 
 
+    def steps(self, rows: Iterable[tuple]) -> None:
+        """:meth:`step` over each row (a :class:`Row` or its plain tuple), the common row's HMAC written out: the
+        next entry, on the keyed chain, nothing else to note. Any other row goes through :meth:`step`."""
+        key, start, anchor_seq = self.key, self.chain_start, self._anchor_seq
+        if key is None:
+            for r in rows:
+                self.step(Row(*r))
+            return
+        inner, outer = _hmac_pads(key)
+        header, inner_copy, outer_copy, fromhex = _HEADER, inner.copy, outer.copy, bytes.fromhex
+        expected, previous = self._expected, self._previous
+        for r in rows:
+            seq, game, tx, time, kind, body, digest = r
+            if (seq != expected or type(time) is not float or kind == "adopt" or seq == anchor_seq
+                    or (start is not None and seq <= start)):
+                self._expected, self._previous = expected, previous
+                self.step(Row(*r))
+                expected, previous = self._expected, self._previous
+                continue
+            kind_bytes, body_bytes = kind.encode(), body.encode()
+            hashed = inner_copy()
+            hashed.update(b"".join((fromhex(previous), header(seq, -1 if game is None else game,
+                                                               -1 if tx is None else tx, time, len(kind_bytes),
+                                                               len(body_bytes)), kind_bytes, body_bytes)))
+            keyed = outer_copy()
+            keyed.update(hashed.digest())
+            if keyed.hexdigest() != digest:
+                self._pending.append(_row_problem(Row(*r), "edited: its hash does not match its contents, the row "
+                                                           "before it and the ledger's key"))
+            expected, previous = seq + 1, digest
+        self._expected, self._previous = expected, previous
+        self.checked.last_seq = expected - 1 if expected > 1 else self.checked.last_seq
+
     def _adopted(self, row: Row, previous: str) -> None:
         """A KeyAdopted record the key verifies: the key vouches from here; the rows before it are checked by
         their contents and order only (their hashes were made under a key this machine doesn't hold)."""
@@ -239,11 +272,35 @@ class ContentWalk:
         return record
 
     def records(self, rows: Iterable[Row]) -> Iterator[tuple[int, Record]]:
-        step = self.step
-        for row in rows:
-            record = step(row)
-            if record is not None:
-                yield row.seq, record
+        """``(seq, record)`` of each row that can be read, in order. The common row (a transaction whose body the
+        fast path reads and whose columns match it) is read here, :meth:`step`'s work written out; any other
+        row goes through :meth:`step`, which checks and names it as ever."""
+        step, scan, fast, plain, progress = self.step, _scan, fast_transaction, plain_transaction, self.progress
+        count = self.count
+        try:
+            for row in rows:
+                seq, game, tx, time, kind, body, _hash = row
+                if kind == "tx" and type(time) is float:
+                    record = plain(body, time)
+                    if record is None:
+                        try:
+                            value, end = scan(body, 0)
+                        except (StopIteration, ValueError):
+                            end = -1
+                        record = fast(value, time) if end == len(body) else None
+                    if record is not None and record.game == game and record.id == tx:
+                        count += 1
+                        if progress is not None and count % 4096 == 0:
+                            progress(count)
+                        yield seq, record
+                        continue
+                self.count = count
+                record = step(Row(*row))  # ``rows``: Rows or their plain tuples
+                count = self.count
+                if record is not None:
+                    yield seq, record
+        finally:
+            self.count = count
 
     def finish(self, audit: Audit, chain_problems: list[Problem], checked: _Checked, *,
                earlier: Iterable[Problem] = ()) -> Audit:
@@ -291,24 +348,6 @@ class ContentWalk:
             notices.append(f"journal entry {seq}: the banker accepted the journal as it stood: {acc.reason} "
                            f"(entry {acc.anchored_seq} had been anchored; {acc.found_seq} entries were found)")
         return notices
-
-
-def chain_of_file(path: str, key: bytes | None, chain_start: int | None, anchor: tuple[int, str] | None,
-                  last: int) -> tuple[list[Problem], _Checked]:
-    """The chain's half of verify over entries 1..``last`` of the ledger file at ``path`` (another process runs it)."""
-    import sqlite3
-
-    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
-    try:
-        walk = ChainWalk(key, chain_start, anchor)
-        cursor = conn.execute("SELECT seq, game, tx, time, kind, body, hash FROM journal WHERE seq <= ? ORDER BY seq",
-                              (last,))
-        step = walk.step
-        for r in cursor:
-            step(Row(*r))
-        return walk.problems, walk.checked
-    finally:
-        conn.close()
 
 
 def _row_problem(row: Row, message: str) -> Problem:
