@@ -154,6 +154,7 @@ def page_reach(url: str) -> str:
     """Who can open the table page at ``url``: ``"lan"`` (a phone on the network); ``"no-network"`` (served on
     every address, but the unit has no network address yet: the runtime then writes the wildcard, ``0.0.0.0``);
     ``"this-computer"`` (a loopback address: only the machine serving it)."""
+    host = ""
     try:
         host = urlsplit(url).hostname or ""
         address = ipaddress.ip_address(host)

@@ -266,7 +266,7 @@ def read_waiting(port) -> bytes:
     waiting = port.in_waiting
     if not waiting:
         return b""
-    return port.read(max(waiting, READ_CHUNK) if getattr(port, "timeout", None) == 0 else waiting)
+    return port.read(READ_CHUNK if getattr(port, "timeout", None) == 0 else min(waiting, READ_CHUNK))
 
 
 def open_serial(url: str, *, baudrate: int = 115200, timeout: float = 0.05, serial_for_url=None):

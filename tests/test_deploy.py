@@ -60,7 +60,7 @@ def test_the_services_exposure_score_is_low_and_the_docs_give_it():
 def test_the_sandbox_keeps_the_pis_devices_and_groups_and_the_network():
     unit = settings()
     allowed = " ".join(unit["DeviceAllow"])
-    for device in ("char-gpiochip rw", "char-spidev rw", "char-i2c rw", "char-ttyS rw", "char-ttyAMA rw",
+    for device in ("char-gpiochip rw", "char-spi rw", "char-i2c rw", "char-ttyS rw", "char-ttyAMA rw",
                    "char-ttyGS rw"):
         assert device in allowed
     # the groups gpio, spi, i2c and dialout must still open the devices: no user namespace, no private /dev
@@ -269,3 +269,29 @@ def test_the_login_user_scripts_and_exports_their_own_files(caller_may_sudo):
     secret.chmod(0o600)  # root's file in the caller's home
     refused = wrapper(users, "script", "secret.kps", as_caller=True)
     assert refused.returncode != 0 and "secret.kps" in refused.stderr
+
+
+
+def test_the_wrapper_hands_over_the_script_not_a_config_named_before_it():
+    """``banker script --config cfg.toml game.kps``: the script is the file opened as the caller, the config's
+    path is passed on as given (a fake unit program, run as the user nobody, prints what it got)."""
+    if os.getuid() != 0 or not shutil.which("runuser"):
+        pytest.skip("the wrapper switches users only as root (runuser) or through sudo")
+    base = Path(tempfile.mkdtemp(prefix="banker-wrapper-", dir="/var/tmp"))
+    try:
+        base.chmod(0o755)
+        fake = base / "opt" / "venv" / "bin" / "banker"
+        fake.parent.mkdir(parents=True)
+        fake.write_text('#!/bin/sh\necho "ARGS: $*"\necho "STDIN: $(head -c 40)"\n')
+        fake.chmod(0o755)
+        (base / "cfg.toml").write_text("config text\n")
+        (base / "game.kps").write_text("script text\n")
+        env = {"PATH": os.environ["PATH"], "BANKER_HOME": str(base / "opt"), "BANKER_USER": "nobody",
+               "LG_WD": str(base)}
+        done = subprocess.run([str(DEPLOY / "banker"), "script", "--config", "cfg.toml", "game.kps"], cwd=base,
+                              env=env, capture_output=True, text=True, timeout=60)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+    assert done.returncode == 0, done.stderr
+    assert "ARGS: script --config cfg.toml -" in done.stdout
+    assert "STDIN: script text" in done.stdout

@@ -162,3 +162,9 @@ def test_a_unit_that_boots_before_its_wifi_shows_the_code_once_it_has_an_address
                 table.shell.pump()
             assert table.shell.screen.qr == page.url == f"http://192.168.1.23:{page.port}/?t={page.tokens.current()}"
             assert not page.waiting_for_network
+
+
+def test_a_malformed_page_address_is_a_host_name_not_a_crash():
+    from banker import views
+
+    assert views.page_reach("http://[::1") == "lan"
