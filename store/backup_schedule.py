@@ -117,12 +117,13 @@ class Backups:
         """The backup in the second folder, when one is set and can be used; else :attr:`second_error` says why."""
         if self.second is None:
             return None
-        problem, made = second_folder_problem(self.second, self.path, keep=self.keep), None
-        if problem is None:
-            try:
+        made = None
+        try:
+            problem = second_folder_problem(self.second, self.path, keep=self.keep)
+            if problem is None:
                 made = make_backup(self.path, self.path, reason, keep=self.keep, folder=self.second)
-            except (OSError, sqlite3.Error) as exc:
-                problem = f"the second backup folder {self.second} can't be written: {exc}"
+        except (OSError, sqlite3.Error) as exc:  # a stick pulled out mid-way (EIO): its problem, not the backup's
+            problem = f"the second backup folder {self.second} can't be written: {exc}"
         self.second_error = problem
         return made
 

@@ -19,7 +19,9 @@ the ledger as it was.
 
 from __future__ import annotations
 
+import glob
 import os
+import re
 import sqlite3
 import time
 from pathlib import Path
@@ -48,7 +50,17 @@ def list_backups(ledger_path: str | os.PathLike, folder: Path | None = None) -> 
     stem = Path(ledger_path).stem
     if not folder.is_dir():
         return []
-    return sorted(folder.glob(f"{stem}-*.db"), key=lambda p: (p.stat().st_mtime_ns, p.name), reverse=True)
+    # <stem>-<date>-<time>[-<ns>]-<reason>.db: another ledger's (ledger-2.db beside ledger.db) never matches
+    named = re.compile(rf"{re.escape(stem)}-\d{{8}}-\d{{6}}(-\d+)?-[a-z][a-z-]*\.db")
+    found = []
+    for path in folder.glob(f"{glob.escape(stem)}-*.db"):
+        if not named.fullmatch(path.name):
+            continue
+        try:
+            found.append((path.stat().st_mtime_ns, path.name, path))
+        except FileNotFoundError:
+            continue  # renamed or dropped by a backup under way
+    return [path for *_, path in sorted(found, reverse=True)]
 
 
 def is_ledger_file(path: str | os.PathLike, *, thorough: bool = False) -> bool:

@@ -155,3 +155,20 @@ def test_another_ledgers_file_in_the_rotation_is_replaced_by_a_whole_copy(tmp_pa
         os.utime(stranger, (time.time() - 86400 + n,) * 2)
     made = make_backup(path, path, "interval")
     assert rows(made) == rows(path) and len(list_backups(path)) == KEEP
+
+
+def test_another_ledgers_backups_in_the_same_folder_are_neither_listed_nor_rotated_away(tmp_path):
+    from runtime.ledger import SqliteLedger
+    from store.backups import latest_good_backup, list_backups, make_backup
+
+    def a_ledger(path):
+        with SqliteLedger(path, backups=False) as ledger:
+            ledger.enrol("Alice", "A1B2C3")
+        return path
+
+    main, other = a_ledger(tmp_path / "ledger.db"), a_ledger(tmp_path / "ledger-2.db")
+    theirs = [make_backup(other, other, "interval", keep=2) for _ in range(2)]
+    ours = [make_backup(main, main, "interval", keep=2) for _ in range(3)]
+    assert all(path.exists() for path in theirs)
+    assert set(list_backups(main)) <= set(ours) and not set(list_backups(main)) & set(theirs)
+    assert latest_good_backup(main) in ours

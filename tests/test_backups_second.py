@@ -102,3 +102,28 @@ def test_game_backups_lists_the_second_folders_too(tmp_path, stick):
     assert out.exit_code == 0, out.output
     lines = out.output.splitlines()
     assert len(lines) == 2 and lines[1].endswith("(second folder)") and str(stick) in lines[1]
+
+
+def test_a_stick_that_fails_with_an_io_error_is_its_own_problem_not_the_backups(tmp_path, monkeypatch):
+    import errno
+
+    import store.backup_schedule as schedule
+    from runtime.ledger import SqliteLedger
+    from store.backups import list_backups
+
+    main = tmp_path / "ledger.db"
+    with SqliteLedger(main, backups=False) as ledger:
+        ledger.enrol("Alice", "A1B2C3")
+    stick = tmp_path / "stick"
+    stick.mkdir()
+
+    def pulled_out(path):
+        raise OSError(errno.EIO, "Input/output error", str(path))
+
+    monkeypatch.setattr(schedule, "device_of", pulled_out)
+    backups = schedule.Backups(main, second_folder=stick)
+    backups.start("interval")
+    backups.wait()
+    assert list_backups(main)  # the backup beside the ledger was made, and says so
+    assert backups.failed is None
+    assert "Input/output error" in backups.second_error
