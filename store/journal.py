@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import json.scanner
+import struct
 from dataclasses import dataclass
 from typing import NamedTuple
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -159,7 +160,15 @@ class ChainWalk:
         self._anchor_seq = anchor[0] if anchor is not None else None
 
     def step(self, row: Row) -> None:
+        if not well_typed(row):
+            number = row.seq if type(row.seq) is int else self._expected
+            self._problems.append(Problem(None, f"journal entry {number} {WRONG_TYPE}"))
+            self._expected = number + 1
+            self._previous = row.hash if _hexadecimal(row.hash) else ""
+            return
         seq = row.seq
+        if not _hexadecimal(self._previous):
+            self._previous = ""  # the row before held no hash (named there): this one can't chain to it
         if seq != self._expected:
             self._problems.append(Problem(None, f"journal entries {self._expected}-{seq - 1} are missing (deleted)"))
         self._expected = seq + 1
@@ -203,11 +212,17 @@ class ChainWalk:
                 self.step(Row(*r))
                 expected, previous = self._expected, self._previous
                 continue
-            kind_bytes, body_bytes = kind.encode(), body.encode()
-            hashed = inner_copy()
-            hashed.update(b"".join((fromhex(previous), header(seq, -1 if game is None else game,
-                                                               -1 if tx is None else tx, time, len(kind_bytes),
-                                                               len(body_bytes)), kind_bytes, body_bytes)))
+            try:
+                kind_bytes, body_bytes = kind.encode(), body.encode()
+                hashed = inner_copy()
+                hashed.update(b"".join((fromhex(previous), header(seq, -1 if game is None else game,
+                                                                   -1 if tx is None else tx, time, len(kind_bytes),
+                                                                   len(body_bytes)), kind_bytes, body_bytes)))
+            except (AttributeError, TypeError, ValueError, struct.error):  # a column of another kind: named there
+                self._expected, self._previous = expected, previous
+                self.step(Row(*r))
+                expected, previous = self._expected, self._previous
+                continue
             keyed = outer_copy()
             keyed.update(hashed.digest())
             if keyed.hexdigest() != digest:
@@ -251,6 +266,8 @@ class ContentWalk:
         self.count += 1
         if self.progress is not None and self.count % 4096 == 0:
             self.progress(self.count)
+        if not well_typed(row):
+            return None  # named by the chain's walk
         try:
             record = decode_row(row)
         except CorruptLedger as exc:
@@ -280,7 +297,7 @@ class ContentWalk:
         try:
             for row in rows:
                 seq, game, tx, time, kind, body, _hash = row
-                if kind == "tx" and type(time) is float:
+                if kind == "tx" and type(time) is float and type(body) is str:
                     record = plain(body, time)
                     if record is None:
                         try:
@@ -348,6 +365,25 @@ class ContentWalk:
             notices.append(f"journal entry {seq}: the banker accepted the journal as it stood: {acc.reason} "
                            f"(entry {acc.anchored_seq} had been anchored; {acc.found_seq} entries were found)")
         return notices
+
+
+def _hexadecimal(text: object) -> bool:
+    try:
+        bytes.fromhex(text)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return False
+    return True
+
+
+def well_typed(row: Row) -> bool:
+    """The row's columns hold values of the kinds the unit writes (an integer entry number, game and transaction
+    or none, a real time, text kind and body, a hexadecimal hash): one edited outside the unit may not."""
+    seq, game, tx, time, kind, body, digest = row
+    return (_hexadecimal(digest) and type(seq) is int and (game is None or type(game) is int) and (tx is None or type(tx) is int)
+            and type(time) is float and type(kind) is str and type(body) is str)
+
+
+WRONG_TYPE = "edited: a column holds a value of another kind than the unit writes"
 
 
 def _row_problem(row: Row, message: str) -> Problem:
