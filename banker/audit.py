@@ -1,7 +1,7 @@
 """What an audit of a journal finds, as data: problems (each naming its entry) and each game's money.
 
 The checks are :func:`banker.audit_records.audit_records` (the records'
-content) and the store's chain check (``store.journal.verify_rows``), so
+content) and the store's chain check (``store.walks.verify_rows``), so
 ``banker ledger verify`` can name every offending entry.
 """
 

@@ -29,8 +29,8 @@ from banker.audit import Audit
 from banker.errors import LedgerError
 from banker.records import Record, Snapshot, Transaction, transactions_in
 from store.codec import stamped
-from store.journal import (GameRow, Row, decode_row, game_rows, make_row, names_of, stretches, transactions_of,
-                           verify_rows)
+from store.journal import GameRow, Row, decode_row, game_rows, make_row, names_of, stretches, transactions_of
+from store.walks import verify_rows
 
 
 class MemoryStore:

@@ -37,7 +37,8 @@ from banker.records import JournalAccepted, NewGame, PinFailure, Record, Snapsho
 from .backup_schedule import Backups
 from .backups import INTERVAL_SECONDS, clean_stale_files
 from .codec import stamped
-from .journal import GameRow, Progress, Row, decode_row, make_row, names_of, stretches, verify_rows
+from .journal import GameRow, Progress, Row, decode_row, make_row, names_of, stretches
+from .walks import verify_rows
 from .keys import Keyring
 from .verify_parts import SNAPSHOT_SEQS, verify_in_parts
 from .trust import Mismatch, check_journal, needs_upgrade, refusal, refuse_downgrade, upgrade_ledger

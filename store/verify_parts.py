@@ -1,6 +1,6 @@
 """Verify a long journal on every core: the keyed chain in one process, the records in parts, one per process.
 
-The chain's half (each row's HMAC, gaps, the anchor: :class:`store.journal.ChainWalk`) needs no decoding and
+The chain's half (each row's HMAC, gaps, the anchor: :class:`store.walks.ChainWalk`) needs no decoding and
 runs in a second process over the whole file. The records' half (decoding each row and the audit's fold,
 :class:`banker.audit_records.Auditor`) is split at snapshots: this process audits the rows up to the first
 split, and each other part is audited in another process from the snapshot that starts it, as opening the
@@ -8,7 +8,7 @@ ledger folds only what follows a snapshot. A part is taken in (:func:`banker.aud
 is exactly what auditing its rows here would have done: nothing wrong on either side, the snapshot that starts
 it accepted by the fold before it, and everything it took on trust from the rows before confirmed. Anything
 else (a tampered row, a restore of a game held before the split) and this process audits those rows itself,
-so every problem is found and named exactly as by :func:`store.journal.verify_rows`.
+so every problem is found and named exactly as by :func:`store.walks.verify_rows`.
 
 An append-only journal never changes its entries 1..``last``, so every process reads the same rows.
 """
@@ -29,7 +29,8 @@ from banker.records import Snapshot
 
 from .editions import all_editions
 from .hot_rows import collector_paused
-from .journal import ChainWalk, ContentWalk, Progress, Row, decode_row
+from .journal import Progress, Row, decode_row
+from .walks import ChainWalk, ContentWalk
 
 #: At most this many processes verify (the Pi Zero 2 has 4 cores).
 MAX_PROCESSES = 4
@@ -129,7 +130,7 @@ def _work(path: str, key: bytes | None, chain_start: int | None, anchor: tuple[i
 def verify_in_parts(path: str, rows_between: RowsBetween, *, key: bytes | None, chain_start: int | None,
                     anchor: tuple[int, str] | None, earlier: Iterable[Problem], last: int, snapshots: list[int],
                     progress: Progress | None = None) -> Audit:
-    """:func:`store.journal.verify_rows` over entries 1..``last`` of the ledger file at ``path`` on every core
+    """:func:`store.walks.verify_rows` over entries 1..``last`` of the ledger file at ``path`` on every core
     (``snapshots``: the entry numbers of its snapshots, where the records may be split)."""
     import multiprocessing
 
