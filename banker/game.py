@@ -236,10 +236,9 @@ def _transaction(game: Game, tx: Transaction) -> Game:
             balances[payee] = balances.get(payee, 0) + p.amount
     if not game.settings.allow_negative:  # the funds rule: here and nowhere else
         for p in postings:  # only a payer can lose over the transaction
-            card = p.payer
-            if card is not BANK and balances[card] < 0 and balances[card] < game.balance(card):
-                after = balances[card]
-                raise InsufficientFunds(f"{game.name_of(card)} short {format_amount(-after)}", -after)
+            after = balances.get(p.payer, 0)
+            if p.payer is not BANK and after < 0 and after < game.balance(p.payer):
+                raise InsufficientFunds(f"{game.name_of(p.payer)} short {format_amount(-after)}", -after)
     fields = game.__dict__.copy()  # replace() without __init__ over twenty fields: the fold's hottest lines
     if tx.changes:
         fields["estate"] = apply_changes(game.estate, tx.changes)

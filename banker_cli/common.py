@@ -273,7 +273,8 @@ def decode_text(data: bytes, name: str) -> str:
 def read_config(path: Path | None):
     """The device config in the file at ``path`` (None: all defaults); a bad one exits 2 naming its key."""
     from banker.errors import BankerError
-    from runtime.config import Config, parse_config, read_config_bytes
+    from runtime.config import Config, parse_config
+    from runtime.config_file import read_config_bytes
 
     if path is None:
         return Config()

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 import os
-import tomllib
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
@@ -20,6 +19,8 @@ from .pins import (BUZZER, DISPLAY_ADDRESS, DISPLAY_SPI_DC, DISPLAY_SPI_RESET, K
                    READER_DEVICE, READER_RESET, pin_clash)
 from banker.errors import AmountError, ConfigError
 from banker.money import MAX_AMOUNT, parse_amount
+
+from .config_file import checked_toml
 
 DEFAULT_KEYS = (("1", "2", "3", "M"), ("4", "5", "6", "K"), ("7", "8", "9", "C"), (".", "0", "GO", "FN"))
 
@@ -262,67 +263,13 @@ def _second_folder(data: dict) -> str | None:
     return folder
 
 
-#: The largest config file read, in bytes (a real one is a few hundred; ``/dev/zero`` is refused, not read).
-MAX_CONFIG_BYTES = 64 * 1024
-#: The deepest nesting of arrays and inline tables a config may have (a real one needs 2).
-MAX_DEPTH = 16
-
-
-def read_config_bytes(path: str | os.PathLike) -> bytes:
-    """The bytes of the config file at ``path``, at most :data:`MAX_CONFIG_BYTES` of them.
-
-    :class:`ConfigError` naming the file when it is larger (an endless file
-    stops there); :class:`OSError` when it can't be read.
-    """
-    with open(path, "rb") as file:
-        data = file.read(MAX_CONFIG_BYTES + 1)
-    if len(data) > MAX_CONFIG_BYTES:
-        raise ConfigError(f"{path}: larger than {MAX_CONFIG_BYTES:,} bytes (the limit for a config file)")
-    return data
-
-
-def _depth(text: str) -> int:
-    """How deep arrays and inline tables nest in TOML ``text`` (strings and comments skipped; roughly, never less)."""
-    deepest = depth = 0
-    quote, i = "", 0
-    while i < len(text):
-        ch = text[i]
-        if quote:
-            if ch == "\\" and quote == '"':
-                i += 1
-            elif ch == quote or ch == "\n":
-                quote = ""
-        elif ch in "\"'":
-            quote = ch
-        elif ch == "#":
-            i = text.find("\n", i)
-            i = len(text) if i < 0 else i
-            continue
-        elif ch in "[{":
-            depth += 1
-            deepest = max(deepest, depth)
-        elif ch in "]}":
-            depth -= 1
-        i += 1
-    return deepest
-
-
 def parse_config(text: str, source: str = "config") -> Config:
     """The configuration in TOML ``text``; :class:`ConfigError` naming the first bad key.
 
-    Larger than :data:`MAX_CONFIG_BYTES` or nested deeper than :data:`MAX_DEPTH`:
-    refused before the TOML parser sees it (it recurses once a level).
+    Too large or too deeply nested: refused before the TOML parser sees it
+    (:func:`runtime.config_file.checked_toml`).
     """
-    if len(text.encode("utf-8", "surrogatepass")) > MAX_CONFIG_BYTES:
-        raise ConfigError(f"{source}: larger than {MAX_CONFIG_BYTES:,} bytes (the limit for a config file)")
-    if _depth(text) > MAX_DEPTH:
-        raise ConfigError(f"{source}: arrays or tables nested more than {MAX_DEPTH} deep")
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{source}: not valid TOML ({exc})") from None
-    except RecursionError:  # a nesting the rough count missed
-        raise ConfigError(f"{source}: arrays or tables nested too deep") from None
+    data = checked_toml(text, source)
     unknown = set(data) - SECTIONS
     if unknown:
         raise ConfigError(f"{source}: {unknown_setting('', sorted(unknown)[0], SECTIONS)}")

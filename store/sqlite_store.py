@@ -286,20 +286,18 @@ class SqliteStore:
         """
         with self._snapshot():
             earlier = [Problem(tx, message) for tx, message in json.loads(meta(self._conn, V1_PROBLEMS) or "[]")]
-            marked = ",".join(f"'{k}'" for k in MARKED)
-            unmarked = self._query(f"SELECT count(*) FROM journal WHERE (mark IS NOT NULL) != (kind IN ({marked}))")
-            if unmarked[0][0]:
+            marks = ",".join(f"'{k}'" for k in MARKED)
+            if self._query(f"SELECT count(*) FROM journal WHERE (mark IS NOT NULL) != (kind IN ({marks}))")[0][0]:
                 earlier.append(Problem(None, "the index of game starts differs from the journal (edited)"))
             anchor = None if self.keyring is None else self.keyring.anchor(self.ledger_id)
-            key = self.key if self.key is not None else (
-                None if self.keyring is None else self.keyring.key(self.ledger_id))
+            key = self.key if self.key is not None or self.keyring is None else self.keyring.key(self.ledger_id)
             last = self._query("SELECT max(seq) FROM journal")[0][0] or 0
+            options = dict(key=key, chain_start=self.chain_start, anchor=anchor, earlier=earlier, progress=progress)
             if last < PARALLEL_FROM or self.path == ":memory:":
-                return verify_rows(self._iter_rows(), key=key, chain_start=self.chain_start, anchor=anchor,
-                                   earlier=earlier, progress=progress)
+                return verify_rows(self._iter_rows(), **options)
             return verify_in_parts(str(file_path(self.path).resolve()), lambda first, end: self._iter_rows(
-                "WHERE seq > ? AND seq <= ?", (first, end)), key=key, chain_start=self.chain_start, anchor=anchor,
-                earlier=earlier, last=last, snapshots=[s for s, in self._query(SNAPSHOT_SEQS, (last,))], progress=progress)
+                "WHERE seq > ? AND seq <= ?", (first, end)), last=last,
+                snapshots=[s for s, in self._query(SNAPSHOT_SEQS, (last,))], **options)
 
     @contextmanager
     def _snapshot(self) -> Iterator[None]:
@@ -363,12 +361,9 @@ class SqliteStore:
     def maintain(self) -> None:
         """Start a backup in the background when one is due (a new game began, or the interval passed with
         something written); it anchors the head once made. Never on the commit path: the shell calls it when idle."""
-        if self.backups is None or self.backups.running:
+        if self.backups is None or self.backups.running or not (self._new_game_backup or self.backups.due(self._seq)):
             return
-        reason = "new-game" if self._new_game_backup else ("interval" if self.backups.due(self._seq) else None)
-        if reason is None:
-            return
-        self._new_game_backup = False
+        reason, self._new_game_backup = ("new-game" if self._new_game_backup else "interval"), False
         self.backups.start(reason, self._seq)
         self.anchor()
 
@@ -385,8 +380,7 @@ class SqliteStore:
         except LedgerError:
             pass  # the keys folder can't be written: verify will say the tail is unanchored
         finally:
-            self._conn.close()
-            self._release()
+            self._abandon()
 
     def _abandon(self) -> None:
         try:

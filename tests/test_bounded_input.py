@@ -14,7 +14,8 @@ import pytest
 
 from banker.errors import ConfigError
 from banker.script import MAX_STEPS, parse_lines
-from runtime.config import MAX_CONFIG_BYTES, MAX_DEPTH, parse_config, read_config_bytes
+from runtime.config import parse_config
+from runtime.config_file import MAX_CONFIG_BYTES, MAX_DEPTH, read_config_bytes
 
 PEAK = """
 import resource, sys
