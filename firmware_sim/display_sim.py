@@ -1,24 +1,18 @@
 """A simulated SSD1306 / SH1106 OLED controller: a byte-stream decoder behind luma's serial interface and an I2C bus.
 
-:class:`OledChip` stands where luma's ``i2c`` / ``spi`` / ``noop`` interface
-stands (``command(*cmd)``, ``data(data)``, ``cleanup()``), so the real driver
-(:class:`drivers.display.OledDisplay`) and luma's own device classes talk to
-it unchanged; :class:`I2cBus` puts it on an I2C bus for clients that frame
-the bytes themselves (luma's ``i2c`` over SMBus block writes, Adafruit's
-CircuitPython driver over ``busio.I2C``-style writes with a control byte
-before each command).
+:class:`OledChip` stands where luma's ``i2c`` / ``spi`` / ``noop`` interface stands (``command(*cmd)``,
+``data(data)``, ``cleanup()``), so the real driver (:class:`drivers.display.OledDisplay`) and luma's own device
+classes talk to it unchanged; :class:`I2cBus` puts it on an I2C bus for clients that frame the bytes themselves
+(luma's ``i2c`` over SMBus block writes, Adafruit's CircuitPython driver over ``busio.I2C``-style writes with a
+control byte before each command).
 
-Commands are decoded as a stream, as the controller does (SSD1306 datasheet
-rev. 1.1 section 10, SH1106 datasheet V2.3 "Commands"): a command's
-arguments may come in later transactions, and each chip knows only its own
-command set; what it lacks is recorded in :attr:`OledChip.unsupported` and
-ignored, and the bytes that follow are read as commands, as the real chip
-would. The picture (:meth:`OledChip.image`) follows the display RAM through
-segment remap, COM scan direction, display start line and offset, the
-multiplex ratio, inversion and entire-display-on. Bytes and I2C
-transactions are counted, with the time on a 400 kHz bus: each byte is 9
-bit-times (8 data bits and the ACK), each transaction adds a START, the
-address byte and a STOP. What is left out: ``docs/fidelity.md``.
+Commands are decoded as a stream, as the controller does (SSD1306 datasheet rev. 1.1 section 10, SH1106 datasheet
+V2.3 "Commands"): a command's arguments may come in later transactions, and each chip knows only its own command
+set; what it lacks is recorded in :attr:`OledChip.unsupported` and ignored, and the bytes that follow are read as
+commands, as the real chip would. The picture (:meth:`OledChip.image`) follows the display RAM through segment
+remap, COM scan direction, display start line and offset, the multiplex ratio, inversion and entire-display-on.
+Bytes and I2C transactions are counted, with the time on a 400 kHz bus: each byte is 9 bit-times (8 data bits and
+the ACK), each transaction adds a START, the address byte and a STOP. What is left out: ``docs/fidelity.md``.
 
 Example::
 
@@ -257,22 +251,21 @@ class OledChip:
             self.com_reversed = bool(op & 0x08)
 
     def _write_run(self, data: bytes) -> None:
-        """Display data into RAM exactly as :meth:`_write` would, byte by byte, but a page's (or window's) run a slice."""
+        """Display data into RAM as :meth:`_write` writes it byte by byte, a run along a row a slice at a time; each
+        slice's last byte goes through :meth:`_write`, which moves the address on (and wraps it) as ever."""
         i, n, width = 0, len(data), self.ram_width
         while i < n:
-            across = self.chip == "ssd1306" and self.mode == 0
-            end = self.window[1] + 1 if across else width
-            if (self.chip == "ssd1306" and self.mode == 1) or not self.column < end <= width:
-                self._write(data[i])               # vertical mode, or outside the RAM or window: a byte at a time
+            end = self.window[1] + 1 if self.chip == "ssd1306" and self.mode == 0 else width
+            count = 0 if self.chip == "ssd1306" and self.mode == 1 else min(n - i, end - self.column)
+            if count < 2 or end > width:           # vertical mode, outside the RAM or window, a lone byte
+                self._write(data[i])
                 i += 1
                 continue
-            count = min(n - i, end - self.column)
             at = self.page * width + self.column
-            self.ram[at:at + count] = data[i:i + count]
-            i, self.column = i + count, self.column + count
-            if self.column == end:                 # past the last column: the address wraps as _write's does
-                c0, _, p0, p1 = self.window
-                self.column, self.page = (c0, p0 if self.page >= p1 else self.page + 1) if across else (0, self.page)
+            self.ram[at:at + count - 1] = data[i:i + count - 1]
+            self.column += count - 1
+            self._write(data[i + count - 1])
+            i += count
 
     def _write(self, byte: int) -> None:
         if self.column < self.ram_width:

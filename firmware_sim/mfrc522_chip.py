@@ -28,16 +28,14 @@ KEEP = 4096  # SPI transfers and air frames each chip's log keeps (an hour's pol
 class Mfrc522Chip:
     """One MFRC522 as its SPI bus sees it, with the cards lying in its antenna field.
 
-    Wiring modelled: SDA/NSS on a chip select (CE0/CE1), SCK/MOSI/MISO on SPI0,
-    NRSTPD on a GPIO (``set_reset_line``; low = hard power-down, no answer;
-    the rising edge resets the chip, which then needs ``startup_s`` plus the
-    datasheet's 37.74 us before it answers). ``transfers`` logs the MOSI byte strings clocked to it, even
-    in reset (a :class:`RecentLog`: the last :data:`KEEP`, all counted; ``transfer_bytes`` their bytes),
+    Wiring modelled: SDA/NSS on a chip select (CE0/CE1), SCK/MOSI/MISO on SPI0, NRSTPD on a GPIO
+    (``set_reset_line``; low = hard power-down, no answer; the rising edge resets the chip, which then needs
+    ``startup_s`` plus the datasheet's 37.74 us before it answers). ``transfers`` logs the MOSI byte strings clocked
+    to it, even in reset (a :class:`RecentLog`: the last :data:`KEEP`, all counted; ``transfer_bytes`` their bytes),
     ``bus_time_s`` the SPI clock time they took at ``spi_hz``.
 
-    Cards hear a frame only when the field is on (TxControlReg Tx1RFEn or
-    Tx2RFEn), the drivers take the internal encoder (TxSelReg), modulation is
-    100 % ASK (TxASKReg Force100ASK) and both directions run at 106 kBd.
+    Cards hear a frame only when the field is on (TxControlReg Tx1RFEn or Tx2RFEn), the drivers take the internal
+    encoder (TxSelReg), modulation is 100 % ASK (TxASKReg Force100ASK) and both directions run at 106 kBd.
 
     Example::
 
@@ -109,9 +107,8 @@ class Mfrc522Chip:
         mosi = bytes(mosi)
         self.transfers.append(mosi)
         self.transfer_bytes += len(mosi)
-        seconds = len(mosi) * 8 / self.spi_hz
-        self.bus_time_s += seconds
-        self.clock.advance(seconds)
+        self.bus_time_s += len(mosi) * 8 / self.spi_hz
+        self.clock.advance(len(mosi) * 8 / self.spi_hz)
         if not mosi or not self.ready:
             return [0] * len(mosi)
         self._sync()
