@@ -43,11 +43,16 @@ def written(action) -> int:
     return wchar() - before
 
 
+def fill_rotation(path):
+    """The first :data:`KEEP` backups: the rotation full, each a whole copy."""
+    for _ in range(KEEP):
+        make_backup(path, path, "interval")
+
+
 def test_a_backup_after_a_few_records_writes_them_not_the_ledger(tmp_path):
     path = tmp_path / "ledger.db"
     grow(path, 3000)
-    for _ in range(KEEP):
-        make_backup(path, path, "interval")
+    fill_rotation(path)
     oldest = list_backups(path)[-1]
     inode = oldest.stat().st_ino
     grow(path, 20, "y")
@@ -110,16 +115,14 @@ def test_old_whole_copies_are_listed_restored_and_brought_forward(tmp_path):
     restore_backup(old, path)
     assert len(rows(path)) == 40
     grow(path, 3, "w")
-    for _ in range(KEEP):
-        make_backup(path, path, "interval")
+    fill_rotation(path)
     assert not old.exists() and rows(list_backups(path)[0]) == rows(path)  # the oldest, brought forward
 
 
 def test_a_file_a_kill_left_with_a_hot_journal_is_passed_over_then_mended(tmp_path):
     path = tmp_path / "ledger.db"
     grow(path, 400)
-    for _ in range(KEEP):
-        make_backup(path, path, "interval")
+    fill_rotation(path)
     victim = list_backups(path)[-1]
     good_rows = rows(victim)
     # a kill in the middle of its transaction: pages already written over, the journal holds the old ones
