@@ -8,10 +8,13 @@ function checks what it can decide alone and raises
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from .deeds import UnknownDeed
 from .errors import Refused
-from .game import Game, check_enrolment, fold_name
-from .records import BANK, Card, DeedTag, Enrolment, GameRestored, GameSettings, NewGame, Posting, Removal, Rename, Transaction, normalise_uid
+from .game import Game, apply, check_enrolment, fold_name
+from .records import BANK, POT, Card, DeedTag, Enrolment, GameRestored, GameSettings, NewGame, Posting, Removal, Rename, Transaction, normalise_uid
+from .rules.short_deal import deal_deeds
 from .words import did_you_mean
 
 
@@ -67,8 +70,10 @@ def deed_tag(game: Game, slug: str, uid: str) -> DeedTag:
     return DeedTag(uid, slug)
 
 
-def new_game(game: Game, settings: GameSettings | None = None) -> NewGame:
-    """Archive the current game and start one (its settings by default): every card at the start balance."""
+def new_game(game: Game, settings: GameSettings | None = None, *, shuffle: bytes = b"") -> NewGame:
+    """Archive the current game and start one (its settings by default): every card at the start balance, the
+    Free Parking pot at its seed, and in a short game the deal (two deeds each at their printed prices, shuffled
+    by ``shuffle``: fresh random bytes from the event or the caller; a short game can't start without them)."""
     settings = settings or game.settings
     number = game.next_game
     openings = tuple(
@@ -76,7 +81,18 @@ def new_game(game: Game, settings: GameSettings | None = None) -> NewGame:
                     id=game.next_tx + i, game=number)
         for i, c in enumerate(game.cards)
     )
-    return NewGame(number, settings, openings)
+    if settings.jackpot:
+        seed = Transaction("pot-seed", (Posting(BANK, POT, settings.jackpot, "pot-seed"),), "Free Parking seeded")
+        openings += (replace(seed, id=game.next_tx + len(openings), game=number),)
+    record = NewGame(number, settings, openings)
+    if settings.houses_for_hotel != 3 or not game.cards:
+        return record
+    try:
+        started = apply(game, record)
+        deal = deal_deeds(started, players=[c.id for c in game.cards], shuffle=shuffle)
+    except ValueError as exc:
+        raise Refused(f"the short game's deal: {exc}") from None
+    return replace(record, openings=openings + (started.numbered(deal.to_transaction("The short game's deal")),))
 
 
 def restore(game: Game, checkpoint) -> GameRestored:

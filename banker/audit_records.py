@@ -21,11 +21,12 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from .audit import Audit, GameTotals, Problem
+from .audit_openings import openings as _openings
 from .deeds import Edition
 from .errors import Refused
 from .game import Game, apply, from_snapshot, replay
 from .money import format_amount
-from .records import (BANK, Enrolment, GameRestored, NewGame, Record, Snapshot, Transaction, kind_of, moved,
+from .records import (BANK, POT, GameRestored, NewGame, Record, Snapshot, Transaction, kind_of, moved,
                       transactions_in)
 from .rules.estate import EstateConflict
 
@@ -232,19 +233,6 @@ def _new_game(seq: int, rec: NewGame, started: set[int], totals: dict[int, GameT
     return problems
 
 
-def _openings(record: Record, game: Game) -> list[Problem]:
-    """Opening balances (a new game's, an enrolment's) that differ from the game's start balance."""
-    if isinstance(record, NewGame):
-        start, openings = record.settings.start_balance, record.openings
-    elif isinstance(record, Enrolment):
-        start, openings = game.settings.start_balance, (record.opening,)
-    else:
-        return []
-    return [Problem(tx.id, f"opens with {format_amount(sum(p.amount for p in tx.postings))}, but the game's start "
-                           f"balance is {format_amount(start)}")
-            for tx in openings if sum(p.amount for p in tx.postings) != start]
-
-
 def _postings(tx: Transaction, names: Mapping[int, str], totals: GameTotals, problems: list[Problem], *,
               players: bool = False) -> None:
     """What is wrong with ``tx``'s postings goes into ``problems``; the bank's money into ``totals``, and the
@@ -255,7 +243,7 @@ def _postings(tx: Transaction, names: Mapping[int, str], totals: GameTotals, pro
             problems.append(Problem(tx.id, f"posting of {amount!r} is not a positive whole amount"))
             continue
         for party in (p.payer, p.payee):
-            if party is not BANK and party not in names:
+            if party is not BANK and party not in names and party != POT:
                 problems.append(Problem(tx.id, f"names card {party}, which was never enrolled"))
         if p.payer is BANK:
             totals.issued += amount

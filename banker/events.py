@@ -51,13 +51,16 @@ READERS: tuple[Reader, ...] = ("left", "right")
 @dataclass(frozen=True)
 class KeyDown:
     """A key went down: ``key`` is a key word (:data:`KEYS`; the step reads it as a :class:`Key`). ``salt``:
-    fresh random bytes from the shell, for a PIN typed with this key; ``wall``: the wall clock's time then
-    (epoch seconds, from the shell), against which a PIN lockout runs."""
+    fresh random bytes from the shell, for a PIN typed with this key (or a short game's deal started with it);
+    ``wall``: the wall clock's time then (epoch seconds, from the shell), against which a PIN lockout runs;
+    ``day``: the local time of day then in seconds since midnight, only while the system says its clock is set
+    right (network time; None: unknown), so a time-limit game may end at an hour typed."""
 
     key: str
     t: float
     salt: bytes = b""
     wall: float = 0.0
+    day: float | None = None
 
 
 @dataclass(frozen=True)
@@ -157,8 +160,8 @@ class KeyRevealed:
 Event = (KeyDown | KeyUp | CardPlaced | CardRemoved | Tick | CommitFailed | PinRefused | ReaderFault |
     ReaderRecovered | WebAddress | KeyRevealed)
 
-Tone = Literal["key", "success", "refusal", "new-game", "volume"]
-TONES: tuple[Tone, ...] = ("key", "success", "refusal", "new-game", "volume")
+Tone = Literal["key", "success", "refusal", "new-game", "volume", "warning"]
+TONES: tuple[Tone, ...] = ("key", "success", "refusal", "new-game", "volume", "warning")
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,6 @@ rules engine reads a game through :attr:`Game.edition`, :attr:`Game.estate`,
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from collections.abc import Iterable, Mapping
@@ -24,7 +23,7 @@ from .errors import InsufficientFunds, Refused
 from .money import format_amount
 from .records import (
     BANK,
-    MAX_PLAYERS,
+    POT,
     Card,
     ChainStart,
     JournalAccepted,
@@ -39,6 +38,7 @@ from .records import (
     NewGame,
     PinChange,
     PinFailure,
+    PlayClock,
     Record,
     Removal,
     Rename,
@@ -46,8 +46,9 @@ from .records import (
     Snapshot,
     Transaction,
 )
+from .house_rules import check_modes, clock_of, party as _party, play_clock as _play_clock
 from .lockout import recent
-from .names import twin_of
+from .names import check_enrolment, fold_name  # noqa: F401  (re-exported: acts, scripts, migration)
 from .rules.estate import Estate, building_changes, apply as apply_changes
 from .rules.settings import RuleSettings
 
@@ -72,7 +73,9 @@ class Game:
     (retired ones too); ``last`` the current game's last transaction;
     ``undone`` the ids it has reversed; ``bankruptcies`` its bankruptcy
     entries; ``pin_failures`` the wall-clock times of the recent wrong
-    PINs (:mod:`banker.lockout`); ``next_*`` the numbers the next records take.
+    PINs (:mod:`banker.lockout`); ``next_*`` the numbers the next records take;
+    ``played`` the seconds a time-limit game has been played (its last
+    :class:`~banker.records.PlayClock`), ``time_up`` once that reached the limit.
     """
 
     editions: Mapping[str, Edition] = field(default_factory=_empty)
@@ -91,6 +94,8 @@ class Game:
     undone: frozenset[int] = frozenset()
     bankruptcies: frozenset[int] = frozenset()
     transactions: int = 0
+    played: float = 0.0
+    time_up: bool = False
     next_tx: int = 1
     next_card: int = 1
     next_game: int = 1
@@ -111,7 +116,8 @@ class Game:
         """The rules engine's settings for the current game."""
         s = self.settings
         return RuleSettings(allow_negative=s.allow_negative, houses_for_hotel=s.houses_for_hotel,
-                            income_tax_choice=s.income_tax_choice, luxury_tax=s.luxury_tax)
+                            income_tax_choice=s.income_tax_choice, luxury_tax=s.luxury_tax,
+                            jackpot=s.jackpot)
 
     # -- questions -----------------------------------------------------------------------
 
@@ -133,8 +139,21 @@ class Game:
         return next((c for c in self.cards if fold_name(c.name) == key), None)
 
     def name_of(self, card_id: int | None) -> str:
-        """A card's name (a retired card keeps its name); "Bank" for the bank."""
-        return "Bank" if card_id is BANK else self.names.get(card_id, f"card {card_id}")
+        """A card's name (a retired card keeps its name); "Bank" for the bank, "Free Parking" for the pot."""
+        if card_id is BANK or card_id == POT:
+            return "Bank" if card_id is BANK else "Free Parking"
+        return self.names.get(card_id, f"card {card_id}")
+
+    @property
+    def pot(self) -> int | None:
+        """The Free Parking pot (the jackpot house rule), or None when the game has none."""
+        return None if self.settings.jackpot is None else self.balances.get(POT, 0)
+
+    @property
+    def time_left(self) -> float | None:
+        """The seconds of play left in a time-limit game (as of its last play-clock record), or None."""
+        limit = self.settings.time_limit
+        return None if limit is None else max(0.0, limit - self.played)
 
     @property
     def volume(self) -> int:
@@ -164,18 +183,13 @@ class Game:
         """The current game's own state, to restore it later."""
         return Checkpoint(self.id, self.settings, self.started, tuple(sorted(self.balances.items())),
                           building_changes(self.estate), self.last, tuple(sorted(self.undone)),
-                          tuple(sorted(self.bankruptcies)), self.transactions)
+                          tuple(sorted(self.bankruptcies)), self.transactions, self.played or None)
 
     def snapshot(self) -> Snapshot:
         """The whole state, for the journal: opening then folds only the records after it."""
         return Snapshot(self.checkpoint() if self.id else None, self.cards, tuple(sorted(self.names.items())),
                         tuple(sorted(self.deed_tags.items())), tuple(sorted(self.options.items())), self.pin_hash,
                         self.pin_failures, self.next_tx, self.next_card, self.next_game)
-
-
-def fold_name(name: str) -> str:
-    """A name as it is compared: Unicode-normalised (NFKC) and case-folded."""
-    return unicodedata.normalize("NFKC", name).casefold().strip()
 
 
 # -- the fold -------------------------------------------------------------------------------
@@ -221,6 +235,8 @@ def _transaction(game: Game, tx: Transaction) -> Game:
         raise Refused(f"#{tx.id} is in game {tx.game}, not the current game {game.id}")
     if tx.id is None or tx.id < game.next_tx:
         raise Refused(f"transaction #{tx.id} is out of order (next is #{game.next_tx})")
+    if game.time_up:
+        raise Refused("Time is up: the game is over")
     names, postings = game.names, tx.postings
     balances = game.balances  # moved(), inline; a proxy's copy() is its dict's (dict(proxy) goes key by key)
     balances = balances.copy() if type(balances) in (MappingProxyType, dict) else dict(balances)
@@ -228,11 +244,11 @@ def _transaction(game: Game, tx: Transaction) -> Game:
         payer, payee = p.payer, p.payee
         if payer is not BANK:
             if payer not in names:
-                raise Refused(f"card {payer} was never enrolled")
+                _party(game, payer)
             balances[payer] = balances.get(payer, 0) - p.amount
         if payee is not BANK:
             if payee not in names:
-                raise Refused(f"card {payee} was never enrolled")
+                _party(game, payee)
             balances[payee] = balances.get(payee, 0) + p.amount
     if not game.settings.allow_negative:  # the funds rule: here and nowhere else
         for p in postings:  # only a payer can lose over the transaction
@@ -253,27 +269,6 @@ def _transaction(game: Game, tx: Transaction) -> Game:
     new = object.__new__(Game)
     object.__setattr__(new, "__dict__", fields)  # the unchanged values shared, as immutable values are
     return new
-
-
-def check_enrolment(game: Game, name: str, uid: str, *, card_id: int | None = None) -> None:
-    """Refuse a name or card that would clash with the enrolled cards (``card_id``: the card renamed)."""
-    others = [c for c in game.cards if c.id != card_id]
-    if not name.strip() or len(name) > 24 or not name.isprintable():
-        raise Refused(f"not a usable name: {name!r}")
-    if fold_name(name) == "bank":
-        raise Refused("the bank is not a player")
-    if any(fold_name(c.name) == fold_name(name) for c in others):
-        raise Refused(f"{name} is already enrolled")
-    if (twin := twin_of(name, [c.name for c in others])) is not None:
-        raise Refused(f"{name} looks like {twin}: choose a name that reads differently")
-    if card_id is None:
-        owner = next((c for c in others if c.uid == uid), None)
-        if owner is not None:
-            raise Refused(f"card {uid} is already {owner.name}'s")
-        if uid in game.deed_tags:
-            raise Refused(f"card {uid} is a deed's tag")
-        if len(others) >= MAX_PLAYERS:
-            raise Refused(f"{MAX_PLAYERS} players at most")
 
 
 def _with_cards(game: Game, cards: tuple[Card, ...], **more) -> Game:
@@ -353,9 +348,10 @@ def _new_game(game: Game, rec: NewGame) -> Game:
     if rec.game < game.next_game:
         raise Refused(f"game number {rec.game} is taken")
     edition = game.editions[rec.settings.edition]
+    check_modes(rec.settings)
     fresh = replace(game, id=rec.game, settings=rec.settings, started=rec.time, balances=_EMPTY,
                     estate=Estate.new(edition), last=None, undone=frozenset(), bankruptcies=frozenset(),
-                    transactions=0, next_game=rec.game + 1)
+                    transactions=0, played=0.0, time_up=False, next_game=rec.game + 1)
     for opening in rec.openings:
         fresh = _transaction(fresh, opening)
     return fresh
@@ -376,7 +372,7 @@ def _with_checkpoint(game: Game, cp: Checkpoint) -> Game:
                    balances=MappingProxyType(dict(cp.balances)),
                    estate=apply_changes(Estate.new(edition), cp.estate), last=cp.last,
                    undone=frozenset(cp.undone), bankruptcies=frozenset(cp.bankruptcies),
-                   transactions=cp.transactions)
+                   transactions=cp.transactions, **clock_of(cp))
 
 
 _APPLY = {
@@ -390,6 +386,7 @@ _APPLY = {
     NewGame: _new_game,
     GameRestored: _restored,
     PinFailure: _pin_failure,
+    PlayClock: _play_clock,
     Snapshot: _snapshot,
     ChainStart: _unchanged,  # these change nothing in the game
     JournalAccepted: _unchanged,

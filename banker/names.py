@@ -25,8 +25,14 @@ time, and checked against Unicode's data by tests/test_names.py.
 from __future__ import annotations
 
 import unicodedata
+from typing import TYPE_CHECKING
 
 from .confusables_data import PROTOTYPES
+from .errors import Refused
+from .records import MAX_PLAYERS
+
+if TYPE_CHECKING:
+    from .game import Game
 
 
 #: Unicode's Default_Ignorable_Code_Point ranges (DerivedCoreProperties.txt): characters that show nothing
@@ -60,3 +66,29 @@ def twin_of(name: str, others: list[str]) -> str | None:
     if look_alike(name, "bank"):
         return "the bank"
     return next((other for other in others if look_alike(other, name)), None)
+
+
+def fold_name(name: str) -> str:
+    """A name as it is compared: Unicode-normalised (NFKC) and case-folded."""
+    return unicodedata.normalize("NFKC", name).casefold().strip()
+
+
+def check_enrolment(game: Game, name: str, uid: str, *, card_id: int | None = None) -> None:
+    """Refuse a name or card that would clash with the enrolled cards (``card_id``: the card renamed)."""
+    others = [c for c in game.cards if c.id != card_id]
+    if not name.strip() or len(name) > 24 or not name.isprintable():
+        raise Refused(f"not a usable name: {name!r}")
+    if fold_name(name) == "bank":
+        raise Refused("the bank is not a player")
+    if any(fold_name(c.name) == fold_name(name) for c in others):
+        raise Refused(f"{name} is already enrolled")
+    if (twin := twin_of(name, [c.name for c in others])) is not None:
+        raise Refused(f"{name} looks like {twin}: choose a name that reads differently")
+    if card_id is None:
+        owner = next((c for c in others if c.uid == uid), None)
+        if owner is not None:
+            raise Refused(f"card {uid} is already {owner.name}'s")
+        if uid in game.deed_tags:
+            raise Refused(f"card {uid} is a deed's tag")
+        if len(others) >= MAX_PLAYERS:
+            raise Refused(f"{MAX_PLAYERS} players at most")

@@ -26,7 +26,10 @@ class Panel:
     ignored); ``now``: the time of the last event; ``sleep_after``:
     the idle seconds before the screen sleeps; ``faults``: the readers that
     can't read now, as ``(reader, fault)`` pairs (:class:`~banker.events.ReaderFault`);
-    ``web_url``: the table page's address, when one is served.
+    ``web_url``: the table page's address, when one is served; ``c_salt``:
+    the fresh bytes of the ``C`` held (a short game's deal is shuffled with
+    them); ``clock``: where this process started counting a time-limit
+    game's play (:mod:`banker.play_clock`): the game, its play time then, ``t`` then.
     """
 
     left: str | None = None
@@ -44,6 +47,8 @@ class Panel:
     sleep_after: float = SLEEP_AFTER
     faults: tuple[tuple[str, str], ...] = ()
     web_url: str | None = None
+    c_salt: bytes = b""
+    clock: tuple[int, float, float] | None = None
 
     @property
     def cards_down(self) -> bool:

@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
-from typing import ClassVar
 from collections.abc import Iterable, Mapping
+from .estate_records import EstateChange, HousesChange, JailCardChange, MortgageChange, OwnerChange  # noqa: F401
 from .key_records import JournalAccepted, KeyAdopted, KeyShown
 from .worth_trail import WorthTrail
 
@@ -28,6 +28,13 @@ BANK = None
 
 #: Players a game can have (the board has 8 tokens).
 MAX_PLAYERS = 8
+
+#: The Free Parking pot as a party to a posting (the jackpot house rule, :attr:`GameSettings.jackpot`); card ids
+#: start at 1. Taxes and fines go in, the player who lands there takes it out.
+POT = 0
+
+#: How a game shows the sum of a payment to children (:attr:`GameSettings.sums`).
+SUMS = ("show", "ask")
 
 #: Field metadata: the store writes each record in this field as an array of its fields, in order.
 ROWS: Mapping[str, str] = MappingProxyType({"stored": "rows"})
@@ -52,52 +59,6 @@ class Posting:
             raise ValueError(f"amount must be positive, got {self.amount}")
         if self.payer is not BANK and self.payer == self.payee:
             raise ValueError("a card cannot pay itself")
-
-
-# -- estate changes: each records the value before and after, so it can be checked, replayed and undone --
-
-
-@dataclass(frozen=True)
-class OwnerChange:
-    """The deed ``slug`` passes from ``before`` to ``after`` (card ids; ``BANK``, None: unsold)."""
-
-    word: ClassVar[str] = "owner"
-    slug: str
-    before: int | None
-    after: int | None
-
-
-@dataclass(frozen=True)
-class HousesChange:
-    """The lot ``slug`` goes from ``before`` to ``after`` buildings (0-4 houses, 5 a hotel)."""
-
-    word: ClassVar[str] = "houses"
-    slug: str
-    before: int
-    after: int
-
-
-@dataclass(frozen=True)
-class MortgageChange:
-    """The deed ``slug`` was mortgaged (``before``) and is mortgaged (``after``), or not."""
-
-    word: ClassVar[str] = "mortgaged"
-    slug: str
-    before: bool
-    after: bool
-
-
-@dataclass(frozen=True)
-class JailCardChange:
-    """One Get Out of Jail Free card passes from ``before`` to ``after`` (card ids; None: the decks)."""
-
-    word: ClassVar[str] = "jail-card"
-    before: int | None
-    after: int | None
-
-
-#: One change of the estate (:mod:`banker.rules.estate` applies and reverses them).
-EstateChange = OwnerChange | HousesChange | MortgageChange | JailCardChange
 
 
 @dataclass(frozen=True)
@@ -139,6 +100,13 @@ class GameSettings:
     the short game; ``income_tax_choice``: the older rule offering 10% of
     worth instead of the flat Income Tax; ``luxury_tax``: None for the
     edition's (1M), or an amount (older sets: 750K).
+
+    The house rules and modes, left out of a stored game while off (older
+    rows keep their bytes): ``jackpot``, the Free Parking pot's seed (None:
+    no pot, taxes and fines go to the bank); ``time_limit``, the seconds of
+    play agreed for a time-limit game (None: no limit); ``sums``: ``"show"``
+    shows each payment's arithmetic, ``"ask"`` also asks the player to type
+    the new balance first (None: neither).
     """
 
     start_balance: int = 15_000_000
@@ -148,6 +116,9 @@ class GameSettings:
     houses_for_hotel: int = 4
     income_tax_choice: bool = False
     luxury_tax: int | None = None
+    jackpot: int | None = field(default=None, metadata=WHEN_SET)
+    time_limit: int | None = field(default=None, metadata=WHEN_SET)
+    sums: str | None = field(default=None, metadata=WHEN_SET)
 
 
 @dataclass(frozen=True)
@@ -219,7 +190,8 @@ class Checkpoint:
     ``balances`` by card id; ``estate`` as the changes that build it from a
     new game's estate; ``last`` the game's last transaction; ``undone`` the
     transactions reversed in it; ``bankruptcies`` its bankruptcy entries;
-    ``transactions`` how many it has.
+    ``transactions`` how many it has; ``played`` the seconds it had been
+    played (a time-limit game's count; None: none counted, as in older rows).
     """
 
     game: int
@@ -231,6 +203,19 @@ class Checkpoint:
     undone: tuple[int, ...]
     bankruptcies: tuple[int, ...]
     transactions: int
+    played: float | None = field(default=None, metadata=WHEN_SET)
+
+
+@dataclass(frozen=True)
+class PlayClock:
+    """Game ``game`` has been played for ``played`` seconds: the unit's own count of the time it was on with the
+    game current, written once a minute of play in a time-limit game (never the wall clock, which a Pi without
+    a clock chip may have wrong). A restart counts on from the last one; the one that reaches the limit ends
+    the game."""
+
+    game: int
+    played: float
+    time: float | None = None
 
 
 @dataclass(frozen=True)
@@ -305,7 +290,7 @@ class ChainStart:
 
 
 Record = (Transaction | Enrolment | Rename | Removal | DeedTag | Setting | PinChange | NewGame | GameRestored |
-    PinFailure | Snapshot | ChainStart | JournalAccepted | TokenRenewal | KeyAdopted | KeyShown)
+    PinFailure | Snapshot | ChainStart | JournalAccepted | TokenRenewal | KeyAdopted | KeyShown | PlayClock)
 
 #: Each record type with the word that names its kind in the store.
 KINDS: Mapping[type, str] = {
@@ -325,6 +310,7 @@ KINDS: Mapping[type, str] = {
     TokenRenewal: "token",
     KeyAdopted: "adopt",
     KeyShown: "key-shown",
+    PlayClock: "clock",
 }
 
 
@@ -343,6 +329,8 @@ def game_of(record: Record) -> int | None:
         return record.game
     if isinstance(record, GameRestored):
         return record.checkpoint.game
+    if isinstance(record, PlayClock):
+        return record.game
     return None
 
 

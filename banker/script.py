@@ -24,6 +24,12 @@ and for title deeds and the rules::
     expect bank-hotels N
     expect worth NAME AMOUNT  total worth: cash + deeds' prices + buildings at cost
 
+and for the house rules and game modes::
+
+    seed TEXT                 the unit's fresh random bytes come from TEXT from here on,
+                              so a short game's deal is the same on every run and backend
+    expect pot AMOUNT         the Free Parking pot (the jackpot house rule)
+
 The whole script is parsed before anything runs, so a malformed line stops
 it with its line number and nothing happens. A backend (the pure core, the
 drivers over simulated chips, a device over its serial test port) carries
@@ -142,13 +148,23 @@ class ExpectBank:
 
 
 @dataclass(frozen=True)
+class Seed:
+    text: str
+
+
+@dataclass(frozen=True)
+class ExpectPot:
+    amount: int
+
+
+@dataclass(frozen=True)
 class ExpectWorth:
     name: str
     amount: int
 
 
 Step = (Enrol | Insert | Stack | Remove | Press | Hold | Wait | ExpectBalance | ExpectScreen | Tap | EnrolDeed |
-    ExpectOwner | ExpectHouses | ExpectMortgaged | ExpectBank | ExpectWorth)
+    ExpectOwner | ExpectHouses | ExpectMortgaged | ExpectBank | ExpectWorth | Seed | ExpectPot)
 
 
 @dataclass(frozen=True)
@@ -242,6 +258,9 @@ def parse_line(text: str, number: int) -> Step | None:
     if verb == "wait":
         _arity(words, number, 1, 1, "wait SECONDS")
         return Wait(_seconds(words[1], number))
+    if verb == "seed":
+        _arity(words, number, 1, 1, "seed TEXT")
+        return Seed(words[1])
     if verb == "expect":
         return _parse_expect(text.split("#", 1)[0], words, number)
     raise ScriptError(number, f"unknown step {words[0]!r}")
@@ -256,6 +275,12 @@ def _parse_expect(text: str, words: list[str], number: int) -> Step:
         except AmountError as exc:
             raise ScriptError(number, str(exc)) from None
         return ExpectBalance(words[2], amount)
+    if what == "pot":
+        _arity(words, number, 2, 2, "expect pot AMOUNT")
+        try:
+            return ExpectPot(parse_amount(words[2], allow_zero=True))
+        except AmountError as exc:
+            raise ScriptError(number, str(exc)) from None
     if what == "screen":
         needle = text.strip()[len("expect"):].strip()[len("screen"):].strip()
         if not needle:
@@ -263,7 +288,7 @@ def _parse_expect(text: str, words: list[str], number: int) -> Step:
         return ExpectScreen(needle)
     if what in DEED_EXPECTS:
         return _parse_deed_expect(what, words, number)
-    raise ScriptError(number, "usage: expect balance|screen|owner|houses|mortgaged|bank-houses|bank-hotels|worth ...")
+    raise ScriptError(number, "usage: expect balance|screen|owner|houses|mortgaged|bank-houses|bank-hotels|worth|pot ...")
 
 
 DEED_EXPECTS = ("owner", "houses", "mortgaged", "bank-houses", "bank-hotels", "worth")
@@ -325,4 +350,4 @@ def parse_lines(lines: Iterable[str]) -> list[Line]:
 
 
 #: The steps that are not expectations: what a backend carries out.
-ACTIONS = (Enrol, Insert, Stack, Remove, Press, Hold, Wait, Tap, EnrolDeed)
+ACTIONS = (Enrol, Insert, Stack, Remove, Press, Hold, Wait, Tap, EnrolDeed, Seed)

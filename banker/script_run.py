@@ -18,7 +18,7 @@ from .game import fold_name
 from .money import format_amount
 from .script import (
     ACTIONS, Enrol, EnrolDeed, ExpectBalance, ExpectBank, ExpectHouses, ExpectMortgaged, ExpectOwner, ExpectScreen,
-    ExpectWorth, Hold, Insert, Line, Press, Remove, Stack, Step, Tap, Wait,
+    ExpectPot, ExpectWorth, Hold, Insert, Line, Press, Remove, Seed, Stack, Step, Tap, Wait,
 )
 from .words import did_you_mean
 
@@ -119,10 +119,9 @@ def perform(step: Step, backend: Backend) -> None:
     elif isinstance(step, Insert):
         backend.insert(step.reader, step.name)
     elif isinstance(step, Stack):
-        stack = getattr(backend, "stack", None)
-        if stack is None:
-            raise ScriptError(0, f"the {type(backend).__name__} can't lay two cards on one reader (stack)")
-        stack(step.reader, step.name)
+        _own(backend, "stack", "lay two cards on one reader")(step.reader, step.name)
+    elif isinstance(step, Seed):
+        _own(backend, "seed", "take its random bytes from a script")(step.text)
     elif isinstance(step, Remove):
         backend.remove(step.reader)
     elif isinstance(step, Press):
@@ -139,6 +138,14 @@ def perform(step: Step, backend: Backend) -> None:
         backend.enrol_deed(step.slug, step.uid)
     else:
         raise TypeError(f"not an action step: {step!r}")
+
+
+def _own(backend: Backend, name: str, what: str):
+    """A step only some backends can take (a remote unit can't): the backend's method, or :class:`ScriptError`."""
+    method = getattr(backend, name, None)
+    if method is None:
+        raise ScriptError(0, f"the {type(backend).__name__} can't {what} ({name})")
+    return method
 
 
 def run(lines: list[Line], backend: Backend) -> Failure | None:
@@ -193,6 +200,10 @@ def _check_estate(step: Step, backend: Backend) -> tuple[str, str] | None:
         actual = houses if step.what == "houses" else hotels
         if actual != step.count:
             return f"bank-{step.what} {step.count}", str(actual)
+    elif isinstance(step, ExpectPot):
+        actual = _own(backend, "pot", "tell the Free Parking pot")()
+        if actual != step.amount:
+            return f"pot {format_amount(step.amount)}", "no pot in this game" if actual is None else format_amount(actual)
     elif isinstance(step, ExpectWorth):
         actual = backend.worth(step.name)
         if actual != step.amount:

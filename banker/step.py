@@ -48,11 +48,15 @@ from .events import (
 from .flows.home import HOME
 from .flows.key_code import revealed
 from .flows.menu import FnMenu
-from .game import Game
+from .errors import Refused
+from .game import Game, apply
 from .modes.base import KEEP, MENU, Ctx, Mode, Reply
 from .modes.pin import ask_pin
+from .modes.sums import AskSum, with_sums
+from .play_clock import clock_tick
 from .panel import NEW_GAME_HOLD, Panel
 from .records import Record
+from .rules.standings import standings
 from .screen import Screen
 
 
@@ -104,6 +108,8 @@ def _mode(panel: Panel) -> Mode:
 def _outcome(panel: Panel, game: Game, reply: Reply) -> Outcome:
     if reply.record is not None and reply.grant is None and requires_pin(game, reply.record):
         reply = ask_pin(reply)  # the banker's act: the PIN goes with its record to the write path
+    elif game.settings.sums is not None and reply.after is not None and not isinstance(panel.mode, AskSum):
+        reply = with_sums(game, reply)  # a game for children: the payment's sum shown, or asked first
     mode = panel.mode if reply.mode is KEEP else (FnMenu() if reply.mode is MENU else reply.mode)
     entry = panel.entry if reply.entry is KEEP else reply.entry
     panel = replace(panel, mode=mode, entry=entry, message=reply.message)
@@ -148,6 +154,11 @@ def _holding_c(panel: Panel) -> bool:
 
 def _tick(panel: Panel, game: Game, event: Tick) -> Outcome:
     t = event.t
+    if game.settings.time_limit is not None and not game.time_up:
+        clock = clock_tick(panel, game, t)
+        panel = clock.panel
+        if clock.record is not None:
+            return _clock_record(panel, game, clock, t)
     if panel.c_down_at is not None and not panel.c_hold_done and t - panel.c_down_at >= NEW_GAME_HOLD:
         return _c_held(replace(panel, now=t), game)
     if panel.c_down_at is not None and not panel.c_hold_done:
@@ -156,6 +167,24 @@ def _tick(panel: Panel, game: Game, event: Tick) -> Outcome:
         asleep = replace(panel, asleep=True, entry=AmountEntry(), message=None, mode=None)
         return Outcome(asleep, (SetDisplayPower(False),))
     return Outcome(panel)
+
+
+def _clock_record(panel: Panel, game: Game, clock, t: float) -> Outcome:
+    """A time-limit game's play clock journalled: quietly each minute; a warning wakes the unit and beeps; the end
+    closes any flow and shows the standings."""
+    try:
+        after = apply(game, clock.record)
+    except Refused:
+        return Outcome(panel)
+    if clock.warned is None and not clock.ended:
+        return Outcome(panel, (), clock.record, None, (game, after))
+    woken = replace(panel, asleep=False, last_activity=t, now=t)
+    effects = ((SetDisplayPower(True),) if panel.asleep else ()) + (PlayTone("warning", game.volume),)
+    if clock.ended:
+        woken = replace(woken, mode=None, entry=AmountEntry(), message=views.time_up(standings(after)))
+    else:
+        woken = replace(woken, message=views.time_warning(clock.warned))
+    return Outcome(woken, effects, clock.record, None, (game, after))
 
 
 def _awake(handler: Handler) -> Handler:
@@ -200,7 +229,10 @@ def _c_held(panel: Panel, game: Game) -> Outcome:
     if panel.cards_down:
         return _outcome(panel, game, ctx.refuse(views.message("New game?", "Take the cards", "off the readers",
                                                               error=True)))
-    record = new_game(game)
+    try:
+        record = new_game(game, shuffle=panel.c_salt)  # a short game's deal is shuffled by the C key's bytes
+    except Refused as exc:
+        return _outcome(panel, game, ctx.refuse(views.refused(str(exc))))
     reply = ctx.commit(record, lambda after: views.new_game(after.id, after.settings.start_balance, len(after.cards)),
                        tone="new-game")
     return _outcome(panel, game, reply)
@@ -213,9 +245,9 @@ def _key_down(panel: Panel, game: Game, event: KeyDown) -> Outcome:
     """A key goes to the mode that owns the keys; ``C`` cancels it (and, held, starts a new game)."""
     key, panel = Key(event.key), replace(panel, message=None)
     if key == Key.C:
-        panel = replace(panel, c_down_at=event.t, c_hold_done=False)
-        return _outcome(panel, game, _mode(panel).cancel(Ctx(panel, game, event.salt, event.wall)))
-    return _outcome(panel, game, _mode(panel).key(Ctx(panel, game, event.salt, event.wall), key))
+        panel = replace(panel, c_down_at=event.t, c_hold_done=False, c_salt=event.salt)
+        return _outcome(panel, game, _mode(panel).cancel(Ctx(panel, game, event.salt, event.wall, event.day)))
+    return _outcome(panel, game, _mode(panel).key(Ctx(panel, game, event.salt, event.wall, event.day), key))
 
 
 # -- cards -------------------------------------------------------------------------------------

@@ -30,10 +30,22 @@ def with_status(s: Screen, *, left: bool, right: bool, volume: int) -> Screen:
     return replace(s, left=left, right=right, volume=volume)
 
 
-def idle(entry: str | None) -> Screen:
+def idle(entry: str | None, modes: str | None = None) -> Screen:
+    """No card down: the amount typed, or the welcome (``modes``: the Free Parking pot and the time left)."""
     if entry is not None:
         return screen("Amount", entry, "Insert a card", big=1)
-    return screen("Monopoly Bank", "Insert a card", "+ left  - right")
+    return screen("Monopoly Bank", "Insert a card", "+ left  - right", *([modes] if modes else []))
+
+
+def time_warning(seconds: float) -> Screen:
+    """The buzzer's warning before a time-limit game ends."""
+    minutes = int(seconds // 60)
+    return screen("Time limit", plural(minutes, "minute") if minutes else f"{int(seconds)} s", "left to play", big=1)
+
+
+def time_up(ranked: list[tuple[int, str, int]]) -> Screen:
+    """A time-limit game's end: the standings by the end value (``ranked``: place, name, value)."""
+    return screen("Time is up!", *(f"{place}. {name} {format_amount(value)}" for place, name, value in ranked[:3]))
 
 
 def one_card(card: Card, balance: int, reader: str, entry: str | None) -> Screen:

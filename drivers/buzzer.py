@@ -22,13 +22,15 @@ from banker.events import TONES
 
 Note = tuple[float, float]      # (Hz, 0 for a rest; seconds)
 
-#: The unit's tones: a short tick, a rising chirp, a low double buzz, a fanfare, a blip.
+#: The unit's tones: a short tick, a rising chirp, a low double buzz, a fanfare, a blip, and three beeps that say
+#: time is running out in a time-limit game.
 DEFAULT_TONES: dict[str, tuple[Note, ...]] = {
     "key": ((2_000, 0.03),),
     "success": ((1_500, 0.07), (2_000, 0.07), (2_700, 0.12)),
     "refusal": ((350, 0.15), (0, 0.06), (350, 0.25)),
     "new-game": ((1_047, 0.12), (1_319, 0.12), (1_568, 0.12), (2_093, 0.35)),
     "volume": ((1_760, 0.08),),
+    "warning": ((2_400, 0.10), (0, 0.10), (2_400, 0.10), (0, 0.10), (2_400, 0.30)),
 }
 #: PWM duty cycle for volume 0 (off), 1 (low), 2 (medium), 3 (high).
 VOLUME_DUTY: tuple[float, float, float, float] = (0.0, 0.02, 0.10, 0.50)

@@ -90,7 +90,7 @@ class Ledger:
         if writes:
             self._keep_authority()  # the PIN and wrong tries of the trusted journal, kept beside its anchor
         if self._game.id == 0 and writes:
-            self.commit(acts.new_game(self._game, GameSettings()))
+            self.commit(acts.new_game(self._game, GameSettings()))  # the official rules: no deal to shuffle
         if writes and store.last_seq() - self._snapshot_seq >= SNAPSHOT_EVERY:
             self._take_snapshot()  # a ledger of an earlier release, or one built in bulk: the next start is quick
 
@@ -292,7 +292,7 @@ class Ledger:
 
     def new_game(self, settings: GameSettings | None = None, grant: Grant | None = None) -> Game:
         """Archive the current game and start a new one: every enrolled card at the start balance, one commit."""
-        self.commit(acts.new_game(self._game, settings), grant)
+        self.commit(acts.new_game(self._game, settings, shuffle=os.urandom(16)), grant)  # a short game's deal
         return self._game
 
     def restore_game(self, game_id: int, grant: Grant | None = None) -> Game:

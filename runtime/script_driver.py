@@ -95,6 +95,10 @@ class LedgerQueries:
         card = game.card_by_name(name)
         return None if card is None else worth_of(game, card.id)
 
+    def pot(self) -> int | None:
+        """The Free Parking pot, or None when the game has none."""
+        return self.ledger.game().pot
+
 
 class Hands(Protocol):
     """How a backend's cards, keys and time reach the unit (``uid``: the card's, already looked up; ``name``: as the
@@ -174,6 +178,10 @@ class ScriptDriver(LedgerQueries):
 
     def wait(self, seconds: float) -> None:
         self.hands.wait(seconds)
+
+    def seed(self, text: str) -> None:
+        """The unit's fresh random bytes come from ``text`` from here on (the script's ``seed``)."""
+        self.shell.reseed(text)
 
     def tap(self, reader: str, name: str) -> None:
         """Place a card or a deed's tag on the reader and take it away (the script's ``tap``)."""

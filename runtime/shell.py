@@ -17,6 +17,7 @@ is the same loop run ``until`` a time.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import queue
@@ -37,6 +38,7 @@ from banker.step import Outcome, step
 from banker.step import screen as screen_of
 
 from .ledger import Ledger
+from .wall_clock import time_of_day
 
 log = logging.getLogger("banker.shell")
 
@@ -63,7 +65,8 @@ class Shell:
     the fresh bytes a typed PIN is hashed with; ``now`` is the clock's time at the start;
     ``on_effect`` carries out the effects the shell has no device for (a new
     token for the table page, :class:`~banker.events.RenewWebToken`); ``wall_clock``
-    the real time a PIN lockout runs on (a script's ``wait`` doesn't move it).
+    the real time a PIN lockout runs on (a script's ``wait`` doesn't move it); ``time_of_day`` the local
+    time of day while that clock is known right (:mod:`runtime.wall_clock`; a game's end at an hour needs it).
     """
 
     def __init__(
@@ -79,6 +82,7 @@ class Shell:
         salt: Callable[[int], bytes] = os.urandom,
         on_effect: Callable[[Effect], None] | None = None,
         wall_clock: Callable[[], float] = time.time,
+        time_of_day: Callable[[], float | None] = time_of_day,
     ) -> None:
         self.ledger = ledger
         self.display = display
@@ -88,12 +92,19 @@ class Shell:
         self._salt = salt
         self.on_effect = on_effect
         self.wall_clock = wall_clock
+        self.time_of_day = time_of_day
         self.panel = Panel(last_activity=now, now=now, sleep_after=sleep_after)
         self._events: queue.SimpleQueue[Event] = queue.SimpleQueue()
         self._drawn: tuple[Panel, object] | None = None
         self._shown: Screen | None = None
         self._backup_said: str | None = None  # the backup problem shown and logged, said once until it changes
         self.show()
+
+    def reseed(self, text: str) -> None:
+        """Draw the fresh bytes keys bring from ``text`` from here on, the same each run (a keypad script's
+        ``seed``: a short game's deal repeats). Never on a unit at the table: a PIN's salt is then known too."""
+        counter = iter(range(1 << 62))
+        self._salt = lambda n: hashlib.sha256(f"{text}\n{next(counter)}".encode()).digest()[:n]
 
     # -- one event -----------------------------------------------------------------------
 
@@ -102,7 +113,7 @@ class Shell:
         if self.spy is not None:
             self.spy("event", event)
         if isinstance(event, KeyDown) and not event.salt:
-            event = replace(event, salt=self._salt(16), wall=self.wall_clock())
+            event = replace(event, salt=self._salt(16), wall=self.wall_clock(), day=self.time_of_day())
         outcome = self._step(event)
         if outcome is None:
             return []

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from banker.acts import new_game
 from banker.game import apply, replay
 from banker.records import (BANK, Card, ChainStart, DeedTag, Enrolment, GameRestored, GameSettings, KeyAdopted,
                             NewGame, PinChange, PinFailure, Posting, Removal, Rename, Setting, TokenRenewal,
-                            Transaction, JournalAccepted, KeyShown)
+                            Transaction, JournalAccepted, KeyShown, PlayClock)
 from banker.rules import bankrupt, build, buy, draw_jail_card, mortgage, sell_building, trade, use_jail_card
-from banker.rules import Offer, lift_mortgage
+from banker.rules import Offer, income_tax, lift_mortgage
+from banker.rules.jackpot import take_pot
 from banker.worth_trail import WorthPoint, WorthTrail
 from cards import load_edition
 
@@ -91,6 +93,13 @@ def golden_records() -> list:
     trail = WorthTrail(game.id).added(WorthPoint(1, ((1, 15_000_000),))).added(
         WorthPoint(2, ((1, 14_000_000), (2, 1_000_000))))  # the worth trail a snapshot carries (issue 19)
     records.append(_timed(replace(game.snapshot(), worth=trail.stopped()), 6.0))
+    # issue 21: a short game with the house rules and modes: its deal, the Free Parking pot, the play clock
+    modes = GameSettings(houses_for_hotel=3, jackpot=500_000, time_limit=5_400, sums="ask")
+    add(new_game(game, modes, shuffle=bytes(range(16))))
+    play(income_tax, player=1)
+    play(take_pot, player=2)
+    add(PlayClock(game.id, 60.5))
+    add(game.snapshot())
     return records
 
 

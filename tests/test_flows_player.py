@@ -133,10 +133,12 @@ def test_a_new_short_game_archives_the_old_one(table):
     table.type("1M")
     table.remove("left")
     table.type("FN GO 3 M")
-    assert "short game" in table.shown
+    assert "Dealt 2 deeds each" in table.shown
     game = table.ledger.game()
     assert game.id == 2 and game.settings.houses_for_hotel == 3
-    assert table.balance("Alice") == 15_000_000
+    dealt = game.estate.deeds_of(game.card_by_name("Alice").id)
+    assert len(dealt) == 2  # the short game's deal, paid at the printed prices
+    assert table.balance("Alice") == 15_000_000 - sum(game.edition.deed(slug).price for slug in dealt)
 
 
 def test_a_new_game_with_other_rules_needs_the_pin(table):

@@ -6,6 +6,7 @@ from dataclasses import dataclass, replace
 
 from .. import views
 from ..acts import new_game
+from ..errors import Refused
 from ..events import Key
 from ..game import Game
 from ..modes.base import STAY, Ctx, Reply
@@ -15,12 +16,14 @@ from ..rules.standings import standings
 from ..screen import Screen
 from ..words import plural
 from .common import Flow
+from .house_rules import GameLength, PotSeed, modes_summary, with_key
 
-#: The new games the menu offers: key -> (houses for a hotel, Income Tax 10% option, what the screen calls it).
+#: The new games the menu offers: key -> (houses for a hotel, Income Tax 10% option, what the screen calls it,
+#: and in a word).
 NEW_GAMES = {
-    Key.D1: (4, False, "official rules"),
-    Key.D2: (4, True, "Income Tax 10% option"),
-    Key.D3: (3, False, "short game"),
+    Key.D1: (4, False, "official rules", "official"),
+    Key.D2: (4, True, "Income Tax 10% option", "10% tax"),
+    Key.D3: (3, False, "short game", "short game"),
 }
 PER_PAGE = 3
 
@@ -62,35 +65,58 @@ class Standings(Flow):
 
 @dataclass(frozen=True)
 class ConfirmNewGame(Flow):
-    """A new game with the chosen rules (the current one is archived); ``M`` confirms, the PIN if rules change."""
+    """A new game with the chosen rules (the current one is archived) and its house rules and modes
+    (:mod:`banker.flows.house_rules`: ``4`` the pot, ``5`` the time limit, ``6`` the sums); ``M`` confirms, the PIN
+    when they change (:mod:`banker.authority`)."""
 
     choice: str
+    settings: GameSettings | None = None  # the new game's modes chosen so far (None: the current game's)
+
+    def _settings(self, ctx: Ctx) -> GameSettings:
+        houses, choice, _title, _word = NEW_GAMES[self.choice]
+        base = self.settings or ctx.game.settings
+        return replace(base, houses_for_hotel=houses, income_tax_choice=choice)
+
+    def with_settings(self, settings: GameSettings) -> ConfirmNewGame:
+        return replace(self, settings=settings)
 
     def screen(self, ctx: Ctx) -> Screen:
-        return views.screen("New game?", NEW_GAMES[self.choice][2], "Old game archived", "M: yes  C: no")
+        return views.screen(f"New game: {NEW_GAMES[self.choice][3]}?", *modes_summary(self._settings(ctx)),
+                            "M: start  C: no")
 
     def press(self, ctx: Ctx, key: Key) -> Reply:
+        settings = self._settings(ctx)
+        if key in (Key.D4, Key.D5, Key.D6):
+            toggled = with_key(settings, key)
+            if toggled is not None:
+                return ctx.enter(self.with_settings(toggled))
+            return ctx.enter(PotSeed(back=self.with_settings(settings)) if key == Key.D4
+                             else GameLength(back=self.with_settings(settings)))
         if key != Key.M:
-            return ctx.refuse(views.refused("M: new game", "C: keep this one"), then=STAY)
+            return ctx.refuse(views.refused("M: new game", "4 5 6: house rules", "C: keep this one"), then=STAY)
         if ctx.panel.cards_down:
             return ctx.refuse(views.message("New game?", "Take the cards", "off the readers", error=True))
-        houses, choice, title = NEW_GAMES[self.choice]
-        settings = replace(ctx.game.settings, houses_for_hotel=houses, income_tax_choice=choice)
-        return StartGame(settings, title).run(ctx)  # the PIN is asked when the rules change (banker.authority)
+        return StartGame(settings, NEW_GAMES[self.choice][2]).run(ctx)  # the PIN when the rules change
 
 
 @dataclass(frozen=True)
 class StartGame:
-    """The act of archiving the current game and starting one with ``settings``; every card gets the start balance."""
+    """The act of archiving the current game and starting one with ``settings``; every card gets the start balance
+    (a short game's deal is shuffled with the key's fresh bytes)."""
 
     settings: GameSettings
     title: str
 
     def run(self, ctx: Ctx) -> Reply:
-        record = new_game(ctx.game, self.settings)
+        try:
+            record = new_game(ctx.game, self.settings, shuffle=ctx.salt)
+        except Refused as exc:
+            return ctx.refuse(views.refused(str(exc)))
         start = format_amount(self.settings.start_balance)
 
         def shown(after: Game) -> Screen:
-            return views.screen("New game", f"{start} each", self.title, f"Game {after.id}, {plural(len(after.cards), 'player')}")
+            dealt = after.is_short_game and after.cards
+            return views.screen("New game", f"{start} each", "Dealt 2 deeds each" if dealt else self.title,
+                                f"Game {after.id}, {plural(len(after.cards), 'player')}")
 
         return ctx.commit(record, shown, tone="new-game")

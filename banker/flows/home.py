@@ -21,6 +21,9 @@ from ..game import VOLUME_KEY, Game
 from ..modes.base import KEEP, KEEP_ENTRY, Ctx, Mode, Reply
 from ..records import BANK, Card, Posting, Setting, Transaction
 from ..screen import Screen
+from ..money import format_amount
+from ..play_clock import time_left_line
+from ..rules.standings import standings
 from .menu import FnMenu
 
 #: The keys a reader's fault refuses on the home screen (nothing is paid until it reads again).
@@ -175,4 +178,8 @@ def _live_screen(ctx: Ctx) -> Screen:
         return views.one_card(payee, game.balance(payee.id), "left", entry)
     if payer:
         return views.one_card(payer, game.balance(payer.id), "right", entry)
-    return views.idle(entry)
+    if game.time_up and entry is None:
+        return views.time_up(standings(game))
+    pot = None if game.pot is None else f"Pot {format_amount(game.pot)}"
+    left = time_left_line(game.time_left, game.time_up)
+    return views.idle(entry, "  ".join(part for part in (pot, left) if part) or None)

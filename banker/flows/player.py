@@ -1,4 +1,5 @@
-"""The player menu (``FN GO``): taxes, the jail fine and jail cards, passing GO twice, bankruptcy, worth.
+"""The player menu (``FN GO``): taxes, the jail fine and jail cards, passing GO twice, bankruptcy, worth, and
+with the Free Parking house rule the pot (``6``: paid into from ``-``, taken on ``+``).
 
 The cards on the readers say who: the card on ``-`` pays (taxes, fine) or
 acts (uses a jail card, goes bankrupt), the card on ``+`` receives (GO
@@ -22,6 +23,7 @@ from ..screen import Screen
 from ..rules.standings import end_worth_of, game_over_line, worth_of
 from .common import AmountFlow, Flow, act, one_player_result, two_player_result
 from .game import GameMenu
+from .house_rules import PayPot, take_pot
 
 
 @dataclass(frozen=True)
@@ -30,13 +32,18 @@ class PlayerMenu(Flow):
 
     def screen(self, ctx: Ctx) -> Screen:
         plus, minus = ctx.cards_on_readers()
+        pot = ctx.game.pot is not None
         if minus is not None:
             to = f"to {plus.name}" if plus is not None and plus != minus else "to bank"
+            if pot and plus is None:
+                return views.screen(f"- {minus.name}: 1 Income", "2 Luxury  3 Jail fine", "4 Jail card  6 To pot",
+                                    "5 Bankrupt  0 Worth")
             return views.screen(f"- {minus.name}: 1 Income", "2 Luxury  3 Jail fine",
                                 "4 Jail card 0 Worth" if plus is None else "4 Buy jail card",
                                 f"5 Bankrupt {to}")
         if plus is not None:
-            return views.screen(f"+ {plus.name}", "GO: passed GO twice", "4 Drew a jail card", "0 Worth")
+            return views.screen(f"+ {plus.name}", "GO: passed GO twice", "4 Drew a jail card",
+                                "0 Worth  6 Take pot" if pot else "0 Worth")
         return GameMenu().screen(ctx)
 
     def press(self, ctx: Ctx, key: Key) -> Reply:
@@ -67,6 +74,8 @@ class PlayerMenu(Flow):
             return ctx.enter(ConfirmBankrupt(minus, plus))
         if key == Key.D0 and plus is None:
             return show_worth(ctx, minus)
+        if key == Key.D6 and plus is None and ctx.game.pot is not None:
+            return ctx.enter(PayPot(payer=minus))
         if key == Key.GO:
             return ctx.refuse(views.refused("GO twice: the card", "on + alone"), then=STAY)
         return ctx.refuse(views.refused("1 Income 2 Luxury", "3 Jail fine 4 Jail cd", "5 Bankrupt 0 Worth"),
@@ -79,6 +88,8 @@ class PlayerMenu(Flow):
             return act(ctx, draw_jail_card, one_player_result(plus, "Got jail card"), actor=plus, player=plus.id)
         if key == Key.D0:
             return show_worth(ctx, plus)
+        if key == Key.D6 and ctx.game.pot is not None:
+            return take_pot(ctx, plus)
         return ctx.refuse(views.refused("GO: passed GO twice", "4 Drew a jail card", "0 Worth"), then=STAY)
 
 

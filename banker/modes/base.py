@@ -89,12 +89,14 @@ Shown = Callable[[Game], Screen]
 @dataclass(frozen=True)
 class Ctx:
     """The panel and the game a mode decides in (read-only); ``salt``: fresh bytes the event brought (a PIN's
-    hash); ``wall``: the wall-clock time the key came at (a PIN lockout)."""
+    hash, a short game's deal); ``wall``: the wall-clock time the key came at (a PIN lockout); ``day``: the local
+    time of day then, while the clock is known right (a time limit ending at an hour)."""
 
     panel: Panel
     game: Game
     salt: bytes = b""
     wall: float = 0.0
+    day: float | None = None
 
     # -- what is on the table ------------------------------------------------------------
 

@@ -20,12 +20,16 @@ class RuleSettings:
     percentage (10%) of their total worth instead of the flat Income Tax.
     ``luxury_tax``: override the edition's Luxury Tax (older sets: 750K);
     None keeps the edition's amount.
+    ``jackpot``: the Free Parking house rule's seed (None: no pot): taxes and
+    the jail fine go into the pot (:data:`banker.records.POT`) instead of the
+    bank, and the bank puts the seed back each time the pot is taken.
     """
 
     allow_negative: bool = False
     houses_for_hotel: int = 4
     income_tax_choice: bool = False
     luxury_tax: int | None = None
+    jackpot: int | None = None
 
     def __post_init__(self) -> None:
         if not 1 <= self.houses_for_hotel <= 4:

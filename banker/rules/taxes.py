@@ -1,10 +1,12 @@
-"""Fixed payments to and from the bank: the GO salary, Income Tax (flat or 10%), Luxury Tax and the jail fine."""
+"""Fixed payments to and from the bank: the GO salary, Income Tax (flat or 10%), Luxury Tax and the jail fine
+(taxes and the fine into the Free Parking pot instead, when the game has that house rule)."""
 
 from __future__ import annotations
 
 from banker.errors import Refused
 from banker.records import BANK
 from banker.rules.deal import Deal, pay
+from banker.rules.jackpot import fund
 from banker.rules.position import Position
 from banker.rules.worth import total_worth
 
@@ -29,15 +31,15 @@ def income_tax_due(game: Position, player: int, percent: bool = False) -> int:
 def income_tax(game: Position, *, player: int, percent: bool = False) -> Deal:
     """``player`` pays Income Tax: flat, or 10% of total worth when that option is on and chosen."""
     amount = income_tax_due(game, player, percent)
-    return Deal(pay(player, BANK, amount, "income-tax"), (), "Income Tax", "income-tax")
+    return Deal(pay(player, fund(game), amount, "income-tax"), (), "Income Tax", "income-tax")
 
 
 def luxury_tax(game: Position, *, player: int) -> Deal:
     """``player`` pays Luxury Tax (the edition's, or the older sets' amount set in the game's rules)."""
     amount = game.rules.luxury_tax or game.edition.luxury_tax
-    return Deal(pay(player, BANK, amount, "luxury-tax"), (), "Luxury Tax", "luxury-tax")
+    return Deal(pay(player, fund(game), amount, "luxury-tax"), (), "Luxury Tax", "luxury-tax")
 
 
 def jail_fine(game: Position, *, player: int) -> Deal:
     """``player`` pays the fine to leave jail."""
-    return Deal(pay(player, BANK, game.edition.jail_fine, "jail-fine"), (), "Jail fine", "jail-fine")
+    return Deal(pay(player, fund(game), game.edition.jail_fine, "jail-fine"), (), "Jail fine", "jail-fine")

@@ -26,6 +26,7 @@ MELODIES: dict[str, tuple[tuple[int, int], ...]] = {
     "success": ((1500, 60), (0, 30), (2200, 110)),
     "refusal": ((330, 180), (0, 50), (330, 280)),
     "new-game": ((1000, 90), (1300, 90), (1700, 90), (2200, 220)),
+    "warning": ((2400, 100), (0, 100), (2400, 100), (0, 100), (2400, 300)),
 }
 #: Loudness of volume 1 (low), 2 (medium) and 3 (high), as a fraction of full scale.
 LEVELS = {0: 0.0, 1: 0.12, 2: 0.35, 3: 0.9}
