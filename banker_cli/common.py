@@ -109,6 +109,17 @@ def amount_type(text: str) -> int:
         raise click.BadParameter(str(exc)) from None
 
 
+def seed_type(text: str) -> int:
+    """An amount that may be zero (a Free Parking pot that starts empty: ``0M``)."""
+    from banker.errors import BankerError
+    from banker.money import parse_amount
+
+    try:
+        return parse_amount(text, allow_zero=True)
+    except BankerError as exc:
+        raise click.BadParameter(str(exc)) from None
+
+
 def uid_or_none(uid: str | None) -> str | None:
     """A card UID given on the command line, normalised; exit 2 for one that is empty or not hex."""
     if uid is None:

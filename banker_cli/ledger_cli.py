@@ -16,7 +16,7 @@ import click
 from banker.words import plural
 
 from .common import (
-    USAGE, FilePath, amount_type, cli_grant, db_option, fail, failing, open_ledger, pin_option, private_output,
+    USAGE, FilePath, amount_type, cli_grant, seed_type, db_option, fail, failing, open_ledger, pin_option, private_output,
     shown, uid_or_none,
 )
 
@@ -92,6 +92,8 @@ def game_list(db: Path | None) -> None:
     """List every game, the current one marked with *."""
     from banker.money import format_amount
 
+    from banker.play_clock import time_left_line
+
     with open_ledger(db, writer=False) as ledger, failing():
         for g in ledger.games():
             mark = "*" if g.current else " "
@@ -104,6 +106,10 @@ def game_list(db: Path | None) -> None:
                 + (", Income Tax 10% option" if s.income_tax_choice else "")
                 + (f", Luxury Tax {format_amount(s.luxury_tax)}" if s.luxury_tax is not None else "")
                 + (f", {shown(s.edition)} deeds" if s.edition != "us" else "")
+                + (f", Free Parking pot (seed {format_amount(s.jackpot)})" if s.jackpot is not None else "")
+                + (f", time limit {time_left_line(s.time_limit, False).removesuffix(' left')}"
+                   + (" (time is up)" if g.current and ledger.game().time_up else "") if s.time_limit else "")
+                + (f", sums {'asked' if s.sums == 'ask' else 'shown'}" if s.sums else "")
             )
 
 
@@ -116,11 +122,23 @@ def game_list(db: Path | None) -> None:
 @click.option("--luxury-tax", "luxury_tax", type=amount_type,
               help="Luxury Tax (older sets: 750K). [default: as the current game, 1M]")
 @click.option("--edition", help="Deed set (cards/editions/NAME.toml). [default: as the current game, us]")
+@click.option("--free-parking", "free_parking", type=seed_type, metavar="SEED",
+              help="House rule: taxes and the jail fine go into a Free Parking pot seeded with this (0M: empty).")
+@click.option("--no-free-parking", is_flag=True, help="No Free Parking pot: taxes and fines go to the bank.")
+@click.option("--time-limit", "minutes", type=click.IntRange(1, 1440),
+              help="A time-limit game of this many minutes of play; then the richest (end value) wins.")
+@click.option("--end-at", "end_at", metavar="HH:MM",
+              help="A time-limit game ending at this hour (only while the clock is synchronised).")
+@click.option("--no-time-limit", is_flag=True, help="No time limit.")
+@click.option("--sums", type=click.Choice(["off", "show", "ask"]),
+              help="For children: show each payment's sum, or ask the new balance first.")
 @pin_option
 @db_option
-def game_new(start, go, allow_negative, short_game, income_tax_choice, luxury_tax, edition, pin, db) -> None:
+def game_new(start, go, allow_negative, short_game, income_tax_choice, luxury_tax, edition, free_parking,
+             no_free_parking, minutes, end_at, no_time_limit, sums, pin, db) -> None:
     """Archive the current game and start a new one, every card at the start balance.
 
+    A short game deals two deeds to each player at their printed prices.
     Changing a setting needs the banker's PIN (when one is set); a new game
     with the same settings does not, as holding C on the unit.
     """
@@ -137,10 +155,36 @@ def game_new(start, go, allow_negative, short_game, income_tax_choice, luxury_ta
             now.houses_for_hotel if short_game is None else (3 if short_game else 4),
             now.income_tax_choice if income_tax_choice is None else income_tax_choice,
             now.luxury_tax if luxury_tax is None else luxury_tax,
+            None if no_free_parking else now.jackpot if free_parking is None else free_parking,
+            None if no_time_limit else _time_limit(minutes, end_at, now.time_limit),
+            now.sums if sums is None else None if sums == "off" else sums,
         )
         g = ledger.new_game(settings, cli_grant(pin))  # the PIN counts only when the rules change
         click.echo(f"game {g.id} started: {plural(len(ledger.game().cards), 'player')} at "
                    f"{format_amount(settings.start_balance)}")
+
+
+def _time_limit(minutes: int | None, end_at: str | None, now: int | None) -> int | None:
+    """The new game's time limit in seconds: minutes, or until an hour (the clock must be known right)."""
+    from datetime import timedelta
+
+    from runtime.wall_clock import clock_synced
+
+    if minutes is not None and end_at is not None:
+        fail("give --time-limit or --end-at, not both", USAGE)
+    if minutes is not None:
+        return minutes * 60
+    if end_at is None:
+        return now
+    try:
+        at = datetime.strptime(end_at, "%H:%M")
+    except ValueError:
+        fail(f"--end-at {shown(end_at)}: an hour as HH:MM (21:30)", USAGE)
+    if not clock_synced():
+        fail("this machine's clock is not synchronised to network time: give --time-limit MINUTES", USAGE)
+    wall = datetime.now()
+    end = wall.replace(hour=at.hour, minute=at.minute, second=0, microsecond=0)
+    return int(((end if end > wall else end + timedelta(days=1)) - wall).total_seconds())
 
 
 @click.command("restore")

@@ -90,7 +90,11 @@ def game_state(ledger) -> dict:
     return {
         "game": game.id,
         "rules": {"edition": settings.edition, "short_game": settings.houses_for_hotel == 3,
-                  "income_tax_choice": settings.income_tax_choice, "allow_negative": settings.allow_negative},
+                  "income_tax_choice": settings.income_tax_choice, "allow_negative": settings.allow_negative,
+                  "free_parking_seed": settings.jackpot, "time_limit": settings.time_limit, "sums": settings.sums},
+        "free_parking": game.pot,
+        "time_left": game.time_left,
+        "time_up": game.time_up,
         "balances": game.balances_by_name(),
         "worth": {c.name: worth_of(game, c.id) for c in players},
         "end_worth": {c.name: end_worth_of(game, c.id) for c in players},
@@ -121,10 +125,14 @@ def game_show_command(as_json: bool, db: Path | None) -> None:
     if as_json:
         click.echo(json.dumps(state, indent=1))
         return
+    from banker.play_clock import time_left_line
+
     rules = state["rules"]
     kind = "short game" if rules["short_game"] else "game"
     click.echo(f"{kind} {state['game']} ({shown(rules['edition'])})"
-               + (", Income Tax 10% option" if rules["income_tax_choice"] else ""))
+               + (", Income Tax 10% option" if rules["income_tax_choice"] else "")
+               + (f", Free Parking pot {format_amount(state['free_parking'])}" if state["free_parking"] is not None else "")
+               + (f", {time_left_line(state['time_left'], state['time_up'])}" if state["time_left"] is not None else ""))
     if not state["balances"]:
         click.echo("no cards are enrolled in this game yet: 'banker cards enrol NAME' enrols one", err=True)
     for name, balance in state["balances"].items():

@@ -13,6 +13,7 @@ import click
 from banker.authority import PIN_SETTING, hash_pin
 from banker.errors import BankerError
 from banker.money import format_amount
+from banker.records import POT
 from banker.words import plural
 
 from .common import (
@@ -59,9 +60,11 @@ def ledger_verify(db: Path | None) -> None:
         else:
             result = ledger.verify()
     for gid, totals in sorted(result.games.items()):
+        pot = totals.players.get(POT, 0)  # the Free Parking pot (a house rule) holds its share
         click.echo(f"game {gid}: bank issued {format_amount(totals.issued)},"
                    f" took back {format_amount(totals.returned)},"
-                   f" players hold {format_amount(totals.held)}")
+                   f" players hold {format_amount(totals.held - pot)}"
+                   + (f", the Free Parking pot {format_amount(pot)}" if pot else ""))
     for notice in result.notices:
         click.echo(f"notice: {shown(notice)}")
     if result.problems:
