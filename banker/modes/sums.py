@@ -45,12 +45,13 @@ class Sum:
         return f"{format_amount(self.before)} {sign} {format_amount(abs(self.change))} = {result}"
 
     def line(self, answer: str | None = None) -> str:
-        """``Bob 15M - 2M = 13M``, without the name or the spaces when that is too long for a line."""
+        """``Bob 15M - 2M = 13M``; without the spaces, then without the name, when that is too long for a line."""
         text = self.text(answer)
-        for candidate in (f"{self.name} {text}", text):
+        tight = text.replace(" ", "")
+        for candidate in (f"{self.name} {text}", f"{self.name} {tight}", text):
             if len(candidate) <= views.LINE_WIDTH:
                 return candidate
-        return text.replace(" ", "")
+        return tight
 
 
 def sums_of(game: Game, tx: Transaction) -> list[Sum]:
