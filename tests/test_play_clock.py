@@ -5,9 +5,8 @@ from __future__ import annotations
 import pytest
 
 from banker.errors import Refused
-from banker.events import KeyDown, Tick
 from banker.game import apply
-from banker.records import GameSettings, PlayClock
+from banker.records import PlayClock
 from runtime.ledger import open_ledger
 from tests.conftest import Table
 
