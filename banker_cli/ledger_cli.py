@@ -239,11 +239,19 @@ def _journal(ledger_, game_id: int, label: str = "reading"):
                 yield {
                     "id": tx.id, "game": tx.game,
                     "time": datetime.fromtimestamp(tx.time).isoformat(timespec="seconds"),
-                    "kind": tx.kind, "payer": "bank" if p.payer is None else names.get(p.payer, f"card {p.payer}"),
-                    "payee": "bank" if p.payee is None else names.get(p.payee, f"card {p.payee}"),
+                    "kind": tx.kind, "payer": _party(names, p.payer), "payee": _party(names, p.payee),
                     "amount": p.amount, "memo": tx.memo, "reverses": tx.reverses,
                     "reversed_by": undone_by.get(tx.id),
                 }
+
+
+def _party(names, card_id: int | None) -> str:
+    """A posting's party as the listing names it: a player, "bank", or the Free Parking pot (a house rule)."""
+    from banker.records import POT
+
+    if card_id is None:
+        return "bank"
+    return "Free Parking" if card_id == POT else names.get(card_id, f"card {card_id}")
 
 
 def _game_id(ledger_, game_id: int | None) -> int:
