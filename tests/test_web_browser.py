@@ -203,3 +203,47 @@ def test_one_command_makes_the_screenshots(tmp_path):
     with Image.open(tmp_path / "web-phone.png") as phone, Image.open(tmp_path / "web-tv.png") as tv:
         assert phone.width == 390 and phone.height > 844
         assert tv.size == (1920, 1000)
+
+
+def chip(driver, id_: str) -> str | None:
+    return driver.execute_script("const n = document.getElementById(arguments[0]); return n.hidden ? null : n.textContent;",
+                                 id_)
+
+
+def test_the_pot_and_the_time_left_change_live_and_fit_a_phone_and_a_tv(browser, tmp_path):
+    from banker.records import PlayClock
+    from banker.rules.taxes import income_tax
+    from web.demo import play_house_rules_demo
+
+    with SqliteLedger(tmp_path / "ledger.db") as ledger:
+        play_house_rules_demo(ledger)  # 48 of its 90 minutes played, 4M in the pot
+        with serve_in_background(ledger, host="127.0.0.1", port=0) as page:
+            browser.get(page.url)
+            wait_for_state(browser)
+            assert chip(browser, "pot") == "Free Parking 4M" and chip(browser, "time-left") == "42 min left"
+            line = browser.find_element("id", "game-line").text
+            assert "short game (hotels after 3 houses, deeds dealt) · Free Parking (seed 500K) · time limit 1h 30m" \
+                   " · sums shown" in line
+            assert browser.execute_script(LAYOUT)["latest"]  # the header's longer, the last line still in view
+            alice = ledger.game().card_by_name("Alice").id
+            ledger.post(income_tax(ledger.game(), player=alice).to_transaction())  # the unit commits a tax
+            until(lambda: chip(browser, "pot") == "Free Parking 6M", 1.0, "the pot after a tax")
+            assert browser.find_element("id", "latest").text == "LAST #17 Alice paid Income Tax 2M into Free Parking"
+            ledger.commit(PlayClock(ledger.game().id, 49 * 60.0))  # a minute of play: a clock record, no money
+            until(lambda: chip(browser, "time-left") == "41 min left", 1.0, "the time left after a clock record")
+            assert browser.execute_script("return document.getElementById('over').hidden")
+            ledger.commit(PlayClock(ledger.game().id, 90 * 60.0))
+            until(lambda: chip(browser, "time-left") == "Time is up", 1.0, "the end of the time limit")
+            assert browser.find_element("id", "over").text == "Time is up: Bob wins"
+            as_device(browser, 1920, 1000)
+            try:
+                browser.get(page.url)
+                wait_for_state(browser)
+                tv = browser.execute_script(LAYOUT)
+                assert tv["height"] <= 1000 and tv["width"] == 1920 and tv["latest"] and tv["rows"] >= 6
+                tops = browser.execute_script(
+                    "return ['pot', 'time-left', 'live'].map(id => document.getElementById(id).getBoundingClientRect())"
+                    ".map(r => [r.top, r.bottom])")
+                assert abs(tops[0][0] - tops[1][0]) < 2 and tops[0][1] < 80  # side by side, in the header's row
+            finally:
+                as_device(browser, 390, 844)

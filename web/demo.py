@@ -2,12 +2,16 @@
 
 Played as a keypad script through the one shell, so every record is one the
 unit itself would write. The screenshots (:mod:`web.screenshots`), the
-benchmark and the browser tests use it.
+benchmark and the browser tests use it. :func:`play_house_rules_demo` plays
+a short game with the house rules and modes (the Free Parking pot, a time
+limit, the sums shown) through the ledger's write path, its deal shuffled by
+fixed bytes so that it is the same every time.
 """
 
 from __future__ import annotations
 
 from banker import script
+from banker.records import GameSettings, PlayClock
 
 from banker import script_run
 
@@ -77,3 +81,34 @@ def play_demo(ledger) -> None:
     failure = script_run.run(script.parse(DEMO), CoreBackend(ledger))
     if failure is not None:
         raise AssertionError(f"the demo game went wrong: {failure}")
+
+
+#: The house-rules demo's game: the short game (its deal), the Free Parking pot seeded 500K, 90 minutes, sums shown.
+HOUSE_RULES = GameSettings(houses_for_hotel=3, jackpot=500_000, time_limit=90 * 60, sums="show")
+#: The bytes the house-rules demo's deal is shuffled by.
+DEAL_SHUFFLE = bytes(range(16))
+
+
+def play_house_rules_demo(ledger, *, played: float = 48 * 60) -> None:
+    """A short game of four with the house rules on ``ledger`` (a :class:`runtime.ledger.Ledger` with no PIN set):
+    the deal, taxes and the jail fine into the pot, Bob takes it, a payment in; ``played`` seconds of its 90 minutes
+    played (48 min: 42 min left)."""
+    from banker import acts
+    from banker.rules.jackpot import pay_pot, take_pot
+    from banker.rules.taxes import income_tax, jail_fine, luxury_tax
+
+    for i, name in enumerate(("Alice", "Bob", "Cleo", "Dan")):
+        ledger.enrol(name, f"D{i}")
+    ledger.commit(acts.new_game(ledger.game(), HOUSE_RULES, shuffle=DEAL_SHUFFLE))
+    who = {c.name: c.id for c in ledger.game().cards}
+
+    def play(rule, **args) -> None:
+        ledger.post(rule(ledger.game(), **args).to_transaction())
+
+    play(income_tax, player=who["Alice"])
+    play(luxury_tax, player=who["Cleo"])
+    play(take_pot, player=who["Bob"])
+    play(jail_fine, player=who["Dan"])
+    play(pay_pot, player=who["Cleo"], amount=1_000_000)
+    play(income_tax, player=who["Dan"])
+    ledger.commit(PlayClock(ledger.game().id, float(played)))

@@ -18,17 +18,19 @@ from collections.abc import Callable
 
 from banker.game import Game
 from banker.money import format_amount
-from banker.records import BANK, HousesChange, JailCardChange, OwnerChange, Posting, Transaction
+from banker.records import BANK, POT, HousesChange, JailCardChange, OwnerChange, Posting, Transaction
 from banker.rules.estate import HOTEL
 from banker.visible import shown
 
 
 class _Who(int):
-    """A card id, marked as a name to set apart (the bank is written as text: "the bank")."""
+    """A card id, marked as a name to set apart (the bank and the Free Parking pot are written as text)."""
 
 
 def _party(card_id: int | None) -> _Who | str:
-    return "the bank" if card_id is BANK else _Who(card_id)
+    if card_id is BANK or card_id == POT:
+        return "the bank" if card_id is BANK else "Free Parking"
+    return _Who(card_id)
 
 
 def _segments(game: Game, parts: list) -> list[str]:
@@ -100,10 +102,58 @@ def _plain(tail: Callable[[Transaction], str]) -> Callable[[Game, Transaction], 
 
 
 def _tax(what: str) -> Callable[[Game, Transaction], list | None]:
+    """A tax or the jail fine: to the bank, or into the Free Parking pot (the jackpot house rule)."""
     def write(game: Game, tx: Transaction) -> list | None:
         p = _single(tx)
-        return None if p is None else [_party(p.payer), " paid ", _party(p.payee), f" {what} {_money(p.amount)}"]
+        if p is None:
+            return None
+        if p.payee == POT:
+            return [_party(p.payer), f" paid {what} {_money(p.amount)} into Free Parking"]
+        return [_party(p.payer), " paid ", _party(p.payee), f" {what} {_money(p.amount)}"]
     return write
+
+
+# -- the house rules: the Free Parking pot, the short game's deal ------------------------------
+
+
+def _pot_taken(game: Game, tx: Transaction) -> list | None:
+    """The pot paid to who landed on Free Parking, and the bank's seed put back in."""
+    taken = [p for p in tx.postings if p.payer == POT]
+    seeds = [p for p in tx.postings if p.payer is BANK and p.payee == POT]
+    if len(taken) != 1 or len(taken) + len(seeds) != len(tx.postings) or not isinstance(_party(taken[0].payee), _Who):
+        return None
+    seed = f"; the bank put {_money(seeds[0].amount)} back in" if seeds else ""
+    return [_party(taken[0].payee), f" took the Free Parking pot ({_money(taken[0].amount)}){seed}"]
+
+
+def _into_pot(game: Game, tx: Transaction) -> list | None:
+    """A player (or the bank, seeding a new game's pot) pays into Free Parking."""
+    p = _single(tx)
+    if p is None or p.payee != POT:
+        return None
+    return [_party(p.payer), f" {'put' if p.payer is BANK else 'paid'} {_money(p.amount)} into Free Parking",
+            " to start" if tx.kind == "pot-seed" else None]
+
+
+def _deal(game: Game, tx: Transaction) -> list | None:
+    """The short game's deal: two deeds to each player at their printed prices, said player by player."""
+    got: dict[int, list[str]] = {}
+    for c in tx.changes:
+        if not isinstance(c, OwnerChange) or c.before is not BANK or c.after in (BANK, POT):
+            return None
+        got.setdefault(c.after, []).append(_deed(game, c.slug))
+    paid: dict[int, int] = {}
+    for p in tx.postings:
+        if p.payee is not BANK or p.payer not in got:
+            return None
+        paid[p.payer] = paid.get(p.payer, 0) + p.amount
+    if not got:
+        return None
+    parts: list = ["the short game's deal: "]
+    for i, (player, deeds) in enumerate(got.items()):
+        price = f" for {_money(paid[player])}" if player in paid else ""
+        parts += (["; "] if i else []) + [_Who(player), f" got {_and(deeds)}{price}"]
+    return parts
 
 
 def _rent(game: Game, tx: Transaction) -> list | None:
@@ -240,6 +290,10 @@ _KINDS: dict[str, Callable[[Game, Transaction], list | None]] = {
     "trade": _trade,
     "bankruptcy": _bankruptcy,
     "undo": _undo,
+    "pot": _pot_taken,
+    "to-pot": _into_pot,
+    "pot-seed": _into_pot,
+    "deal": _deal,
 }
 
 

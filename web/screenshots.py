@@ -1,8 +1,10 @@
-"""Screenshots of the table page for the docs: ``python -m web.screenshots`` writes docs/img/web-phone.png and web-tv.png.
+"""Screenshots of the table page for the docs: ``python -m web.screenshots`` writes docs/img/web-phone.png, web-tv.png
+and page-house-rules.png.
 
 It plays the demo game (:mod:`web.demo`) on a fresh ledger, serves it on
 localhost and photographs the page in headless Chromium (:mod:`web.chromium`)
-as a phone (390 px wide, the whole page) and as a TV (1920 x 1000: 1080p less a browser's toolbar).
+as a phone (390 px wide, the whole page) and as a TV (1920 x 1000: 1080p less a browser's toolbar); then the
+house-rules demo (the Free Parking pot, 42 minutes left of a time-limit short game) on a phone's first screen.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from pathlib import Path
 
 from .background import serve_in_background
 from .chromium import chromium
-from .demo import play_demo
+from .demo import play_demo, play_house_rules_demo
 
 PHONE = (390, 844)
 TV = (1920, 1000)  # a 1080p TV less its browser's toolbar
@@ -59,7 +61,12 @@ def main(argv: list[str] | None = None) -> None:
         with serve_in_background(path, host="127.0.0.1", port=0) as page:
             shoot(page.url, PHONE, args.out / "web-phone.png", full_page=True)
             shoot(page.url, TV, args.out / "web-tv.png", full_page=False)
-    for name in ("web-phone.png", "web-tv.png"):
+        path = Path(folder) / "house-rules.db"
+        with SqliteLedger(path) as ledger:
+            play_house_rules_demo(ledger)
+        with serve_in_background(path, host="127.0.0.1", port=0) as page:
+            shoot(page.url, PHONE, args.out / "page-house-rules.png", full_page=False)
+    for name in ("web-phone.png", "web-tv.png", "page-house-rules.png"):
         print(args.out / name)
 
 

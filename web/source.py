@@ -23,13 +23,14 @@ from __future__ import annotations
 
 import os
 from collections import deque
+from itertools import islice
 from pathlib import Path
 from collections.abc import Callable
 
 from banker.errors import CorruptLedger, Refused
 from banker.game import Game, apply, from_snapshot, replay
 from banker.history import follow_trail, worth_point, worth_trail
-from banker.records import GameRestored, NewGame, Transaction, transactions_in
+from banker.records import MAX_PLAYERS, GameRestored, NewGame, Transaction, transactions_in
 from banker.worth_trail import WorthTrail
 
 from .view import JOURNAL_TAIL, EntryCache, WorthHistory, state
@@ -52,13 +53,16 @@ class _Folded:
         self.trail = WorthTrail(0)
         self.entries = EntryCache()
         self.seq = 0
+        self.dealt = False
         self._history: WorthHistory | None = None
 
-    def reset(self, game: Game, journal, trail: WorthTrail | None = None) -> None:
-        """The game now, its newest transactions, its trail (None: folded here from ``journal``, the whole game's)."""
+    def reset(self, game: Game, journal, trail: WorthTrail | None = None, dealt: bool | None = None) -> None:
+        """The game now, its newest transactions, its trail (None: folded here from ``journal``, the whole game's);
+        ``dealt``: its deeds were dealt at its start (None: a deal among ``journal``'s transactions)."""
         journal = list(journal)
         self.game = game
         self.journal = deque((tx for tx in journal if tx.game == game.id), maxlen=JOURNAL_TAIL)
+        self.dealt = dealt if dealt is not None else any(tx.kind == "deal" for tx in self.journal)
         self.trail = trail if trail is not None else worth_trail(game, journal)
         self._history = None
 
@@ -79,7 +83,8 @@ class _Folded:
         return self._history
 
     def state(self) -> dict:
-        return state(self.game, list(self.journal), self.history(), seq=self.seq, entries=self.entries)
+        return state(self.game, list(self.journal), self.history(), seq=self.seq, entries=self.entries,
+                     dealt=self.dealt)
 
 
 class FileSource(_Folded):
@@ -118,12 +123,15 @@ class FileSource(_Folded):
             raise CorruptLedger(f"{self.path}: the journal does not replay ({exc})") from exc
         if not game.id:
             self.reset(game, [], WorthTrail(0))
-        elif trail is not None and trail.game == game.id:
-            self.reset(game, journal_tail(self.store, game.id, self.seq), trail)
+            return self.state()
+        tail = journal_tail(self.store, game.id, self.seq)
+        if trail is not None and trail.game == game.id:
+            self.reset(game, tail, trail)
         else:  # a snapshot of an earlier release, or a game brought back: its journal from the start
-            self.reset(game, journal_tail(self.store, game.id, self.seq),
-                       worth_trail(game, self.store.iter_game_transactions(game.id),
-                                   None if progress is None else (lambda done: progress(done, game.transactions))))
+            self.reset(game, tail, worth_trail(game, self.store.iter_game_transactions(game.id),
+                                               None if progress is None else (lambda done: progress(done, game.transactions))))
+        if game.is_short_game and not self.dealt and len(tail) >= JOURNAL_TAIL:  # the start is older than the tail
+            self.dealt = dealt_at_start(self.store, game.id)
         return self.state()
 
     def poll(self) -> list[dict]:
@@ -196,6 +204,12 @@ class SnapshotSource(_Folded):
 
     def close(self) -> None:
         pass
+
+
+def dealt_at_start(store, game_id: int) -> bool:
+    """Whether game ``game_id``'s deeds were dealt at its start (the short game's deal, among its openings)."""
+    openings = islice(store.iter_game_transactions(game_id), MAX_PLAYERS + 2)  # the players', the pot's, the deal
+    return any(tx.kind == "deal" for tx in openings)
 
 
 def journal_tail(store, game_id: int, until: int, count: int = JOURNAL_TAIL) -> list[Transaction]:

@@ -17,6 +17,7 @@ from banker.errors import Refused
 from banker.game import Game, apply
 from banker.history import before_play
 from banker.money import format_amount
+from banker.play_clock import time_left_line
 from banker.records import BANK, Transaction
 from banker.rules import total_worth
 from banker.rules.estate import HOTEL
@@ -118,6 +119,49 @@ def _entry(game: Game, tx: Transaction) -> dict:
     }
 
 
+def duration_text(seconds: int) -> str:
+    """A time limit as players say it: ``45 min``, ``1h``, ``1h 30m``."""
+    minutes = -(-int(seconds) // 60)
+    if minutes < 60:
+        return f"{minutes} min"
+    return f"{minutes // 60}h" + (f" {minutes % 60}m" if minutes % 60 else "")
+
+
+def modes(game: Game, *, dealt: bool) -> list[str]:
+    """The game's rules and modes as the game line names them (``dealt``: a short game's deeds were dealt)."""
+    s = game.settings
+    out = []
+    if game.is_short_game:
+        out.append("short game (hotels after 3 houses" + (", deeds dealt)" if dealt else ")"))
+    if s.jackpot is not None:
+        out.append(f"Free Parking (seed {format_amount(s.jackpot) if s.jackpot else '0'})")
+    if s.time_limit is not None:
+        out.append(f"time limit {duration_text(s.time_limit)}")
+    if s.sums is not None:
+        out.append("sums shown" if s.sums == "show" else "sums asked")
+    return out
+
+
+def over_line(game: Game, ranked: Sequence[tuple[int, str, int]]) -> str | None:
+    """``Time is up: Alice wins`` when a time-limit game has ended (the richest by end value), else the rules' line."""
+    if not game.time_up:
+        return game_over_line(game)
+    winners = [name for place, name, _ in ranked if place == 1]
+    return f"Time is up: {' & '.join(winners)} win{'s' if len(winners) == 1 else ''}" if winners else "Time is up"
+
+
+def _house_rules(game: Game, journal: Sequence[Transaction], dealt: bool | None) -> dict:
+    """The pot, the play clock and the modes, for ``state()['game']``."""
+    pot, left = game.pot, game.time_left
+    if dealt is None:
+        dealt = any(tx.kind == "deal" and tx.game == game.id for tx in journal)
+    return {"pot": pot, "pot_text": None if pot is None else (format_amount(pot) if pot else "0"),
+            "jackpot": game.settings.jackpot, "time_limit": game.settings.time_limit,
+            "time_left": None if left is None else int(left), "time_up": game.time_up,
+            "time_left_text": time_left_line(left, game.time_up), "sums": game.settings.sums,
+            "dealt": bool(dealt) and game.is_short_game, "modes": modes(game, dealt=bool(dealt))}
+
+
 def _nice_ticks(low: int, high: int, count: int = 4) -> list[tuple[int, str]]:
     """Round values for the chart's axis, from at most ``low`` up to at least ``high``, each with its text.
 
@@ -158,12 +202,13 @@ def chart(game: Game, history: WorthHistory) -> dict:
 
 
 def state(game: Game, journal: Sequence[Transaction], history: WorthHistory, *, seq: int,
-          entries: EntryCache | None = None) -> dict:
+          entries: EntryCache | None = None, dealt: bool | None = None) -> dict:
     """The page's whole state: the game now, the journal's tail, the chart, the standings.
 
     ``journal`` is the current game's transactions in order (the tail is
     taken here); ``seq`` counts the records read so far (it only grows);
-    ``entries`` keeps journal entries written out from one state to the next.
+    ``entries`` keeps journal entries written out from one state to the next;
+    ``dealt`` says a short game's deeds were dealt at its start (None: a deal in ``journal``).
     """
     entries = entries if entries is not None else EntryCache()
     if game.id == 0:
@@ -184,7 +229,8 @@ def state(game: Game, journal: Sequence[Transaction], history: WorthHistory, *, 
         "game": {"id": game.id, "started": game.started, "edition": s.edition, "title": game.edition.title,
                  "short_game": game.is_short_game, "houses_for_hotel": s.houses_for_hotel,
                  "allow_negative": s.allow_negative, "transactions": game.transactions,
-                 "bankruptcies": game.live_bankruptcies(), "over": game_over_line(game)},
+                 "bankruptcies": game.live_bankruptcies(), "over": over_line(game, ranked),
+                 **_house_rules(game, journal, dealt)},
         "balances": {c.name: game.balance(c.id) for c in game.cards},
         "players": players,
         "deeds": _deeds(game),

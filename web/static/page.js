@@ -29,11 +29,13 @@
     document.body.dataset.seq = s.seq;
     if (!s.game) {
       $("game-line").textContent = "No game has started yet";
+      $("house-rules").hidden = true;
       return;
     }
     const g = s.game;
-    $("game-line").textContent = `Game ${g.id}` + (g.short_game ? " · short game (hotels after 3 houses)" : "") +
-      ` · ${g.transactions} transactions` + (g.bankruptcies ? ` · ${g.bankruptcies} bankrupt` : "");
+    $("game-line").textContent = [`Game ${g.id}`, ...g.modes, `${g.transactions} transactions`]
+      .concat(g.bankruptcies ? [`${g.bankruptcies} bankrupt`] : []).join(" · ");
+    drawHouse(g);
     const over = $("over");
     over.hidden = !g.over;
     over.textContent = g.over || "";
@@ -46,6 +48,25 @@
     drawChart(s.worth, colour);
     drawJournal(s.journal, colour);
     drawLatest(s.journal[s.journal.length - 1], colour);
+  }
+
+  // The house rules' line under the game line: the Free Parking pot, the time left of a time-limit game.
+  function drawHouse(g) {
+    const pot = $("pot"), left = $("time-left");
+    pot.hidden = g.pot === null;
+    if (!pot.hidden) {
+      const changed = "pot" in previous && previous.pot !== g.pot;
+      clear(pot).append(el("span", { class: "label" }, "Free Parking"), " ",
+        el("b", { class: "amount" + (changed ? " flash" : "") }, g.pot_text));
+      pot.setAttribute("aria-label", `Free Parking pot: ${g.pot_text}, ${dollars(g.pot)}`);
+      pot.dataset.pot = g.pot;
+      if (changed) setTimeout(() => pot.querySelectorAll(".flash").forEach((n) => n.classList.remove("flash")), 1500);
+    }
+    previous.pot = g.pot;
+    left.hidden = !g.time_left_text;
+    left.textContent = g.time_left_text || "";
+    left.className = "chip time" + (g.time_up ? " up" : g.time_left !== null && g.time_left <= 300 ? " low" : "");
+    $("house-rules").hidden = pot.hidden && left.hidden;
   }
 
   function drawBalances(s, colour) {
