@@ -51,6 +51,14 @@ LIGHT_BLUES = """
     remove right
 """
 
+#: A new game (FN GO with no card, 1: official rules) with the Free Parking pot seeded with 500K (4) and 90 minutes
+#: of play (5), then the idle screen.
+HOUSE_RULES_GAME = """
+    press FN GO 1 4 5 0 0 K 5 9 0 M M
+    expect screen New game
+    press C
+"""
+
 #: name: (what to cut out: "window" or "unit", the keypad script[, a key held down at the end, seconds])
 SHOTS: dict[str, tuple] = {
     "window": ("window", LIGHT_BLUES + """
@@ -105,6 +113,22 @@ SHOTS: dict[str, tuple] = {
     "unknown-card": ("unit", "insert left new-card\nexpect screen Unknown card"),
     "enrolled": ("unit", "insert left new-card\npress FN\nexpect screen Enrolled"),
     "screen-large-balance": ("unit", "insert left Alice\npress 1 . 5 M\nexpect screen Alice +1.5M"),
+    # House rules and game modes (docs/keypad.md): a new game's options, the pot and the time left, the end
+    "new-game-options": ("unit", "press FN GO 1 4 5 0 0 K 5 9 0 M 6 6\nexpect screen 6 Sums ask"),
+    "idle-pot-time": ("unit", HOUSE_RULES_GAME + "insert right Bob\npress FN GO 1\nremove right\n"
+                              "expect screen Pot 2.5M"),
+    "time-up": ("unit", "press FN GO 1 5 1 0 M M\n" + LIGHT_BLUES.replace("Alice", "Cleo") + """
+        insert right Dan
+        insert left Cleo
+        press 6 0 K
+        remove left
+        remove right
+        wait 600
+        expect screen Time is up!
+    """),
+    "sum-asked": ("unit", "press FN GO 1 6 6 M\ninsert right Alice\npress 4 M 1 1\nexpect screen 15M - 4M = 11"),
+    "sum-shown": ("unit", "press FN GO 1 6 M\ninsert right Alice\ninsert left Bob\npress 2 M\n"
+                          "expect screen Bob 15M + 2M = 17M"),
 }
 #: Shots taken with another ``[display] digits`` than the default (docs/config.md).
 DIGITS = {"screen-large-balance": "large"}
