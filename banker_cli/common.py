@@ -99,25 +99,20 @@ def cli_grant(pin: str | None):
     return Grant(pin, "cli")
 
 
-def amount_type(text: str) -> int:
+def amount_type(text: str, *, allow_zero: bool = False) -> int:
+    """An amount on the command line (``15M``); ``allow_zero``: ``0M`` too. A bad one is a usage error."""
     from banker.errors import BankerError
     from banker.money import parse_amount
 
     try:
-        return parse_amount(text)
+        return parse_amount(text, allow_zero=allow_zero)
     except BankerError as exc:
         raise click.BadParameter(str(exc)) from None
 
 
 def seed_type(text: str) -> int:
     """An amount that may be zero (a Free Parking pot that starts empty: ``0M``)."""
-    from banker.errors import BankerError
-    from banker.money import parse_amount
-
-    try:
-        return parse_amount(text, allow_zero=True)
-    except BankerError as exc:
-        raise click.BadParameter(str(exc)) from None
+    return amount_type(text, allow_zero=True)
 
 
 def uid_or_none(uid: str | None) -> str | None:
