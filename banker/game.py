@@ -236,7 +236,7 @@ def _transaction(game: Game, tx: Transaction) -> Game:
     if tx.id is None or tx.id < game.next_tx:
         raise Refused(f"transaction #{tx.id} is out of order (next is #{game.next_tx})")
     if game.time_up:
-        raise Refused("Time is up: the game is over")
+        raise Refused("Time is up: game over")
     names, postings = game.names, tx.postings
     balances = game.balances  # moved(), inline; a proxy's copy() is its dict's (dict(proxy) goes key by key)
     balances = balances.copy() if type(balances) in (MappingProxyType, dict) else dict(balances)

@@ -41,7 +41,7 @@ def play_clock(game: Game, rec: PlayClock) -> Game:
     if rec.game != game.id or limit is None:
         raise Refused(f"game {rec.game} is not a current time-limit game")
     if game.time_up:
-        raise Refused("Time is up: the game is over")
+        raise Refused("Time is up: game over")
     if not game.played <= rec.played <= limit:
         raise Refused(f"the play clock can't go from {game.played:g} s to {rec.played:g} s of {limit} s")
     return replace(game, played=rec.played, time_up=rec.played >= limit)

@@ -19,6 +19,12 @@ def _fit(text: str, width: int = LINE_WIDTH) -> str:
     return text if len(text) <= width else text[: width - 1] + "~"
 
 
+def fitted(*parts: str) -> str:
+    """Parts of one line, two spaces apart when that fits the line, else one."""
+    wide = "  ".join(parts)
+    return wide if len(wide) <= LINE_WIDTH else " ".join(parts)
+
+
 def screen(*lines: str, big: int | None = None, error: bool = False) -> Screen:
     """A screen of ``lines``, each fitted to the panel (the ``big`` one to the double-size width)."""
     fitted = tuple(_fit(line, BIG_WIDTH if i == big else LINE_WIDTH) for i, line in enumerate(lines))

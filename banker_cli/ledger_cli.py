@@ -125,7 +125,7 @@ def game_list(db: Path | None) -> None:
 @click.option("--free-parking", "free_parking", type=seed_type, metavar="SEED",
               help="House rule: taxes and the jail fine go into a Free Parking pot seeded with this (0M: empty).")
 @click.option("--no-free-parking", is_flag=True, help="No Free Parking pot: taxes and fines go to the bank.")
-@click.option("--time-limit", "minutes", type=click.IntRange(1, 1440),
+@click.option("--time-limit", "minutes", type=click.IntRange(1, 1440), metavar="MINUTES",
               help="A time-limit game of this many minutes of play; then the richest (end value) wins.")
 @click.option("--end-at", "end_at", metavar="HH:MM",
               help="A time-limit game ending at this hour (only while the clock is synchronised).")

@@ -91,7 +91,7 @@ class ConfirmNewGame(Flow):
             if toggled is not None:
                 return ctx.enter(self.with_settings(toggled))
             return ctx.enter(PotSeed(back=self.with_settings(settings)) if key == Key.D4
-                             else GameLength(back=self.with_settings(settings)))
+                             else GameLength(back=self.with_settings(settings), clock_known=ctx.day is not None))
         if key != Key.M:
             return ctx.refuse(views.refused("M: new game", "4 5 6: house rules", "C: keep this one"), then=STAY)
         if ctx.panel.cards_down:

@@ -180,6 +180,8 @@ def _live_screen(ctx: Ctx) -> Screen:
         return views.one_card(payer, game.balance(payer.id), "right", entry)
     if game.time_up and entry is None:
         return views.time_up(standings(game))
-    pot = None if game.pot is None else f"Pot {format_amount(game.pot)}"
+    parts = [f"Pot {format_amount(game.pot)}"] if game.pot is not None else []
     left = time_left_line(game.time_left, game.time_up)
-    return views.idle(entry, "  ".join(part for part in (pot, left) if part) or None)
+    if left is not None:  # "Pot 12.5M 1h 30m left" is a line and a character: the time goes without "left"
+        parts.append(left if len(views.fitted(*parts, left)) <= views.LINE_WIDTH else left.removesuffix(" left"))
+    return views.idle(entry, views.fitted(*parts) if parts else None)

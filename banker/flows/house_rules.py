@@ -35,10 +35,10 @@ LONGEST = 24 * 3600
 
 
 def modes_summary(settings: GameSettings) -> tuple[str, str]:
-    """Two lines for a new game's options: ``4 Pot 500K  5 90 min`` and ``6 Sums: ask``."""
+    """Two lines for a new game's options: ``4 Pot 500K  5 90 min`` and ``6 Sums ask``."""
     pot = "off" if settings.jackpot is None else format_amount(settings.jackpot)
-    limit = "no limit" if settings.time_limit is None else _length(settings.time_limit)
-    return f"4 Pot {pot}  5 {limit}", f"6 Sums {settings.sums or 'off'}"
+    limit = "no time" if settings.time_limit is None else _length(settings.time_limit)
+    return views.fitted(f"4 Pot {pot}", f"5 {limit}"), f"6 Sums {settings.sums or 'off'}"
 
 
 def _length(seconds: int) -> str:
@@ -83,9 +83,10 @@ class GameLength(Flow):
 
     back: object = None
     entry: AmountEntry = AmountEntry()
+    clock_known: bool = False  # the key that opened it came with the time of day (the clock is synchronised)
 
     def screen(self, ctx: Ctx) -> Screen:
-        hour = "or hour.min then K" if ctx.day is not None else "(clock unset: no hour)"
+        hour = "or hour.min then K" if self.clock_known else "clock unset: no hour"
         return views.screen("Time limit", self.entry.shown(), "minutes then M", hour)
 
     def press(self, ctx: Ctx, key: Key) -> Reply:
@@ -115,7 +116,7 @@ def _minutes(typed: str) -> int:
 def _until(typed: str, ctx: Ctx) -> int:
     """The seconds from the key's time of day to the hour ``typed`` (``21.30``), today or tomorrow."""
     if ctx.day is None:
-        raise AmountError("Clock not set: minutes")
+        raise AmountError("Clock unset: minutes")
     hour, _, minute = typed.partition(".")
     if not hour.isdigit() or not (minute.isdigit() or not minute) or int(hour) > 23 or int(minute or 0) > 59 \
             or len(minute) not in (0, 2):

@@ -67,7 +67,7 @@ def with_sums(game: Game, reply: Reply) -> Reply:
     sums = sums_of(game, tx) if type(tx) is Transaction and tx.reverses is None else []
     if not sums:
         return reply
-    title = reply.message.lines[0] if reply.message is not None and reply.message.lines else tx.memo
+    title = tx.memo or (reply.message.lines[0] if reply.message is not None and reply.message.lines else "")
     shown = replace(reply, message=_sum_screen(title, sums))
     if game.settings.sums != "ask":
         return shown
@@ -108,9 +108,9 @@ class AskSum(Mode):
             return self._through("Right!")
         if self.tries + 1 >= TRIES:
             return self._through(f"It's {format_amount(self.sum.after)}")
-        hint = "less" if answer > self.sum.after else "more"
-        return ctx.refuse(views.screen("Not quite!", f"It's {hint} than that", self.sum.line("?"), "Try again"),
-                          then=replace(self, entry=AmountEntry(), tries=self.tries + 1))
+        hint = "less" if answer > self.sum.after else "more"  # a friendly hint: the key's tick, not the refusal's buzz
+        return ctx.show(views.screen("Not quite!", f"It's {hint} than that", self.sum.line("?"), "Try again"),
+                        mode=replace(self, entry=AmountEntry(), tries=self.tries + 1))
 
     def _through(self, head: str) -> Reply:
         """The payment goes through, its sums shown under ``head``."""
