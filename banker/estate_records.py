@@ -46,5 +46,16 @@ class JailCardChange:
     after: int | None
 
 
+@dataclass(frozen=True)
+class RetiredChange:
+    """The player ``player`` was out of the game (``before``) and is (``after``), or not: a bankruptcy retires them,
+    its undo brings them back. A retired player's card is refused in every transaction that follows."""
+
+    word: ClassVar[str] = "retired"
+    player: int
+    before: bool
+    after: bool
+
+
 #: One change of the estate (:mod:`banker.rules.estate` applies and reverses them).
-EstateChange = OwnerChange | HousesChange | MortgageChange | JailCardChange
+EstateChange = OwnerChange | HousesChange | MortgageChange | JailCardChange | RetiredChange

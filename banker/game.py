@@ -48,6 +48,7 @@ from .records import (
 )
 from .house_rules import check_modes, clock_of, party as _party, play_clock as _play_clock
 from .lockout import recent
+from .retired import refuse_retired
 from .names import check_enrolment, fold_name  # noqa: F401  (re-exported: acts, scripts, migration)
 from .rules.estate import Estate, building_changes, apply as apply_changes
 from .rules.settings import RuleSettings
@@ -140,9 +141,7 @@ class Game:
 
     def name_of(self, card_id: int | None) -> str:
         """A card's name (a retired card keeps its name); "Bank" for the bank, "Free Parking" for the pot."""
-        if card_id is BANK or card_id == POT:
-            return "Bank" if card_id is BANK else "Free Parking"
-        return self.names.get(card_id, f"card {card_id}")
+        return "Bank" if card_id is BANK else "Free Parking" if card_id == POT else self.names.get(card_id, f"card {card_id}")
 
     @property
     def pot(self) -> int | None:
@@ -166,8 +165,9 @@ class Game:
         return self.settings.houses_for_hotel == 3
 
     def in_game(self) -> list[Card]:
-        """The players still playing: money left, or a deed (a bankrupt player has neither)."""
-        return [c for c in self.cards if self.balance(c.id) > 0 or self.estate.deeds_of(c.id)]
+        """The players still playing: not retired, with money left or a deed (a bankrupt player has neither)."""
+        estate = self.estate
+        return [c for c in self.cards if c.id not in estate.retired and (self.balance(c.id) > 0 or estate.deeds_of(c.id))]
 
     def live_bankruptcies(self) -> int:
         """How many bankruptcies the current game has seen (undone ones not counted)."""
@@ -237,6 +237,8 @@ def _transaction(game: Game, tx: Transaction) -> Game:
         raise Refused(f"transaction #{tx.id} is out of order (next is #{game.next_tx})")
     if game.time_up:
         raise Refused("Time is up: game over")
+    if game.estate.retired:  # a bankrupt player is out (banker.retired)
+        refuse_retired(game, tx)
     names, postings = game.names, tx.postings
     balances = game.balances  # moved(), inline; a proxy's copy() is its dict's (dict(proxy) goes key by key)
     balances = balances.copy() if type(balances) in (MappingProxyType, dict) else dict(balances)

@@ -19,7 +19,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 from collections.abc import Iterable, Mapping
-from .estate_records import EstateChange, HousesChange, JailCardChange, MortgageChange, OwnerChange  # noqa: F401
+from .estate_records import (EstateChange, HousesChange, JailCardChange, MortgageChange, OwnerChange,  # noqa: F401
+                             RetiredChange)
 from .key_records import JournalAccepted, KeyAdopted, KeyShown
 from .worth_trail import WorthTrail
 

@@ -74,6 +74,11 @@ def two_cards(payer: Card, payer_balance: int, payee: Card, payee_balance: int, 
     return screen(title, entry, f"- {payer.name} {format_amount(payer_balance)}", big=1)
 
 
+def retired(card: Card) -> Screen:
+    """A bankrupt player's card on a reader: it pays and receives nothing more this game."""
+    return screen(card.name, "Out of the game", "(bankrupt)", "Take the card away", error=True)
+
+
 def unknown_card(uid: str) -> Screen:
     return screen("Unknown card", uid, "FN: enrol it", error=True)
 

@@ -15,7 +15,7 @@ from banker.acts import new_game
 from banker.game import apply, replay
 from banker.records import (BANK, Card, ChainStart, DeedTag, Enrolment, GameRestored, GameSettings, KeyAdopted,
                             NewGame, PinChange, PinFailure, Posting, Removal, Rename, Setting, TokenRenewal,
-                            Transaction, JournalAccepted, KeyShown, PlayClock)
+                            Transaction, JournalAccepted, KeyShown, PlayClock, RetiredChange)
 from banker.rules import bankrupt, build, buy, draw_jail_card, mortgage, sell_building, trade, use_jail_card
 from banker.rules import Offer, income_tax, lift_mortgage
 from banker.rules.jackpot import take_pot
@@ -37,8 +37,11 @@ def golden_records() -> list:
         game = apply(game, record)
         records.append(record)
 
-    def play(rule, memo=None, **details):
-        add(game.numbered(rule(game, **details).to_transaction(memo)))
+    def play(rule, memo=None, retire=False, **details):
+        deal = rule(game, **details)
+        if not retire:  # a bankruptcy as releases before issue 20 wrote it: the player not marked retired
+            deal = replace(deal, changes=tuple(c for c in deal.changes if not isinstance(c, RetiredChange)))
+        add(game.numbered(deal.to_transaction(memo)))
 
     def opening(card_id, name, offset=0, verb="joins"):
         return game.numbered(Transaction("opening", (Posting(BANK, card_id, game.settings.start_balance, "opening"),),
@@ -99,6 +102,9 @@ def golden_records() -> list:
     play(income_tax, player=1)
     play(take_pot, player=2)
     add(PlayClock(game.id, 60.5))
+    add(game.snapshot())
+    # issue 20: a bankruptcy retires the player (a RetiredChange), as the checkpoint keeps it
+    play(bankrupt, "Bobby bankrupt to Alice", retire=True, debtor=2, creditor=1)
     add(game.snapshot())
     return records
 

@@ -34,7 +34,7 @@ def test_the_golden_records_cover_every_kind_and_every_estate_change():
     assert {kind for kind, _body, _time in GOLDEN} == set(KINDS.values())
     changes = {type(c).__name__ for r in RECORDS if isinstance(r, Transaction) for c in r.changes}
     estates = {type(c).__name__ for r in RECORDS for cp in _checkpoints(r) for c in cp.estate}
-    assert len(changes) == len(estates) == 4
+    assert len(changes) == len(estates) == 5
 
 
 @pytest.mark.parametrize("index", range(len(GOLDEN)))

@@ -172,6 +172,9 @@ def _live_screen(ctx: Ctx) -> Screen:
     if uid is not None:
         return views.unknown_card(uid)
     payee, payer = ctx.cards_on_readers()
+    out = next((c for c in (payer, payee) if c is not None and c.id in game.estate.retired), None)
+    if out is not None:
+        return views.retired(out)
     if payer and payee:
         return views.two_cards(payer, game.balance(payer.id), payee, game.balance(payee.id), entry)
     if payee:

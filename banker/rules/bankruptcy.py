@@ -1,4 +1,6 @@
-"""Bankruptcy: a retiring player's buildings, cash, deeds and jail cards go to the creditor player or to the bank.
+"""Bankruptcy: a retiring player's buildings, cash, deeds and jail cards go to the creditor player or to the bank,
+and the player is out of the game (a :class:`~banker.records.RetiredChange` in the same deal; its undo brings
+them back).
 
 The unit cannot know whether the player could still raise the money, so it
 takes the players' word: the flow asks for confirmation, then calls
@@ -14,7 +16,8 @@ from banker.deeds import Deed
 from banker.errors import Refused
 from banker.records import BANK, Posting
 from banker.rules.deal import Deal, pay
-from banker.rules.estate import Change, Estate, houses_change, jail_card_change, mortgaged_change, owner_change
+from banker.rules.estate import (Change, Estate, houses_change, jail_card_change, mortgaged_change, owner_change,
+                                 retired_change)
 from banker.rules.holdings import owned_deeds, resale_per_step, step
 from banker.rules.mortgages import take_over_mortgages
 from banker.rules.position import Position
@@ -38,6 +41,10 @@ def bankrupt(game: Position, *, debtor: int, creditor: int | None, lift_now: Ite
     """
     if debtor == creditor:
         raise Refused("Cannot owe yourself")
+    if debtor in game.estate.retired:
+        raise Refused("The debtor is out already")
+    if creditor in game.estate.retired:
+        raise Refused("The creditor is out of the game")
     deeds = owned_deeds(game.edition, game.estate, debtor)
     if creditor is BANK:
         if tuple(lift_now):
@@ -64,6 +71,7 @@ def _to_player(
         *(owner_change(estate, slug, creditor) for slug in slugs),
         *lift_changes,
         *_hand_over_jail_cards(estate, debtor, creditor),
+        retired_change(estate, debtor, True),
     )
     return Deal(postings, changes, "Bankrupt to player", "bankruptcy")
 
@@ -76,6 +84,7 @@ def _to_bank(game: Position, debtor: int, deeds: tuple[Deed, ...]) -> Deal:
         *(mortgaged_change(estate, d.slug, False) for d in deeds if estate.is_mortgaged(d.slug)),
         *(owner_change(estate, d.slug, BANK) for d in deeds),
         *_hand_over_jail_cards(estate, debtor, None),
+        retired_change(estate, debtor, True),
     )
     return Deal(pay(debtor, BANK, cash, "bankruptcy"), changes, "Bankrupt to bank", "bankruptcy")
 

@@ -10,6 +10,7 @@ undo them (:func:`reverse`)::
     MortgageChange(slug, before, after)   # bool
     JailCardChange(before, after)         # one Get Out of Jail Free card moves:
                                           # card id, or None for the deck
+    RetiredChange(player, before, after)  # bool: the player is out of the game (bankrupt)
 
 The bank's houses and hotels are not stored: they are the edition's stock
 minus what stands on the board.
@@ -23,7 +24,7 @@ from typing import TYPE_CHECKING
 from collections.abc import Iterable, Mapping
 
 from banker.errors import Refused
-from banker.records import EstateChange, HousesChange, JailCardChange, MortgageChange, OwnerChange
+from banker.records import EstateChange, HousesChange, JailCardChange, MortgageChange, OwnerChange, RetiredChange
 
 if TYPE_CHECKING:
     from banker.deeds import Edition
@@ -45,7 +46,8 @@ class Estate:
 
     ``owners`` lists sold deeds only, ``buildings`` built lots only (1-5),
     ``jail_cards`` the players holding cards (count > 0). ``house_stock``,
-    ``hotel_stock`` and ``jail_card_stock`` are the game's totals.
+    ``hotel_stock`` and ``jail_card_stock`` are the game's totals; ``retired``
+    the players out of the game (bankrupt).
     """
 
     owners: Mapping[str, int]
@@ -55,6 +57,7 @@ class Estate:
     house_stock: int = 32
     hotel_stock: int = 12
     jail_card_stock: int = 2
+    retired: frozenset[int] = frozenset()
 
     @classmethod
     def new(cls, edition: Edition) -> Estate:
@@ -110,6 +113,7 @@ def apply(estate: Estate, changes: Iterable[Change]) -> Estate:
     buildings = dict(estate.buildings)
     mortgaged = set(estate.mortgaged)
     jail_cards = dict(estate.jail_cards)
+    retired = estate.retired
     for change in changes:
         kind = type(change)
         if kind is OwnerChange:
@@ -131,6 +135,9 @@ def apply(estate: Estate, changes: Iterable[Change]) -> Estate:
                 _store(jail_cards, before, jail_cards[before] - 1, absent=0)
             if after is not None:
                 jail_cards[after] = jail_cards.get(after, 0) + 1
+        elif kind is RetiredChange:
+            _expect(change.player in retired, change)
+            retired = retired | {change.player} if change.after else retired - {change.player}
         else:
             raise EstateConflict(f"unknown change {change!r}")
     result = Estate(
@@ -141,6 +148,7 @@ def apply(estate: Estate, changes: Iterable[Change]) -> Estate:
         house_stock=estate.house_stock,
         hotel_stock=estate.hotel_stock,
         jail_card_stock=estate.jail_card_stock,
+        retired=retired,
     )
     _check_invariants(result)
     return result
@@ -168,6 +176,7 @@ def building_changes(estate: Estate | None) -> tuple[Change, ...]:
     changes += [HousesChange(slug, 0, n) for slug, n in sorted(estate.buildings.items())]
     for player, count in sorted(estate.jail_cards.items()):
         changes += [JailCardChange(None, player)] * count
+    changes += [RetiredChange(player, False, True) for player in sorted(estate.retired)]
     return tuple(changes)
 
 
@@ -185,6 +194,10 @@ def mortgaged_change(estate: Estate, slug: str, after: bool) -> MortgageChange:
 
 def jail_card_change(before: Owner, after: Owner) -> JailCardChange:
     return JailCardChange(before, after)
+
+
+def retired_change(estate: Estate, player: int, after: bool) -> RetiredChange:
+    return RetiredChange(player, player in estate.retired, after)
 
 
 def _expect(actual: object, change: Change) -> None:
