@@ -14,6 +14,8 @@ fits instead (:mod:`render.large`).
 
 from __future__ import annotations
 
+import unicodedata
+from dataclasses import replace
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
@@ -35,6 +37,28 @@ DIGITS = ("normal", "large")
 def font() -> ImageFont.ImageFont:
     """Pillow's built-in bitmap font: the same pixels on every machine."""
     return ImageFont.load_default_imagefont()
+
+
+#: Letters the bitmap font lacks (it has Latin-1) that don't decompose to one it has: drawn as these.
+_NEAREST = str.maketrans({"Ł": "L", "ł": "l", "Đ": "D", "đ": "d", "Ħ": "H", "ħ": "h", "ı": "i", "Œ": "OE",
+                          "œ": "oe", "ŋ": "n", "Ŧ": "T", "ŧ": "t", "ſ": "s", "\u2019": "'", "\u2013": "-"})
+
+
+@lru_cache(maxsize=256)
+def drawable(text: str) -> str:
+    """``text`` in the letters the bitmap font has (Latin-1): a letter outside it as its base letter
+    (``Ż`` -> ``Z``, ``Ł`` -> ``L``), anything else as ``?``. A player's name may be in any script; the
+    screen must still draw (the table page and the journal keep the name as typed)."""
+    if all(ord(ch) < 256 for ch in text):
+        return text
+    out = []
+    for ch in text.translate(_NEAREST):
+        if ord(ch) < 256:
+            out.append(ch)
+            continue
+        base = "".join(c for c in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(c))
+        out.append(base if base and all(ord(c) < 256 for c in base) else "?")
+    return "".join(out)
 
 
 @lru_cache(maxsize=256)
@@ -113,6 +137,8 @@ def draw_screen(draw: ImageDraw.ImageDraw, screen: Screen, image: Image.Image | 
         raise ValueError(f"digits must be one of {', '.join(DIGITS)}, not {digits!r}")
     if screen.asleep:
         return
+    if any(not line.isascii() for line in screen.lines):
+        screen = replace(screen, lines=tuple(drawable(line) for line in screen.lines))
     if screen.qr is not None:
         _draw_qr(draw, screen)
         return

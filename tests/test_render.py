@@ -102,3 +102,14 @@ def test_every_line_fits_the_panel():
     long = Screen(lines=("W" * 21, "8" * 10, "W" * 21), big=1)
     image = render_image(long)
     assert image.getbbox()[2] <= WIDTH
+
+
+@pytest.mark.parametrize("name", ["Łukasz", "Żaneta", "Đorđe", "Œdipe", "日本", "Ωmega", "Zoë"])
+def test_a_name_outside_the_fonts_letters_is_drawn_as_its_base_letters_not_a_crash(name):
+    from render.frame import drawable, render_image
+
+    image = render_image(Screen(lines=(f"{name} +2M", "15M", "Bank paid"), big=1))
+    assert image.getbbox() is not None  # drawn, not a frozen screen
+    shown = drawable(name)
+    assert all(ord(ch) < 256 for ch in shown) and len(shown) >= 1
+    assert render_image(Screen(lines=(shown,))).tobytes() == render_image(Screen(lines=(name,))).tobytes()
