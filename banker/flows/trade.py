@@ -192,7 +192,7 @@ class DealMode(Flow):
     def _square_key(self, ctx: Ctx, key: Key) -> Reply:
         if key == JAIL_KEY and not self.square:
             return self._jail_card(ctx, replace(self, square=None))
-        if key not in DIGITS:
+        if key not in DIGITS or (not self.square and key not in "0123"):
             return ctx.refuse(views.refused("FN: two digits 01-39", "or 4: a jail card"),
                               then=replace(self, square=None))
         if not self.square:
@@ -342,7 +342,7 @@ class DealMode(Flow):
         losers = [card for card in self.players if deal.net(card.id) < 0]
 
         def shown(after: Game) -> Screen:
-            return views.screen(f"Deal done: {deal.summary.removeprefix('Traded ')}",
+            return views.screen(deal.summary,
                                 *(f"{card.name} {format_amount(after.balance(card.id))}" for card in self.players),
                                 "Undo: FN C M")
 
