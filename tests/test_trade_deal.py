@@ -161,7 +161,7 @@ def test_c_cancels_the_deal_with_nothing_written(dealt):
     open_deal(dealt)
     dealt.type("FN 3 9 GO 1")
     dealt.press("C")                 # clears the amount typed first
-    assert dealt.screen_lines()[-1] == "GO side K page M done" and "Boardwalk" in dealt.shown
+    assert dealt.screen_lines()[-1] == "GO side K page M done"
     dealt.press("M")
     dealt.press("C")                 # from the agreement back to the deal
     assert dealt.shell.panel.mode.stage == "build"
