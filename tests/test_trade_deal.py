@@ -289,3 +289,19 @@ def test_live_shows_the_whole_deal(dealt):
         "first_gives": {"deeds": ["boardwalk"], "jail_cards": 1, "cash": 0},
         "second_gives": {"deeds": ["mediterranean-avenue"], "jail_cards": 0, "cash": 3 * M},
         "lift_now": [], "stage": "build", "confirmed": []}
+
+
+def test_while_a_choice_or_the_agreement_waits_the_deal_cant_change(dealt):
+    dealt.enrol_deed("park-place", "D37")
+    dealt.insert("right", "Alice")
+    dealt.type("FN 3 9 .")
+    dealt.remove("right")
+    open_deal(dealt)
+    dealt.type("FN 3 9 GO 1 M M")
+    dealt.type("FN")
+    assert "M: pays the 10% now" in dealt.shown and dealt.shell.panel.mode.stage == "mortgages"
+    dealt.press("M")
+    dealt.remove("left")
+    dealt.tap("left", "park-place")
+    assert "To agree: lift your" in dealt.shown
+    assert dealt.shell.panel.mode.gives[0].deeds == ("boardwalk",)

@@ -186,6 +186,10 @@ class DealMode(Flow):
         return ctx.refuse(views.refused("Deed: tag or FN 01-39", "Cash: amount, M/K", "FN 4: jail card"), then=STAY)
 
     def _not_now(self, ctx: Ctx) -> Reply:
+        """A key or a tag that would change the deal while a choice or the agreement waits."""
+        if self.stage == MORTGAGES:
+            return ctx.refuse(views.refused("M: pays the 10% now", ".: lifts it now", "C: back to the deal"),
+                              then=STAY)
         return ctx.refuse(views.refused("To agree: lift your", "card, lay it again", "C: change the deal"),
                           then=STAY)
 
@@ -320,8 +324,7 @@ class DealMode(Flow):
 
     def _mortgage_key(self, ctx: Ctx, key: Key) -> Reply:
         if key not in (Key.M, Key.POINT):
-            return ctx.refuse(views.refused("M: pays the 10% now", ".: lifts it now", "C: back to the deal"),
-                              then=STAY)
+            return self._not_now(ctx)
         slug, _ = self.mortgaged(ctx)[self.asking]
         chosen = replace(self, lift=self.lift + ((slug,) if key == Key.POINT else ()))
         refusal = chosen.check(ctx.game)
