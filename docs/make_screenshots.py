@@ -59,6 +59,23 @@ HOUSE_RULES_GAME = """
     press C
 """
 
+#: A whole deal (FN GO 7) between Alice (+) and Bob (-): Alice owns Boardwalk and Park Place and holds a jail card,
+#: Bob owns Mediterranean Avenue, mortgaged; the deal so far: Boardwalk and the jail card for Mediterranean and 3M.
+WHOLE_DEAL = """
+    insert right Alice
+    press FN 3 9 M FN 3 7 M
+    remove right
+    insert left Alice
+    press FN GO 4
+    remove left
+    insert right Bob
+    press FN 0 1 M FN 0 1 .
+    remove right
+    insert left Alice
+    insert right Bob
+    press FN GO 7 FN 3 9 FN 4 FN 0 1 3 M
+"""
+
 #: name: (what to cut out: "window" or "unit", the keypad script[, a key held down at the end, seconds])
 SHOTS: dict[str, tuple] = {
     "window": ("window", LIGHT_BLUES + """
@@ -126,6 +143,12 @@ SHOTS: dict[str, tuple] = {
         wait 600
         expect screen Time is up!
     """),
+    # Whole deals (docs/keypad.md): the deal built, a mortgaged deed's choice, the agreement, the record
+    "deal-built": ("unit", WHOLE_DEAL + "press K\nexpect screen Alice gives"),
+    "deal-mortgage": ("unit", WHOLE_DEAL + "press M\nexpect screen Mortgaged Medit. Ave"),
+    "deal-agree": ("unit", WHOLE_DEAL + "press M .\nremove left\ninsert left Alice\nexpect screen Bob: tap"),
+    "deal-done": ("unit", WHOLE_DEAL + "press M .\nremove left\ninsert left Alice\nremove right\n"
+                          "insert right Bob\nexpect screen Traded 2 deeds+card"),
     "sum-asked": ("unit", "press FN GO 1 6 6 M\ninsert right Alice\npress 4 M 1 1\nexpect screen 15M - 4M = 11"),
     "sum-shown": ("unit", "press FN GO 1 6 M\ninsert right Alice\ninsert left Bob\npress 2 M\n"
                           "expect screen Bob 15M + 2M = 17M"),

@@ -10,7 +10,7 @@ def test_the_player_menu_lists_what_the_minus_card_can_do(table):
     assert table.screen_lines() == ["- Alice: 1 Income", "2 Luxury  3 Jail fine", "4 Jail card 0 Worth",
                                     "5 Bankrupt to bank"]
     table.insert("left", "Bob")
-    assert table.screen_lines()[2:] == ["4 Buy jail card", "5 Bankrupt to Bob"]
+    assert table.screen_lines()[2:] == ["4 Buy jail cd 7 Deal", "5 Bankrupt to Bob"]
 
 
 def test_the_plus_card_alone_collects_go_twice(table):

@@ -29,7 +29,11 @@ def deed_by_position(ctx: Ctx, position: int) -> Reply:
 
 
 def deed_tapped(ctx: Ctx, slug: str) -> Reply:
-    """A deed's RFID tag was placed on a reader: that deed is chosen (whatever flow was open ends)."""
+    """A deed's RFID tag was placed on a reader: that deed is chosen (whatever flow was open ends), unless the
+    open flow takes deeds itself (a deal, :mod:`.trade`: the deed joins it)."""
+    taker = getattr(ctx.panel.mode, "deed_tapped", None)
+    if taker is not None:
+        return taker(ctx, slug)
     return ctx.enter(DeedMode(slug, cards_seen=ctx.panel.cards_down))
 
 

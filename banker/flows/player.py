@@ -1,5 +1,6 @@
-"""The player menu (``FN GO``): taxes, the jail fine and jail cards, passing GO twice, bankruptcy, worth, and
-with the Free Parking house rule the pot (``6``: paid into from ``-``, taken on ``+``).
+"""The player menu (``FN GO``): taxes, the jail fine and jail cards, passing GO twice, bankruptcy, worth, a whole
+deal between the two cards (``7``, :mod:`banker.flows.trade`), and with the Free Parking house rule the pot (``6``:
+paid into from ``-``, taken on ``+``).
 
 The cards on the readers say who: the card on ``-`` pays (taxes, fine) or
 acts (uses a jail card, goes bankrupt), the card on ``+`` receives (GO
@@ -24,6 +25,7 @@ from ..rules.standings import end_worth_of, game_over_line, worth_of
 from .common import AmountFlow, Flow, act, one_player_result, two_player_result
 from .game import GameMenu
 from .house_rules import PayPot, take_pot
+from .trade import start_deal
 
 
 @dataclass(frozen=True)
@@ -39,7 +41,7 @@ class PlayerMenu(Flow):
                 return views.screen(f"- {minus.name}: 1 Income", "2 Luxury  3 Jail fine", "4 Jail card  6 To pot",
                                     "5 Bankrupt  0 Worth")
             return views.screen(f"- {minus.name}: 1 Income", "2 Luxury  3 Jail fine",
-                                "4 Jail card 0 Worth" if plus is None else "4 Buy jail card",
+                                "4 Jail card 0 Worth" if plus is None else "4 Buy jail cd 7 Deal",
                                 f"5 Bankrupt {to}")
         if plus is not None:
             return views.screen(f"+ {plus.name}", "GO: passed GO twice", "4 Drew a jail card",
@@ -70,6 +72,8 @@ class PlayerMenu(Flow):
             return act(ctx, use_jail_card, shown, actor=minus, player=minus.id)
         if key == Key.D4:
             return ctx.enter(JailCardSale(seller=plus, buyer=minus))
+        if key == Key.D7 and plus is not None:
+            return start_deal(ctx, first=plus, second=minus)
         if key == Key.D5:
             return ctx.enter(ConfirmBankrupt(minus, plus))
         if key == Key.D0 and plus is None:
@@ -78,8 +82,8 @@ class PlayerMenu(Flow):
             return ctx.enter(PayPot(payer=minus))
         if key == Key.GO:
             return ctx.refuse(views.refused("GO twice: the card", "on + alone"), then=STAY)
-        return ctx.refuse(views.refused("1 Income 2 Luxury", "3 Jail fine 4 Jail cd", "5 Bankrupt 0 Worth"),
-                          then=STAY)
+        last = "5 Bankrupt 0 Worth" if plus is None else "5 Bankrupt 7 Deal"
+        return ctx.refuse(views.refused("1 Income 2 Luxury", "3 Jail fine 4 Jail cd", last), then=STAY)
 
     def _plus_key(self, ctx: Ctx, key: Key, plus: Card) -> Reply:
         if key == Key.GO:
