@@ -244,3 +244,22 @@ def test_the_calls_sound_as_falling_notes_on_the_buzzer_and_in_the_window():
         assert once == sorted(once, reverse=True) and twice == sorted(twice, reverse=True)
         assert (len(once), len(twice)) == (2, 3)
         assert sum(length for _, length in tones["tick"]) <= sum(length for _, length in tones["key"]) * 1.5
+
+
+def test_the_countdown_setting_is_read_from_the_config():
+    from banker.errors import ConfigError
+    from runtime.config import parse_config
+
+    assert parse_config("").auction_seconds == 10.0
+    assert parse_config("[auction]\nseconds = 20\n").auction_seconds == 20.0
+    for bad in ("1", "0", "601", '"ten"'):
+        with pytest.raises(ConfigError, match="auction.seconds"):
+            parse_config(f"[auction]\nseconds = {bad}\n")
+    with pytest.raises(ConfigError, match="auction"):
+        parse_config("[auction]\nsecond = 20\n")
+
+
+def test_the_shell_hands_the_countdown_to_the_core(ledger):
+    from runtime.shell import Shell
+
+    assert Shell(ledger, auction_seconds=25.0).panel.auction_seconds == 25.0
