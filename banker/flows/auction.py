@@ -74,28 +74,26 @@ class Auction(Flow):
     # -- what it shows -----------------------------------------------------------------------
 
     def screen(self, ctx: Ctx) -> Screen:
+        """No bid yet: four small lines with the keys; then the high bid large, and one line under it (the
+        bidder and the seconds, the call, or the amount being typed)."""
         if self.notice is not None:
             return self.notice
         game = ctx.game
-        deed = game.edition.deed(self.slug)
+        title = f"Auction {game.edition.deed(self.slug).short}"
+        card = _one_card(ctx)
+        who = card.name if isinstance(card, Card) else "Bid"
         call = CALLS.get(self.left)
-        if call is not None:
+        if not self.entry.empty:
+            status = f"{who}: {self.entry.shown()} M/K, {self.left} s"
+        elif call is not None:
             status = f"{call.capitalize()}! {self.left} s"
         elif self.bidder is not None:
             status = f"{game.name_of(self.bidder)} high, {self.left} s"
         else:
-            status = f"{self.left} s left"
-        return views.screen(f"Auction {deed.short}", format_amount(self.high) if self.bidder is not None else "No bid",
-                            status, self._hint(ctx), big=1)
-
-    def _hint(self, ctx: Ctx) -> str:
-        card = _one_card(ctx)
-        who = card.name if isinstance(card, Card) else None
-        if not self.entry.empty:
-            return f"{who or 'Bid'}: {self.entry.shown()} M/K"
-        if who is None:
-            return "Card on, bid M/K, GO"
-        return f"{who}: bid or GO+{format_amount(RAISE)}"
+            keys = (f"{who}: bid M/K", f"or GO: {format_amount(RAISE)}") if isinstance(card, Card) else (
+                "Card on a reader,", "bid M/K or GO")
+            return views.screen(title, f"No bid, {self.left} s left", *keys)
+        return views.screen(title, format_amount(self.high) if self.bidder is not None else "No bid", status, big=1)
 
     def live(self, ctx: Ctx) -> dict:
         """The table page's view of the auction while it runs (docs/web.md, ``kind: auction``)."""
@@ -200,8 +198,8 @@ class Auction(Flow):
         price = format_amount(self.high)
 
         def shown(deal, after) -> Screen:
-            return views.screen(f"Sold to {winner.name}", price, deed.short,
-                                f"{winner.name} now {format_amount(after.balance(winner.id))}", big=1)
+            return views.screen(f"Sold to {winner.name}", price,
+                                f"{deed.short}, {winner.name} {format_amount(after.balance(winner.id))}", big=1)
 
         reply = act(ctx, buy, shown, actor=winner, back=END, buyer=winner.id, slug=self.slug, price=self.high)
         done = self._live(ctx, "sold", text=f"Sold to {winner.name} for {price}")
