@@ -160,8 +160,10 @@ class KeyRevealed:
 Event = (KeyDown | KeyUp | CardPlaced | CardRemoved | Tick | CommitFailed | PinRefused | ReaderFault |
     ReaderRecovered | WebAddress | KeyRevealed)
 
-Tone = Literal["key", "success", "refusal", "new-game", "volume", "warning"]
-TONES: tuple[Tone, ...] = ("key", "success", "refusal", "new-game", "volume", "warning")
+Tone = Literal["key", "success", "refusal", "new-game", "volume", "warning", "tick", "going-once", "going-twice"]
+#: ``tick``, ``going-once`` and ``going-twice``: an auction's last seconds (:mod:`banker.flows.auction`).
+TONES: tuple[Tone, ...] = ("key", "success", "refusal", "new-game", "volume", "warning", "tick", "going-once",
+                           "going-twice")
 
 
 @dataclass(frozen=True)
@@ -196,4 +198,13 @@ class RevealKey:
     """The banker asked to see the ledger's key (``FN M``): the shell answers with :class:`KeyRevealed`."""
 
 
-Effect = PlayTone | SetDisplayPower | Log | RenewWebToken | RevealKey
+@dataclass(frozen=True)
+class LiveState:
+    """What the active flow shows the table page while it runs, before anything is journalled (a timed auction:
+    ``{"kind": "auction", ...}``, docs/web.md); ``data`` None: nothing is live any more. The step emits it when
+    the active mode's live view changes; the shell hands it to its ``on_effect`` (the in-process table page)."""
+
+    data: dict | None
+
+
+Effect = PlayTone | SetDisplayPower | Log | RenewWebToken | RevealKey | LiveState

@@ -12,6 +12,8 @@ from .screen import Screen
 NEW_GAME_HOLD = 2.0
 #: Default seconds without a key or card before the screen sleeps.
 SLEEP_AFTER = 60.0
+#: Default seconds an auction's countdown runs from its start and from each bid (``[auction] seconds``).
+AUCTION_SECONDS = 10.0
 
 
 @dataclass(frozen=True)
@@ -29,7 +31,8 @@ class Panel:
     ``web_url``: the table page's address, when one is served; ``c_salt``:
     the fresh bytes of the ``C`` held (a short game's deal is shuffled with
     them); ``clock``: where this process started counting a time-limit
-    game's play (:mod:`banker.play_clock`): the game, its play time then, ``t`` then.
+    game's play (:mod:`banker.play_clock`): the game, its play time then, ``t`` then;
+    ``auction_seconds``: how long an auction's countdown runs (:mod:`banker.flows.auction`).
     """
 
     left: str | None = None
@@ -49,6 +52,7 @@ class Panel:
     web_url: str | None = None
     c_salt: bytes = b""
     clock: tuple[int, float, float] | None = None
+    auction_seconds: float = AUCTION_SECONDS
 
     @property
     def cards_down(self) -> bool:

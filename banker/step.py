@@ -36,6 +36,7 @@ from .events import (
     KeyDown,
     KeyRevealed,
     KeyUp,
+    LiveState,
     PinRefused,
     PlayTone,
     Reader,
@@ -81,7 +82,25 @@ def step(panel: Panel, game: Game, event: Event) -> Outcome:
     handler = _HANDLERS.get(type(event))
     if handler is None:
         raise TypeError(f"not an event: {event!r}")
-    return handler(panel, game, event)
+    return _with_live(panel, game, handler(panel, game, event))
+
+
+def live(panel: Panel, game: Game) -> dict | None:
+    """The active flow's live view for the table page (a mode with ``live(ctx)``: a timed auction), else None."""
+    view = getattr(panel.mode, "live", None)
+    return None if view is None or panel.asleep else view(Ctx(panel, game))
+
+
+def _with_live(panel: Panel, game: Game, outcome: Outcome) -> Outcome:
+    """``outcome`` with a :class:`LiveState` when the live view changed (unless the reply gave its own: a sale)."""
+    if panel.mode is None and outcome.panel.mode is None:
+        return outcome
+    if any(isinstance(effect, LiveState) for effect in outcome.effects):
+        return outcome
+    after = live(outcome.panel, outcome.folded[1] if outcome.folded is not None else game)
+    if after == live(panel, game):
+        return outcome
+    return replace(outcome, effects=outcome.effects + (LiveState(after),))
 
 
 def screen(panel: Panel, game: Game) -> Screen:
@@ -163,6 +182,12 @@ def _tick(panel: Panel, game: Game, event: Tick) -> Outcome:
         return _c_held(replace(panel, now=t), game)
     if panel.c_down_at is not None and not panel.c_hold_done:
         return Outcome(replace(panel, now=t))  # the hold's bar moves on
+    timed = getattr(panel.mode, "tick", None)  # a flow that runs on time (an auction): it never sleeps
+    if timed is not None and not panel.asleep:
+        reply = timed(Ctx(replace(panel, now=t), game), t)
+        if reply is None:
+            return Outcome(panel)
+        return _outcome(replace(panel, now=t, last_activity=t), game, reply)
     if not panel.asleep and t - panel.last_activity >= panel.sleep_after:
         asleep = replace(panel, asleep=True, entry=AmountEntry(), message=None, mode=None)
         return Outcome(asleep, (SetDisplayPower(False),))
@@ -288,7 +313,8 @@ def _card_placed(panel: Panel, game: Game, event: CardPlaced) -> Outcome:
     slug = game.deed_tags.get(event.uid)
     if slug is not None:
         panel = replace(panel, message=None, deed_on=event.reader)
-        return _outcome(panel, game, flows.deed_tapped(Ctx(panel, game), slug))
+        tapped = getattr(panel.mode, "deed_tapped", None) or flows.deed_tapped  # an auction keeps its deed
+        return _outcome(panel, game, tapped(Ctx(panel, game), slug))
     panel = replace(panel, message=None).with_card(event.reader, event.uid)
     ctx = Ctx(panel, game)
     if panel.mode is not None:

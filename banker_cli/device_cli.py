@@ -141,7 +141,7 @@ def run_command(backend: str, seconds: float | None, web: bool | None, db: Path 
             fail(str(exc), UNUSABLE)
         with device:
             shell = Shell(ledger, display=device.display, buzzer=device.buzzer, clock=hw.clock, now=hw.clock(),
-                          sleep_after=config.sleep_after)
+                          sleep_after=config.sleep_after, auction_seconds=config.auction_seconds)
             page = _table_page(ledger, config, shell, web)
             device.keypad.start(shell.post)
             device.slots.start(shell.post, interval_s=config.poll_interval)

@@ -77,6 +77,13 @@ WHOLE_DEAL = """
 """
 
 #: name: (what to cut out: "window" or "unit", the keypad script[, a key held down at the end, seconds])
+#: Boardwalk's timed auction (FN 3 9 GO) with Bob's bid of 2.5M, his card still on the - reader.
+AUCTION = """
+    press FN 3 9 GO
+    insert right Bob
+    press 2 . 5 M
+"""
+
 SHOTS: dict[str, tuple] = {
     "window": ("window", LIGHT_BLUES + """
         press FN 0 6
@@ -152,6 +159,10 @@ SHOTS: dict[str, tuple] = {
     "sum-asked": ("unit", "press FN GO 1 6 6 M\ninsert right Alice\npress 4 M 1 1\nexpect screen 15M - 4M = 11"),
     "sum-shown": ("unit", "press FN GO 1 6 M\ninsert right Alice\ninsert left Bob\npress 2 M\n"
                           "expect screen Bob 15M + 2M = 17M"),
+    # Auctions (docs/keypad.md): Boardwalk's timed auction, a bid by Bob, going once, sold
+    "auction-open": ("unit", AUCTION + "expect screen Bob high, 10 s"),
+    "auction-going-once": ("unit", AUCTION + "wait 8.5\nexpect screen Going once!"),
+    "auction-sold": ("unit", AUCTION + "wait 10.5\nexpect screen Sold to Bob"),
 }
 #: Shots taken with another ``[display] digits`` than the default (docs/config.md).
 DIGITS = {"screen-large-balance": "large"}

@@ -22,8 +22,9 @@ from banker.events import TONES
 
 Note = tuple[float, float]      # (Hz, 0 for a rest; seconds)
 
-#: The unit's tones: a short tick, a rising chirp, a low double buzz, a fanfare, a blip, and three beeps that say
-#: time is running out in a time-limit game.
+#: The unit's tones: a short tick, a rising chirp, a low double buzz, a fanfare, a blip, three beeps that say
+#: time is running out in a time-limit game, and an auction's last seconds: a high click each second, then two
+#: falling notes for "going once" and three for "going twice".
 DEFAULT_TONES: dict[str, tuple[Note, ...]] = {
     "key": ((2_000, 0.03),),
     "success": ((1_500, 0.07), (2_000, 0.07), (2_700, 0.12)),
@@ -31,6 +32,9 @@ DEFAULT_TONES: dict[str, tuple[Note, ...]] = {
     "new-game": ((1_047, 0.12), (1_319, 0.12), (1_568, 0.12), (2_093, 0.35)),
     "volume": ((1_760, 0.08),),
     "warning": ((2_400, 0.10), (0, 0.10), (2_400, 0.10), (0, 0.10), (2_400, 0.30)),
+    "tick": ((3_200, 0.02),),
+    "going-once": ((1_319, 0.12), (0, 0.06), (988, 0.18)),
+    "going-twice": ((1_319, 0.12), (0, 0.06), (1_175, 0.12), (0, 0.06), (988, 0.18)),
 }
 #: PWM duty cycle for volume 0 (off), 1 (low), 2 (medium), 3 (high).
 VOLUME_DUTY: tuple[float, float, float, float] = (0.0, 0.02, 0.10, 0.50)

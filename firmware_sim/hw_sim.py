@@ -107,7 +107,8 @@ class ChipHands:
             self.hw.__exit__(None, None, None)
             raise
         shell = Shell(ledger, display=self.device.display, buzzer=self.device.buzzer, clock=self.hw.clock,
-                      now=self.hw.clock(), sleep_after=self.hw.config.sleep_after)
+                      now=self.hw.clock(), sleep_after=self.hw.config.sleep_after,
+                      auction_seconds=self.hw.config.auction_seconds)
         self.shell = wrap(shell) if wrap is not None else shell
         self.cards_on: dict[str, list[Picc]] = {}
         self._was_stacked: dict[str, bool] = {}

@@ -89,9 +89,14 @@ class Config:
     web: WebConfig = field(default_factory=WebConfig)
     #: ``[backups] second_folder``: a second place the backups go too (a USB stick's folder; docs/backups.md).
     backups_second_folder: str | None = None
+    #: ``[auction] seconds``: how long a timed auction's countdown runs, from its start and from each bid.
+    auction_seconds: float = 10.0
 
 
-SECTIONS = {"unit", "readers", "display", "keypad", "buzzer", "serial_test_port", "house_rules", "web", "backups"}
+SECTIONS = {"unit", "readers", "display", "keypad", "buzzer", "serial_test_port", "house_rules", "web", "backups",
+            "auction"}
+#: The shortest and longest countdown of a timed auction (``[auction] seconds``): time for "going once, going twice".
+AUCTION_SECONDS = (3.0, 600.0)
 
 #: The Pi's GPIO header: BCM 0-27.
 GPIO_PINS = range(0, 28)
@@ -254,6 +259,16 @@ def _web(data: dict) -> WebConfig:
     return web
 
 
+def _auction_seconds(data: dict) -> float:
+    a = _Section(data.get("auction", {}), "auction")
+    shortest, longest = AUCTION_SECONDS
+    seconds = a.seconds("seconds", 10.0, most=longest)
+    if seconds < shortest:
+        raise a.fail("seconds", f"a number of seconds from {shortest:g} to {longest:g}", seconds)
+    a.done()
+    return seconds
+
+
 def _second_folder(data: dict) -> str | None:
     b = _Section(data.get("backups", {}), "backups")
     folder = b.text("second_folder", None)
@@ -336,7 +351,7 @@ def _build(data: dict) -> Config:
     h = _Section(data.get("house_rules", {}), "house_rules")
     config = Config(sleep_after, db, kind, tuple(slots), poll, removal, display, keypad, buzzer_pin, serial_url,
                     serial_baud, h.amount("start_balance", 15_000_000), h.amount("go_salary", 2_000_000),
-                    h.get("allow_negative", False, bool), _web(data), _second_folder(data))
+                    h.get("allow_negative", False, bool), _web(data), _second_folder(data), _auction_seconds(data))
     h.done()
     _no_pin_twice(config)
     return config

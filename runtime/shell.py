@@ -31,7 +31,7 @@ from banker.errors import LedgerError, Refused
 from banker.events import (
     CommitFailed, Effect, Event, KeyDown, KeyRevealed, Log, PinRefused, PlayTone, RevealKey, SetDisplayPower, Tick,
 )
-from banker.panel import SLEEP_AFTER, Panel
+from banker.panel import AUCTION_SECONDS, SLEEP_AFTER, Panel
 from banker.ports import Buzzer, Display
 from banker.screen import Screen
 from banker.step import Outcome, step
@@ -64,7 +64,8 @@ class Shell:
     sees everything that passes, like pyserial's ``spy://``; ``salt`` gives
     the fresh bytes a typed PIN is hashed with; ``now`` is the clock's time at the start;
     ``on_effect`` carries out the effects the shell has no device for (a new
-    token for the table page, :class:`~banker.events.RenewWebToken`); ``wall_clock``
+    token for the table page, :class:`~banker.events.RenewWebToken`; a live auction's view for it,
+    :class:`~banker.events.LiveState`); ``auction_seconds`` an auction's countdown (``[auction] seconds``); ``wall_clock``
     the real time a PIN lockout runs on (a script's ``wait`` doesn't move it); ``time_of_day`` the local
     time of day while that clock is known right (:mod:`runtime.wall_clock`; a game's end at an hour needs it).
     """
@@ -77,6 +78,7 @@ class Shell:
         buzzer: Buzzer | None = None,
         clock: Callable[[], float] = time.monotonic,
         sleep_after: float = SLEEP_AFTER,
+        auction_seconds: float = AUCTION_SECONDS,
         now: float = 0.0,
         spy: Spy | None = None,
         salt: Callable[[int], bytes] = os.urandom,
@@ -93,7 +95,7 @@ class Shell:
         self.on_effect = on_effect
         self.wall_clock = wall_clock
         self.time_of_day = time_of_day
-        self.panel = Panel(last_activity=now, now=now, sleep_after=sleep_after)
+        self.panel = Panel(last_activity=now, now=now, sleep_after=sleep_after, auction_seconds=auction_seconds)
         self._events: queue.SimpleQueue[Event] = queue.SimpleQueue()
         self._drawn: tuple[Panel, object] | None = None
         self._shown: Screen | None = None

@@ -24,9 +24,9 @@ def buy(table, name, *squares):
 
 def test_fn_and_a_square_show_the_deed_its_owner_and_rent(table):
     table.type("FN 3 9")
-    assert table.screen_lines() == ["39 Boardwalk", "Bank, price 4M", "Rent 500K, house 2M", "Buyer's card on -"]
+    assert table.screen_lines() == ["39 Boardwalk", "Bank, price 4M", "Rent 500K, house 2M", "Buyer -, GO: auction"]
     table.insert("right", "Alice")
-    assert table.screen_lines()[-1] == "M buys, or bid + M/K"
+    assert table.screen_lines()[-1] == "M buys, GO: auction"
 
 
 def test_a_square_without_a_deed_is_refused(table):
@@ -57,7 +57,7 @@ def test_typing_shows_the_bid_and_c_clears_it_before_leaving(table):
     table.type("25")
     assert table.screen_lines()[-1] == "Bid 25_ M/K"
     table.press("C")
-    assert table.screen_lines()[-1] == "M buys, or bid + M/K"
+    assert table.screen_lines()[-1] == "M buys, GO: auction"
     table.press("C")
     assert "Cancelled" in table.shown and table.shell.panel.mode is None
 

@@ -3,7 +3,8 @@
 :func:`serve_in_background` starts it and returns a :class:`PageServer`
 handle once it listens: its ``url`` (with the token), ``renew_token()``,
 ``on_effect`` (give it to :class:`runtime.shell.Shell` as ``on_effect``: it
-carries out :class:`banker.events.RenewWebToken`) and ``close()``. With
+carries out :class:`banker.events.RenewWebToken` and sends a live auction's
+:class:`banker.events.LiveState` to the pages) and ``close()``. With
 ``post`` (the shell's :meth:`~runtime.shell.Shell.post`) it tells the unit
 its address as a :class:`banker.events.WebAddress`, again after a renewal,
 and ``None`` once closed, so ``FN K`` can show it.
@@ -141,10 +142,12 @@ class PageServer:
 
     def on_effect(self, effect) -> None:
         """Carry out an effect the shell has no device for (``Shell(..., on_effect=server.on_effect)``)."""
-        from banker.events import RenewWebToken  # loaded by the shell already; ``banker web`` starts without it
+        from banker.events import LiveState, RenewWebToken  # loaded by the shell already; ``banker web`` never
 
         if isinstance(effect, RenewWebToken):
             self.renew_token()
+        elif isinstance(effect, LiveState) and self._loop.is_running():
+            self._loop.call_soon_threadsafe(self.server.publish_live, effect.data)
 
     def close(self) -> None:
         """Stop serving: the pages lose the unit; the unit is told there is no page any more."""

@@ -128,6 +128,16 @@ class Hub:
                 queue.get_nowait()  # a slow page skips a state: the next one is whole
             queue.put_nowait(message)
 
+    def publish_live(self, message: bytes) -> None:
+        """A live view (an auction's second): on a full queue the older live views go first, then the oldest state."""
+        for queue in self.streams:
+            if queue.full():
+                waiting = [queue.get_nowait() for _ in range(queue.qsize())]
+                kept = [m for m in waiting if m is _CLOSE or not m.startswith(b"event: live")]
+                for m in kept[len(kept) - queue.maxsize + 1:] if len(kept) >= queue.maxsize else kept:
+                    queue.put_nowait(m)
+            queue.put_nowait(message)
+
     def close_all(self) -> None:
         for queue in self.streams:
             if queue.full():
@@ -232,6 +242,7 @@ class WebServer:
         self.page = Gzipped(page)
         self._state = Gzipped(b"{}")
         self._event = b""
+        self._live = b""  # the live view's event while a flow runs (an auction), for a page that connects
         self._generation = tokens.generation
         self._runner: web.AppRunner | None = None
         self._poller: asyncio.Task | None = None
@@ -284,6 +295,15 @@ class WebServer:
         self._event = b"event: state\nid: %d\ndata: %s\n\n" % (state.get("seq", 0), body)
         if send:
             self.hub.publish(self._event)
+
+    def publish_live(self, data: dict | None) -> None:
+        """Send the unit's live view (:class:`banker.events.LiveState`: a running auction) to every page, from the
+        server's loop. A page that connects meanwhile gets it after the state, until it ends (``state`` not
+        ``"open"``) or goes (None). A slow page skips older live views before any state: each one is whole."""
+        body = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+        message = b"event: live\ndata: %s\n\n" % body
+        self._live = message if data is not None and data.get("state") == "open" else b""
+        self.hub.publish_live(message)
 
     def check_token(self) -> None:
         """Close every event stream if the token was renewed (here or by another process)."""
@@ -350,7 +370,7 @@ class WebServer:
         self.hub.streams.add(queue)
         try:
             await response.prepare(request)
-            await response.write(packer.pack(b"retry: 2000\n\n" + self._event))
+            await response.write(packer.pack(b"retry: 2000\n\n" + self._event + self._live))
             while True:
                 try:
                     message = await asyncio.wait_for(queue.get(), self.heartbeat)

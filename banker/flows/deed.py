@@ -1,4 +1,4 @@
-"""The deed flow: a title deed chosen by its tag or ``FN`` + square; then one key buys, bids, charges rent or trades it.
+"""The deed flow: a title deed chosen by its tag or ``FN`` + square; then one key buys, auctions, charges rent or trades it.
 
 Which key does what depends on the cards on the readers when it is pressed
 (see :func:`banker.flows.deed_view.context`); the owner's keys (build, sell,
@@ -21,6 +21,7 @@ from ..money import format_amount
 from ..records import Card
 from ..rules import Offer, buy, interest, rent, trade
 from ..screen import Screen
+from .auction import start as start_auction
 from .common import Flow, act, one_player_result, price_of, two_player_result
 from .deed_view import OWNER, RENT, SALE, TRADE, context, deed_screen
 from .owner import owner_key
@@ -28,7 +29,8 @@ from .owner import owner_key
 
 @dataclass(frozen=True)
 class DeedMode(Flow):
-    """A chosen deed. Digits and ``.`` type a bid, a price or the dice total; ``M``/``K``/``GO`` act.
+    """A chosen deed. Digits and ``.`` type a bid, a price or the dice total; ``M``/``K``/``GO`` act (``GO`` on an
+    unsold deed starts its timed auction).
 
     ``cards_seen``: a player's card lay on a reader while the deed was chosen
     (taking every card away then puts the deed away).
@@ -68,6 +70,8 @@ class DeedMode(Flow):
         if key in SUFFIXES:
             return self._money_key(ctx, key, where, plus, minus)
         if key == Key.GO:
+            if where == SALE:  # an unsold deed: the unit runs its auction (banker.flows.auction)
+                return start_auction(ctx, self.slug)
             return self._rent(ctx, minus)
         return ctx.refuse(views.refused(f"{key}: no use here"), then=STAY)
 

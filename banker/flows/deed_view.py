@@ -73,7 +73,7 @@ def hint_line(ctx: str, deed: Deed, mortgaged: bool, entry: AmountEntry, unknown
     if unknown_tag:
         return "FN: tag this deed"
     if ctx == SALE:
-        return "M buys, or bid + M/K" if minus else "Buyer's card on -"
+        return "M buys, GO: auction" if minus else "Buyer -, GO: auction"
     if ctx == OWNER:
         return "1 build 2 sell ." + ("lift" if mortgaged else "mortg")
     if ctx == TRADE:

@@ -27,6 +27,9 @@ MELODIES: dict[str, tuple[tuple[int, int], ...]] = {
     "refusal": ((330, 180), (0, 50), (330, 280)),
     "new-game": ((1000, 90), (1300, 90), (1700, 90), (2200, 220)),
     "warning": ((2400, 100), (0, 100), (2400, 100), (0, 100), (2400, 300)),
+    "tick": ((3200, 20),),
+    "going-once": ((1319, 120), (0, 60), (988, 180)),
+    "going-twice": ((1319, 120), (0, 60), (1175, 120), (0, 60), (988, 180)),
 }
 #: Loudness of volume 1 (low), 2 (medium) and 3 (high), as a fraction of full scale.
 LEVELS = {0: 0.0, 1: 0.12, 2: 0.35, 3: 0.9}

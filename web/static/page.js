@@ -5,7 +5,9 @@
   const GROUPS = { "brown": "Brown", "light-blue": "Light blue", "pink": "Pink", "orange": "Orange", "red": "Red",
     "yellow": "Yellow", "green": "Green", "dark-blue": "Dark blue", "railroad": "Railroads", "utility": "Utilities" };
   const SILENT_MS = 25000;   // the server says something every 10 s; silence this long means the unit is gone
-  let source = null, lastHeard = 0, retryMs = 1000, retryTimer = null, previous = {}, refused = false;
+  const LIVE_STALE_MS = 10000;  // an open live view is sent every second: silence this long means it is over
+  const LIVE_ENDED_MS = 8000;   // "Sold to Bob for 1.5M" stays this long
+  let source = null, lastHeard = 0, retryMs = 1000, retryTimer = null, previous = {}, refused = false, liveTimer = null;
 
   const $ = (id) => document.getElementById(id);
   function el(tag, attrs, ...children) {
@@ -215,6 +217,25 @@
     if (!entries.length) list.append(el("li", {}, el("span", {}), el("span", { class: "says" }, "Nothing yet")));
   }
 
+  // -- the unit's live view (docs/web.md, "Live views"): a timed auction before its sale is journalled -----------
+
+  function drawLive(v) {
+    const box = $("live-view");
+    clearTimeout(liveTimer);
+    if (!v || v.kind !== "auction") { box.hidden = true; return; }
+    const open = v.state === "open";
+    box.hidden = false;
+    box.className = "live-view" + (open ? "" : " ended");
+    box.dataset.state = v.state;
+    $("live-lot").textContent = v.lot;
+    $("live-price").textContent = `(price ${v.price_text})`;
+    $("live-high").textContent = v.high_text || "No bid";
+    $("live-bidder").textContent = v.bidder || "";
+    $("live-seconds").textContent = open ? `${v.seconds} s left` : "";
+    $("live-call").textContent = open ? (v.call ? v.call[0].toUpperCase() + v.call.slice(1) + "!" : "") : (v.text || "");
+    liveTimer = setTimeout(() => { box.hidden = true; }, open ? LIVE_STALE_MS : LIVE_ENDED_MS);
+  }
+
   // -- staying connected -----------------------------------------------------------------------
 
   function status(live, text, banner) {
@@ -237,12 +258,17 @@
       status(true, "Live");
       draw(JSON.parse(ev.data));
     });
+    source.addEventListener("live", (ev) => {
+      lastHeard = Date.now();
+      drawLive(JSON.parse(ev.data));
+    });
     source.addEventListener("ping", () => { lastHeard = Date.now(); });
     source.onerror = () => lost();
   }
 
   function lost() {
     if (source) { source.close(); source = null; }
+    drawLive(null);
     if (refused) return;
     status(false, "Offline", "Lost the unit. Reconnecting…");
     fetch("/api/state", { headers: { Authorization: "Bearer " + token }, cache: "no-store" }).then((r) => {
