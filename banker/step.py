@@ -188,7 +188,7 @@ def _tick(panel: Panel, game: Game, event: Tick) -> Outcome:
         if reply is None:
             return Outcome(panel)
         return _outcome(replace(panel, now=t, last_activity=t), game, reply)
-    if not panel.asleep and t - panel.last_activity >= panel.sleep_after:
+    if not panel.asleep and t - panel.last_activity >= panel.sleep_after and not getattr(panel.mode, "keeps_awake", False):
         asleep = replace(panel, asleep=True, entry=AmountEntry(), message=None, mode=None)
         return Outcome(asleep, (SetDisplayPower(False),))
     return Outcome(panel)
@@ -313,8 +313,7 @@ def _card_placed(panel: Panel, game: Game, event: CardPlaced) -> Outcome:
     slug = game.deed_tags.get(event.uid)
     if slug is not None:
         panel = replace(panel, message=None, deed_on=event.reader)
-        tapped = getattr(panel.mode, "deed_tapped", None) or flows.deed_tapped  # an auction keeps its deed
-        return _outcome(panel, game, tapped(Ctx(panel, game), slug))
+        return _outcome(panel, game, flows.deed_tapped(Ctx(panel, game), slug))  # a deal or an auction takes it
     panel = replace(panel, message=None).with_card(event.reader, event.uid)
     ctx = Ctx(panel, game)
     if panel.mode is not None:

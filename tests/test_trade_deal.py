@@ -185,7 +185,7 @@ def test_mortgaged_deeds_interest_or_lift_chosen_per_deed(dealt):
     dealt.press("M")                 # Boardwalk: the 10% now, still mortgaged
     assert dealt.screen_lines()[0] == "Mortgaged Park Place"
     dealt.press(".")                 # Park Place: lifted at once
-    assert dealt.shell.panel.mode.live(None)["lift_now"] == ["park-place"]
+    assert live(dealt)["lift_now"] == ["park-place"]
     agree(dealt)
     assert dealt.shown.startswith("Traded 2 deeds |")
     assert dealt.mortgaged("boardwalk") and not dealt.mortgaged("park-place")
@@ -228,14 +228,14 @@ def test_agreement_is_each_card_laid_again_and_only_theirs(dealt):
     before = posted(dealt)
     open_deal(dealt)
     dealt.type("FN 3 9 GO 1 M M")
-    assert dealt.shell.panel.mode.live(None)["confirmed"] == []
+    assert live(dealt)["confirmed"] == []
     dealt.remove("left")
     dealt.insert("left", "Carol")    # a third player's card agrees to nothing
     dealt.remove("left")
     assert posted(dealt) == before
     dealt.insert("left", "Alice")
     assert dealt.screen_lines()[-1] == "Bob: tap to agree"
-    assert dealt.shell.panel.mode.live(None)["confirmed"] == ["Alice"]
+    assert live(dealt)["confirmed"] == ["Alice"]
     dealt.press("M")                 # a key agrees to nothing either
     assert "lift your" in dealt.shown and posted(dealt) == before
     dealt.remove("right")
@@ -281,13 +281,22 @@ def test_the_deal_pages_through_with_k_and_every_line_fits(dealt):
     assert all(len(line) <= 21 and "~" not in line for lines in seen for line in lines)
 
 
+def live(table) -> dict:
+    """The deal's live view for the table page, as the step asks it."""
+    from banker.step import live as live_view
+
+    return live_view(table.shell.panel, table.ledger.game())
+
+
 def test_live_shows_the_whole_deal(dealt):
     open_deal(dealt)
     dealt.type("FN 3 9 FN 4 FN 0 1 3 M")
-    assert dealt.shell.panel.mode.live(None) == {
+    assert live(dealt) == {
         "kind": "deal", "first": "Alice", "second": "Bob",
-        "first_gives": {"deeds": ["boardwalk"], "jail_cards": 1, "cash": 0},
-        "second_gives": {"deeds": ["mediterranean-avenue"], "jail_cards": 0, "cash": 3 * M},
+        "first_gives": {"deeds": ["boardwalk"], "deed_names": ["Boardwalk"], "jail_cards": 1, "cash": 0,
+                        "cash_text": None},
+        "second_gives": {"deeds": ["mediterranean-avenue"], "deed_names": ["Mediterranean Avenue"], "jail_cards": 0,
+                         "cash": 3 * M, "cash_text": "3M"},
         "lift_now": [], "stage": "build", "confirmed": []}
 
 
@@ -305,3 +314,11 @@ def test_while_a_choice_or_the_agreement_waits_the_deal_cant_change(dealt):
     dealt.tap("left", "park-place")
     assert "To agree: lift your" in dealt.shown
     assert dealt.shell.panel.mode.gives[0].deeds == ("boardwalk",)
+
+
+def test_a_deal_keeps_the_unit_awake_while_the_table_negotiates(table):
+    table.insert("left", "Alice")
+    table.insert("right", "Bob")
+    table.type("FN GO 7")
+    table.wait(600)
+    assert not table.shell.screen.asleep and "Alice gives" in table.shown

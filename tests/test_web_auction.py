@@ -155,3 +155,26 @@ def test_a_slow_page_skips_older_live_views_before_any_state():
 
     assert asyncio.run(check()) == [b"event: state\ndata: 1\n\n", b"event: live\ndata: 1\n\n",
                                     b"event: state\ndata: 2\n\n"]
+
+
+def test_the_page_shows_a_whole_deal_as_the_table_builds_it(browser, table):
+    driver, page = table
+    browser.get(page.url)
+    wait_for_state(browser)
+    driver.insert("right", "Alice")
+    for key in ("FN", "3", "9", "M"):  # Alice buys Boardwalk
+        driver.press(key)
+    driver.remove("right")
+    driver.insert("left", "Alice")
+    driver.insert("right", "Bob")
+    for key in ("FN", "GO", "7"):
+        driver.press(key)
+    until(lambda: shown(browser, "deal-title") == "Deal: Alice and Bob", 2.0, "the deal on the page")
+    assert shown(browser, "deal-first-gives") == "nothing yet"
+    for key in ("FN", "3", "9", "GO", "2", "M"):  # Boardwalk from Alice; then Bob's side: 2M
+        driver.press(key)
+    until(lambda: shown(browser, "deal-second-gives") == "2M", 2.0, "Bob's cash on the page")
+    assert shown(browser, "deal-first-gives") == "Boardwalk"
+    driver.press("C")  # the deal called off: it leaves the page
+    driver.press("C")
+    until(lambda: shown(browser, "deal-title") is None, 2.0, "the deal gone from the page")

@@ -30,7 +30,8 @@ def deed_by_position(ctx: Ctx, position: int) -> Reply:
 
 def deed_tapped(ctx: Ctx, slug: str) -> Reply:
     """A deed's RFID tag was placed on a reader: that deed is chosen (whatever flow was open ends), unless the
-    open flow takes deeds itself (a deal, :mod:`.trade`: the deed joins it)."""
+    open flow takes deeds itself (a deal, :mod:`.trade`: the deed joins it; an auction, :mod:`.auction`, keeps
+    its own)."""
     taker = getattr(ctx.panel.mode, "deed_tapped", None)
     if taker is not None:
         return taker(ctx, slug)

@@ -65,6 +65,8 @@ class DealMode(Flow):
     their new owner lifts at once; ``asking``: the mortgaged deed whose choice is asked; ``agreed``: the players
     who agreed; ``seen``: the players' cards on the readers at the last change."""
 
+    keeps_awake = True  # a table may negotiate for minutes: the unit doesn't sleep and drop the deal
+
     first: Card
     second: Card
     gives: tuple[Offer, Offer] = (Offer(), Offer())
@@ -146,8 +148,12 @@ class DealMode(Flow):
 
     def live(self, ctx: Ctx) -> dict:
         """The deal as the table page shows it: who gives what, the mortgages lifted, who agreed."""
+        edition = ctx.game.edition
+
         def gives(offer: Offer) -> dict:
-            return {"deeds": list(offer.deeds), "jail_cards": offer.jail_cards, "cash": offer.cash}
+            return {"deeds": list(offer.deeds), "deed_names": [edition.deed(slug).name for slug in offer.deeds],
+                    "jail_cards": offer.jail_cards, "cash": offer.cash,
+                    "cash_text": format_amount(offer.cash) if offer.cash else None}
 
         return {"kind": "deal", "first": self.first.name, "second": self.second.name,
                 "first_gives": gives(self.gives[0]), "second_gives": gives(self.gives[1]),

@@ -219,9 +219,30 @@
 
   // -- the unit's live view (docs/web.md, "Live views"): a timed auction before its sale is journalled -----------
 
+  function drawDeal(v) {  // a whole deal being built on the unit: each side's part, who agreed
+    const box = $("deal-view");
+    if (!v || v.kind !== "deal") { box.hidden = true; return; }
+    box.hidden = false;
+    box.dataset.stage = v.stage;
+    const side = (name, gives, id) => {
+      $(id).textContent = `${name} gives`;
+      const list = $(id + "-gives");
+      list.replaceChildren();
+      const parts = [...gives.deed_names];
+      if (gives.cash_text) parts.push(gives.cash_text);
+      if (gives.jail_cards) parts.push(gives.jail_cards === 1 ? "a Get Out of Jail Free card" : `${gives.jail_cards} Get Out of Jail Free cards`);
+      for (const part of parts.length ? parts : ["nothing yet"]) list.append(el("li", {}, part));
+    };
+    side(v.first, v.first_gives, "deal-first");
+    side(v.second, v.second_gives, "deal-second");
+    $("deal-title").textContent = `Deal: ${v.first} and ${v.second}`;
+    $("deal-agreed").textContent = v.confirmed.length ? `Agreed: ${v.confirmed.join(" and ")}` : "";
+  }
+
   function drawLive(v) {
     const box = $("live-view");
     clearTimeout(liveTimer);
+    drawDeal(v);
     if (!v || v.kind !== "auction") { box.hidden = true; return; }
     const open = v.state === "open";
     box.hidden = false;
