@@ -59,6 +59,15 @@ HOUSE_RULES_GAME = """
     press C
 """
 
+#: Alice, with the light blues and two houses on each lot (8.8M left), owes Bob 9.5M: 700K short.
+RAISE_CASH = LIGHT_BLUES + """
+    insert right Alice
+    press FN 0 6 1 FN 0 8 1 FN 0 9 1 FN 0 6 1 FN 0 8 1 FN 0 9 1
+    remove right
+    insert left Bob
+    insert right Alice
+"""
+
 #: name: (what to cut out: "window" or "unit", the keypad script[, a key held down at the end, seconds])
 SHOTS: dict[str, tuple] = {
     "window": ("window", LIGHT_BLUES + """
@@ -129,6 +138,11 @@ SHOTS: dict[str, tuple] = {
     "sum-asked": ("unit", "press FN GO 1 6 6 M\ninsert right Alice\npress 4 M 1 1\nexpect screen 15M - 4M = 11"),
     "sum-shown": ("unit", "press FN GO 1 6 M\ninsert right Alice\ninsert left Bob\npress 2 M\n"
                           "expect screen Bob 15M + 2M = 17M"),
+    # Raising cash (docs/keypad.md): the refusal's offer, a step, enough, and not enough even selling all
+    "raise-offer": ("unit", RAISE_CASH + "press 9 . 5 M\nexpect screen 0: raise cash"),
+    "raise-step": ("unit", RAISE_CASH + "press 9 . 5 M 0 GO\nexpect screen Alice short 450K"),
+    "raise-enough": ("unit", RAISE_CASH + "press 9 . 5 M 0 GO GO GO\nexpect screen Alice has enough"),
+    "raise-not-enough": ("unit", RAISE_CASH + "press 1 5 M 0\nexpect screen Even selling all"),
 }
 #: Shots taken with another ``[display] digits`` than the default (docs/config.md).
 DIGITS = {"screen-large-balance": "large"}
