@@ -76,6 +76,15 @@ WHOLE_DEAL = """
     press FN GO 7 FN 3 9 FN 4 FN 0 1 3 M
 """
 
+#: Alice, with the light blues and two houses on each lot (8.8M left), owes Bob 9.5M: 700K short.
+RAISE_CASH = LIGHT_BLUES + """
+    insert right Alice
+    press FN 0 6 1 FN 0 8 1 FN 0 9 1 FN 0 6 1 FN 0 8 1 FN 0 9 1
+    remove right
+    insert left Bob
+    insert right Alice
+"""
+
 #: name: (what to cut out: "window" or "unit", the keypad script[, a key held down at the end, seconds])
 #: Boardwalk's timed auction (FN 3 9 GO) with Bob's bid of 2.5M, his card still on the - reader.
 AUCTION = """
@@ -163,6 +172,11 @@ SHOTS: dict[str, tuple] = {
     "auction-open": ("unit", AUCTION + "expect screen Bob high, 10 s"),
     "auction-going-once": ("unit", AUCTION + "wait 8.5\nexpect screen Going once!"),
     "auction-sold": ("unit", AUCTION + "wait 10.5\nexpect screen Sold to Bob"),
+    # Raising cash (docs/keypad.md): the refusal's offer, a step, enough, and not enough even selling all
+    "raise-offer": ("unit", RAISE_CASH + "press 9 . 5 M\nexpect screen 0: raise cash"),
+    "raise-step": ("unit", RAISE_CASH + "press 9 . 5 M 0 GO\nexpect screen Alice short 450K"),
+    "raise-enough": ("unit", RAISE_CASH + "press 9 . 5 M 0 GO GO GO\nexpect screen Alice has enough"),
+    "raise-not-enough": ("unit", RAISE_CASH + "press 1 5 M 0\nexpect screen Even selling all"),
 }
 #: Shots taken with another ``[display] digits`` than the default (docs/config.md).
 DIGITS = {"screen-large-balance": "large"}

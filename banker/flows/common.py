@@ -37,7 +37,18 @@ def act(ctx: Ctx, rule, shown: DealShown, *, actor: Card | None, stay: object = 
     except (Refused, AmountError) as exc:
         return ctx.refuse(views.refused(str(exc)), then=back)
     tx = game.numbered(deal.to_transaction(memo))
-    return ctx.commit(tx, lambda after: shown(deal, after), mode=stay, on_refusal=back, actor=actor)
+    return offer_raise_cash(ctx, ctx.commit(tx, lambda after: shown(deal, after), mode=stay, on_refusal=back,
+                                            actor=actor))
+
+
+def offer_raise_cash(ctx: Ctx, reply: Reply) -> Reply:
+    """``reply`` as it is, unless the fold refused its payment for a shortfall: then the refusal screen offers
+    ``0: raise cash`` (:mod:`banker.flows.raise_cash`), and keeps the payment to retry it."""
+    if reply.short is None:
+        return reply
+    from .raise_cash import short_offer  # raise_cash builds on this module (and the home screen): imported late
+
+    return short_offer(ctx, reply)
 
 
 def one_player_result(card: Card, title: str | None = None) -> DealShown:
@@ -79,7 +90,7 @@ class Flow(Mode):
     def key(self, ctx: Ctx, key: Key) -> Reply:
         if key == Key.FN:
             return self.fn(ctx)
-        return self.press(ctx, key)
+        return offer_raise_cash(ctx, self.press(ctx, key))  # a payment committed by the flow itself, short
 
     def fn(self, ctx: Ctx) -> Reply:
         return ctx.enter(MENU)

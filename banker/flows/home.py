@@ -7,6 +7,8 @@ the volume; ``FN`` opens the menu (and enrols an unknown card lying alone
 on a reader). The step hands keys and cards here while no other mode is
 active (``panel.mode`` is None); ``C`` (:meth:`Home.cancel`) clears the
 amount, and held starts a new game (:mod:`banker.step`, it is about time).
+A payment refused for a shortfall offers ``0: raise cash``
+(:mod:`banker.flows.raise_cash`).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from ..screen import Screen
 from ..money import format_amount
 from ..play_clock import time_left_line
 from ..rules.standings import standings
+from .common import offer_raise_cash
 from .menu import FnMenu
 
 #: The keys a reader's fault refuses on the home screen (nothing is paid until it reads again).
@@ -127,7 +130,7 @@ def _post(ctx: Ctx, payer: Card | None, payee: Card | None, amount: int, kind: s
             return views.received(payee, amount, after.balance(payee.id), memo)
         return views.paid(payer, amount, after.balance(payer.id))
 
-    return ctx.commit(tx, shown, actor=payer)
+    return offer_raise_cash(ctx, ctx.commit(tx, shown, actor=payer))
 
 
 # -- FN and enrolment on the device ------------------------------------------------------------

@@ -12,7 +12,7 @@ the record leads to, so a screen never reports what would not fit.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import Enum
 from typing import Any
 from collections.abc import Callable
@@ -24,7 +24,7 @@ from ..events import Key, Tone
 from ..errors import InsufficientFunds, Refused
 from ..game import Game, apply
 from ..panel import Panel
-from ..records import Card, Record, stamped
+from ..records import Card, Record, Transaction, stamped
 from ..screen import Screen
 
 
@@ -81,9 +81,24 @@ class Reply:
     folded_on: Game | None = None
     effects: tuple = ()
     grant: Grant | None = None
+    short: Shortfall | None = None
 
 
 Shown = Callable[[Game], Screen]
+
+
+@dataclass(frozen=True)
+class Shortfall:
+    """A payment the fold refused because ``actor`` is ``amount`` short: kept with a funds refusal's reply so the
+    flows can offer to raise the cash (:mod:`banker.flows.raise_cash`) and then retry the very same payment.
+    ``record``: the transaction as it was refused; ``shown``: its success screen; ``mode``: the mode after it
+    succeeds."""
+
+    record: Transaction
+    shown: Shown
+    actor: Card
+    amount: int
+    mode: object = None
 
 
 @dataclass(frozen=True)
@@ -150,14 +165,19 @@ class Ctx:
 
         ``mode`` is the mode after a success; ``on_refusal`` where a refusal leaves the unit (as in
         :meth:`refuse`); ``actor`` is the card whose shortfall a funds refusal names (the fold,
-        :func:`banker.game.apply`, is the one place that refuses a balance below zero).
+        :func:`banker.game.apply`, is the one place that refuses a balance below zero). A transaction refused
+        for ``actor``'s shortfall carries a :class:`Shortfall` in the reply (``short``): the flows turn it into
+        the refusal screen's offer to raise the cash (``0``) and keep the payment to retry it.
         """
         if self.wall:  # the key's own time: the fold here is then the one the ledger keeps
             record = stamped(record, self.wall)
         try:
             after = apply(self.game, record)
         except InsufficientFunds as exc:
-            return self.refuse(self.short_of_funds(exc, actor), then=on_refusal)
+            refusal = self.refuse(self.short_of_funds(exc, actor), then=on_refusal)
+            if actor is None or type(record) is not Transaction:
+                return refusal
+            return replace(refusal, short=Shortfall(record, shown, actor, exc.shortfall, mode))
         except Refused as exc:
             return self.refuse(views.refused(str(exc)), then=on_refusal)
         return Reply(mode=mode, message=shown(after), tone=tone, record=record, after=after, folded_on=self.game)
