@@ -122,7 +122,8 @@ class DesktopSim:
     ``clock`` gives event times (a :class:`SimClock`; a script freezes it);
     ``sound=False`` keeps the buzzer silent; ``scale=None`` picks the largest
     scale up to the default whose window fits the desktop; ``digits`` is the
-    config's ``[display] digits`` (``"large"``: balances as tall as fit). Raises
+    config's ``[display] digits`` (``"large"``: balances as tall as fit); ``auction_seconds`` its
+    ``[auction] seconds`` (None: the default). Raises
     :class:`NoDisplay` where no window can be opened. Use it as a context
     manager, or call :meth:`close`.
 
@@ -131,7 +132,7 @@ class DesktopSim:
     """
 
     def __init__(self, ledger, *, scale: int | None = DEFAULT_SCALE, clock: SimClock | None = None,
-                 sound: bool = True, digits: str = "normal") -> None:
+                 sound: bool = True, digits: str = "normal", auction_seconds: float | None = None) -> None:
         if digits not in DIGITS:
             raise ValueError(f"digits must be one of {', '.join(DIGITS)}, not {digits!r}")
         problem = display_problem()
@@ -155,7 +156,8 @@ class DesktopSim:
         self.clock = clock or SimClock()
         self.oled = OledView(self.layout.scale, digits)
         self.buzzer = ToneBuzzer(audible=sound)
-        self.shell = Shell(ledger, display=self.oled, buzzer=self.buzzer, clock=self.clock, now=self.clock())
+        timing = {} if auction_seconds is None else {"auction_seconds": auction_seconds}  # the config's [auction]
+        self.shell = Shell(ledger, display=self.oled, buzzer=self.buzzer, clock=self.clock, now=self.clock(), **timing)
         self.table = CardTable()
         self.panel_source = PanelSource(ledger)
         self.painter = draw.Painter(self.surface, self.layout)
