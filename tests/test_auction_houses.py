@@ -179,3 +179,13 @@ def test_the_opener_s_lot_must_take_a_house_now(table):
     table.press("C")
     table.type("FN 0 1 4 9 GO")  # an amount typed: GO is no auction
     assert "Bid, then M or K" in table.shown
+
+
+def test_the_unit_stays_awake_while_the_winner_chooses(table):
+    open_auction(table)
+    bid(table, "Bob", "1M")
+    table.wait(10)
+    table.wait(table.shell.panel.sleep_after + 60)
+    assert not table.shell.panel.asleep and "Bob won 1M" in table.shown
+    table.press("M")
+    assert table.houses("st-james-place") == 1
