@@ -93,6 +93,23 @@ AUCTION = """
     press 2 . 5 M
 """
 
+#: A building shortage: Alice's lots take 30 of the bank's 32 houses; Bob buys the orange group and opens the
+#: auction of a house (4 GO on St. James Place); he bids 1.5M and wins it.
+HOUSE_AUCTION = """
+    insert left Alice
+    press 2 0 M
+    remove left
+    insert right Alice
+    press FN 0 1 M FN 0 3 M FN 0 6 M FN 0 8 M FN 0 9 M FN 1 1 M FN 1 3 M FN 1 4 M
+""" + "    press FN 0 6 1 FN 0 8 1 FN 0 9 1 FN 1 1 1 FN 1 3 1 FN 1 4 1\n" * 4 + """
+    press FN 0 1 1 FN 0 3 1 FN 0 1 1 FN 0 3 1 FN 0 1 1 FN 0 3 1
+    remove right
+    insert right Bob
+    press FN 1 6 M FN 1 8 M FN 1 9 M
+    press FN 1 6 4 GO 1 . 5 M
+    remove right
+"""
+
 SHOTS: dict[str, tuple] = {
     "window": ("window", LIGHT_BLUES + """
         press FN 0 6
@@ -172,6 +189,7 @@ SHOTS: dict[str, tuple] = {
     "auction-open": ("unit", AUCTION + "expect screen Bob high, 10 s"),
     "auction-going-once": ("unit", AUCTION + "wait 8.5\nexpect screen Going once!"),
     "auction-sold": ("unit", AUCTION + "wait 10.5\nexpect screen Sold to Bob"),
+    "auction-house-lot": ("unit", HOUSE_AUCTION + "wait 10.5\nexpect screen Bob won 1.5M"),
     # Raising cash (docs/keypad.md): the refusal's offer, a step, enough, and not enough even selling all
     "raise-offer": ("unit", RAISE_CASH + "press 9 . 5 M\nexpect screen 0: raise cash"),
     "raise-step": ("unit", RAISE_CASH + "press 9 . 5 M 0 GO\nexpect screen Alice short 450K"),

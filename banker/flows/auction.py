@@ -79,7 +79,7 @@ class Auction(Flow):
         if self.notice is not None:
             return self.notice
         game = ctx.game
-        title = f"Auction {game.edition.deed(self.slug).short}"
+        title = self.title(ctx)
         card = _one_card(ctx)
         who = card.name if isinstance(card, Card) else "Bid"
         call = CALLS.get(self.left)
@@ -95,6 +95,19 @@ class Auction(Flow):
             return views.screen(title, f"No bid, {self.left} s left", *keys)
         return views.screen(title, format_amount(self.high) if self.bidder is not None else "No bid", status, big=1)
 
+    def title(self, ctx: Ctx) -> str:
+        """The screen's first line: what is sold."""
+        return f"Auction {ctx.game.edition.deed(self.slug).short}"
+
+    def what(self, ctx: Ctx) -> str:
+        """What is sold, in the closing messages."""
+        return ctx.game.edition.deed(self.slug).short
+
+    def lot(self, ctx: Ctx) -> tuple[str, int]:
+        """What the table page names the lot, and the price printed for it."""
+        deed = ctx.game.edition.deed(self.slug)
+        return deed.name, deed.price
+
     def live(self, ctx: Ctx) -> dict:
         """The table page's view of the auction while it runs (docs/web.md, ``kind: auction``)."""
         return self._live(ctx, "open", call=CALLS.get(self.left))
@@ -103,9 +116,10 @@ class Auction(Flow):
         game = ctx.game
         deed = game.edition.deed(self.slug)
         high = self.high if self.bidder is not None else None
-        return {"kind": "auction", "state": state, "lot": deed.name, "short": deed.short, "slug": deed.slug,
-                "square": deed.position, "group": deed.group, "price": deed.price,
-                "price_text": format_amount(deed.price), "high": high,
+        lot, price = self.lot(ctx)
+        return {"kind": "auction", "state": state, "lot": lot, "short": deed.short, "slug": deed.slug,
+                "square": deed.position, "group": deed.group, "price": price,
+                "price_text": format_amount(price), "high": high,
                 "high_text": None if high is None else format_amount(high),
                 "bidder": None if self.bidder is None else game.name_of(self.bidder),
                 "seconds": self.left, "call": call, "text": text}
@@ -137,11 +151,14 @@ class Auction(Flow):
         game = ctx.game
         if card.id in game.estate.retired:
             return self._refuse(ctx, f"{card.name} is out", "of the game: no bid")
+        barred = self.barred(ctx, card)
+        if barred:
+            return self._refuse(ctx, *barred)
         if self.bidder is not None and amount <= self.high:
             return self._refuse(ctx, f"Bid above {format_amount(self.high)}",
                                 f"{game.name_of(self.bidder)} bid {format_amount(self.high)}")
         try:  # the fold is the one place that refuses a balance below zero: the sale as it would be now
-            apply(game, game.numbered(buy(game, buyer=card.id, slug=self.slug, price=amount).to_transaction()))
+            apply(game, game.numbered(self.sale(game, card, amount).to_transaction()))
         except InsufficientFunds as exc:
             return self._refuse(ctx, *ctx.short_of_funds(exc, card).lines[1:])
         except Refused as exc:
@@ -149,6 +166,14 @@ class Auction(Flow):
         seconds = ctx.panel.auction_seconds
         return ctx.enter(replace(self, high=amount, bidder=card.id, entry=AmountEntry(), notice=None,
                                  ends_at=ctx.panel.now + seconds, left=seconds_left(seconds, 0.0)))
+
+    def barred(self, ctx: Ctx, card: Card) -> tuple[str, ...]:
+        """Why ``card`` may not bid at all (no line: it may)."""
+        return ()
+
+    def sale(self, game, card: Card, amount: int):
+        """The deal the sale to ``card`` at ``amount`` would be now (refused as the rules refuse it)."""
+        return buy(game, buyer=card.id, slug=self.slug, price=amount)
 
     def _refuse(self, ctx: Ctx, *lines: str) -> Reply:
         """A refused bid: its screen for a moment, the refusal tone; the countdown runs on."""
@@ -166,8 +191,7 @@ class Auction(Flow):
         """``C`` clears an amount being typed first, then cancels the auction: nothing is sold."""
         if not self.entry.empty:
             return ctx.enter(replace(self, entry=AmountEntry(), notice=None))
-        short = ctx.game.edition.deed(self.slug).short
-        return Reply(mode=None, message=views.message("Auction cancelled", short, "Nothing sold"),
+        return Reply(mode=None, message=views.message("Auction cancelled", self.what(ctx), "Nothing sold"),
                      effects=(LiveState(self._live(ctx, "cancelled", text="Auction cancelled")),))
 
     # -- time ----------------------------------------------------------------------------------
@@ -189,12 +213,15 @@ class Auction(Flow):
         return Reply(mode=after, entry=KEEP, tone=tone)
 
     def _close(self, ctx: Ctx) -> Reply:
+        if self.bidder is None:
+            return Reply(mode=None, message=views.message("No bid", self.what(ctx), "Nothing sold"),
+                         effects=(LiveState(self._live(ctx, "no-bid", text="No bid: nothing sold")),))
+        return self.sell(ctx, ctx.game.card_by_id(self.bidder))
+
+    def sell(self, ctx: Ctx, winner: Card) -> Reply:
+        """The countdown ended with ``winner``'s high bid: the sale, one record."""
         game = ctx.game
         deed = game.edition.deed(self.slug)
-        if self.bidder is None:
-            return Reply(mode=None, message=views.message("No bid", deed.short, "Nothing sold"),
-                         effects=(LiveState(self._live(ctx, "no-bid", text="No bid: nothing sold")),))
-        winner = game.card_by_id(self.bidder)
         price = format_amount(self.high)
 
         def shown(deal, after) -> Screen:
@@ -202,7 +229,11 @@ class Auction(Flow):
                                 f"{deed.short}, {winner.name} {format_amount(after.balance(winner.id))}", big=1)
 
         reply = act(ctx, buy, shown, actor=winner, back=END, buyer=winner.id, slug=self.slug, price=self.high)
-        done = self._live(ctx, "sold", text=f"Sold to {winner.name} for {price}")
+        return self.told(ctx, reply, winner)
+
+    def told(self, ctx: Ctx, reply: Reply, winner: Card) -> Reply:
+        """``reply`` (the sale's record, or its refusal) with the page told how the auction ended."""
+        done = self._live(ctx, "sold", text=f"Sold to {winner.name} for {format_amount(self.high)}")
         if reply.record is None:
             done = self._live(ctx, "refused", text="Not sold: " + " ".join(reply.message.lines))
         return replace(reply, effects=reply.effects + (LiveState(done),))

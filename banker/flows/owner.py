@@ -12,6 +12,7 @@ from ..records import Card
 from ..rules import build, lift_mortgage, mortgage, rent, sell_building, sell_down
 from ..screen import Screen
 from .common import AmountFlow, Flow, act, one_player_result
+from .house_auction import start as start_house_auction
 
 OWNER_HELP = ("1 build  2 sell", "3 sell group down", "4 build at a bid", ". mortgage / lift")
 
@@ -66,7 +67,8 @@ class SellDown(Flow):
 
 @dataclass(frozen=True)
 class BuildingBid(AmountFlow):
-    """``4``: the next building at the price a shortage auction set: type it, then ``M``/``K``."""
+    """``4``: the next building at the price a shortage auction set: type it, then ``M``/``K``; or ``GO``, the
+    unit's timed auction of a house."""
 
     back: object = None
     owner: Card | None = None
@@ -75,7 +77,14 @@ class BuildingBid(AmountFlow):
 
     def screen(self, ctx: Ctx) -> Screen:
         deed = ctx.game.edition.deed(self.back.slug)
-        return views.screen("Building auction", deed.short, f"Bid {self.entry.shown()}", "then M or K", big=None)
+        return views.screen("Building auction", deed.short, f"Bid {self.entry.shown()} M/K",
+                            "GO: timed auction", big=None)
+
+    def press(self, ctx: Ctx, key: Key) -> Reply:
+        """``GO`` with nothing typed: the unit runs the house's timed auction (:mod:`.house_auction`)."""
+        if key == Key.GO and self.entry.empty:
+            return start_house_auction(ctx, self.owner, self.back.slug)
+        return super().press(ctx, key)
 
     def priced(self, cleared, ctx: Ctx, price: int) -> Reply:
         return act(ctx, build, one_player_result(self.owner), actor=self.owner, stay=self.back, back=self.back,

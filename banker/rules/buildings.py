@@ -23,6 +23,7 @@ from banker.rules.estate import HOTEL, Estate, houses_change
 from banker.rules.holdings import (
     group_has_mortgage,
     houses_at_step,
+    owned_deeds,
     owns_group,
     require_owner,
     resale_per_step,
@@ -40,15 +41,10 @@ def build(game: Position, *, player: int, slug: str, price: int | None = None) -
     lot mortgaged, the lot is at the group's lowest step (even building),
     and the bank has the house or hotel.
     """
-    edition, estate, rules = game.edition, game.estate, game.rules
-    deed = edition.deed(slug)
-    _require_buildable(edition, estate, deed, player)
+    estate = game.estate
+    deed = game.edition.deed(slug)
     houses = estate.houses(slug)
-    if houses == HOTEL:
-        raise Refused("Already a hotel")
-    if step(houses, rules) > min(_steps(edition, estate, deed, rules)):
-        raise Refused("Build evenly")
-    hotel = houses == rules.houses_for_hotel
+    hotel = _next_is_hotel(game, deed, player)
     if hotel and estate.hotels_in_bank < 1:
         raise Refused("Bank has no hotels")
     if not hotel and estate.houses_in_bank < 1:
@@ -61,6 +57,50 @@ def build(game: Position, *, player: int, slug: str, price: int | None = None) -
         summary=f"{what} on {deed.short}",
         kind="build",
     )
+
+
+def require_house_lot(game: Position, *, player: int, slug: str) -> None:
+    """Refuse unless ``player`` may put a house (not the hotel) on the lot now, whatever the bank has."""
+    if _next_is_hotel(game, game.edition.deed(slug), player):
+        raise Refused("Next is the hotel")
+
+
+def house_lots(game: Position, player: int) -> tuple[str, ...]:
+    """The slugs of ``player``'s lots that may take a house now (building evenly; not the hotel), board order."""
+    lots = []
+    for deed in owned_deeds(game.edition, game.estate, player):
+        try:
+            require_house_lot(game, player=player, slug=deed.slug)
+        except Refused:
+            continue
+        lots.append(deed.slug)
+    return tuple(lots)
+
+
+def house_shortage(game: Position) -> None:
+    """Refuse unless the bank is short of houses, so that a house goes to the highest bidder (the rules: when
+    two or more players want more houses than the bank has, they are auctioned).
+
+    The unit can't know what the players want, only what they may build:
+    short means the bank has a house, at least two players have a lot that
+    may take one now, and their lots could take more houses (up to
+    ``houses_for_hotel`` each) than the bank has.
+    """
+    edition, estate, rules = game.edition, game.estate, game.rules
+    if estate.houses_in_bank < 1:
+        raise Refused("Bank has no houses")
+    owners = {estate.owner(deed.slug) for deed in edition.deeds if deed.is_street} - {None}
+    builders = [player for player in owners if house_lots(game, player)]
+    if len(builders) < 2:
+        raise Refused("One player can build")
+    wanted = 0
+    for player in builders:
+        for deed in owned_deeds(edition, estate, player):
+            if deed.is_street and _may_build(edition, estate, deed, player):
+                houses = estate.houses(deed.slug)
+                wanted += 0 if houses == HOTEL else rules.houses_for_hotel - houses
+    if wanted <= estate.houses_in_bank:
+        raise Refused("No house shortage")
 
 
 def sell_building(game: Position, *, player: int, slug: str) -> Deal:
@@ -123,6 +163,26 @@ def sell_down(game: Position, *, player: int, group: str, houses: int = 0) -> De
         summary=f"Sold down {group}"[:21],
         kind="sell-building",
     )
+
+
+def _next_is_hotel(game: Position, deed: Deed, player: int) -> bool:
+    """Refuse unless ``player`` may build on the lot now, the bank's stock aside; whether the next is the hotel."""
+    edition, estate, rules = game.edition, game.estate, game.rules
+    _require_buildable(edition, estate, deed, player)
+    houses = estate.houses(deed.slug)
+    if houses == HOTEL:
+        raise Refused("Already a hotel")
+    if step(houses, rules) > min(_steps(edition, estate, deed, rules)):
+        raise Refused("Build evenly")
+    return houses == rules.houses_for_hotel
+
+
+def _may_build(edition: Edition, estate: Estate, deed: Deed, player: int) -> bool:
+    try:
+        _require_buildable(edition, estate, deed, player)
+    except Refused:
+        return False
+    return True
 
 
 def _require_buildable(edition: Edition, estate: Estate, deed: Deed, player: int) -> None:
