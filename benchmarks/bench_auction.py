@@ -14,35 +14,14 @@ ticks every 100 ms).
 from __future__ import annotations
 
 import argparse
-import time
 from dataclasses import replace
 
-from common import Report
+from common import Report, best_cpu, four_players
 
-from banker.acts import enrolment, new_game
-from banker.game import apply, replay
-from banker.records import GameSettings
 from cards import load_edition
 
 EDITIONS = {"us": load_edition("us")}
 TICKS = 4_000
-
-
-def _game():
-    game = replay([], editions=EDITIONS)
-    game = apply(game, new_game(game, GameSettings()))
-    for i, name in enumerate(("Alice", "Bob", "Cleo", "Dan")):
-        game = apply(game, enrolment(game, name, f"A{i}"))
-    return game
-
-
-def _best(run, repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.process_time()
-        run()
-        best = min(best, time.process_time() - start)
-    return best
 
 
 def ticks(report: Report, repeat: int) -> None:
@@ -52,7 +31,7 @@ def ticks(report: Report, repeat: int) -> None:
     from banker.panel import Panel
     from banker.step import step
 
-    game = _game()
+    game = four_players()
     # an auction whose countdown never ends within the run (each bid restarts it: here it is long)
     modes = (("idle", None), ("a deed chosen", DeedMode("boardwalk")),
              ("an auction", Auction("boardwalk", ends_at=1e9, left=10, high=1_500_000, bidder=1)))
@@ -62,7 +41,7 @@ def ticks(report: Report, repeat: int) -> None:
             for i in range(TICKS):
                 panel = step(panel, game, Tick(i * 0.25)).panel
 
-        seconds = _best(run, repeat) / TICKS
+        seconds = best_cpu(run, repeat) / TICKS
         report.figure(f"a tick, {label}", seconds * 1e6, "us")
         report.zero2(f"a tick, {label}", seconds, target_ms=1.0 if mode is not None else None)
 

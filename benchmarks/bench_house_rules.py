@@ -5,7 +5,9 @@ this machine is shared) with the Pi Zero 2 estimate (CPU x10):
 
 - the fold: 100k ordinary transactions replayed (rows/s); the time-limit
   check sits in its hottest function, so this is run on the tree before
-  issue 21 too (``--fold-only`` runs on either tree);
+  issue 21 too (``results-issue21.txt``: ``--fold-only`` was run there with
+  this file's first version, which had its own copies of ``common``'s
+  ``best_cpu`` and ``four_players``);
 - a tick of the unit's run loop, without a time limit and in a time-limit
   game (where each tick asks the play clock, and one a minute writes);
 - amount + ``M`` on the pure core (step and fold, no store), sums off and
@@ -17,40 +19,21 @@ this machine is shared) with the Pi Zero 2 estimate (CPU x10):
 from __future__ import annotations
 
 import argparse
-import time
 
-from common import Report
+from common import Report, best_cpu, four_players
 
-from banker.acts import enrolment, new_game
-from banker.game import apply, replay
+from banker.game import replay
 from banker.records import GameSettings, Posting, Transaction
 from cards import load_edition
 
 EDITIONS = {"us": load_edition("us")}
 
 
-def _game(settings: GameSettings):
-    game = replay([], editions=EDITIONS)
-    game = apply(game, new_game(game, GameSettings()))
-    for i, name in enumerate(("Alice", "Bob", "Cleo", "Dan")):
-        game = apply(game, enrolment(game, name, f"A{i}"))
-    return apply(game, new_game(game, settings))  # no short game here: runs on the tree before issue 21 too
-
-
-def _best(run, repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.process_time()
-        run()
-        best = min(best, time.process_time() - start)
-    return best
-
-
 def fold(report: Report, rows: int, repeat: int) -> None:
-    game = _game(GameSettings(allow_negative=True))
+    game = four_players(GameSettings(allow_negative=True))
     records = [Transaction("transfer", (Posting(1 + i % 4, 1 + (i + 1) % 4, 1_000, "transfer"),), "x",
                            id=game.next_tx + i, game=game.id) for i in range(rows)]
-    seconds = _best(lambda: replay(records, editions=EDITIONS, start=game), repeat)
+    seconds = best_cpu(lambda: replay(records, editions=EDITIONS, start=game), repeat)
     report.figure(f"fold of {rows:,} transactions", rows / seconds, "rows/s", digits=0)
     report.zero2(f"fold of {rows:,} transactions", seconds)
 
@@ -61,7 +44,7 @@ def ticks(report: Report, repeat: int) -> None:
     from banker.step import step
 
     for label, settings in (("no time limit", GameSettings()), ("a time-limit game", GameSettings(time_limit=86_400))):
-        game = _game(settings)
+        game = four_players(settings)
 
         def run(game=game) -> None:
             panel, g = Panel(sleep_after=1e9), game
@@ -69,7 +52,7 @@ def ticks(report: Report, repeat: int) -> None:
                 out = step(panel, g, Tick(i * 0.25))
                 panel, g = out.panel, (out.folded[1] if out.folded else g)
 
-        seconds = _best(run, repeat) / 6_000
+        seconds = best_cpu(run, repeat) / 6_000
         report.figure(f"a tick, {label}", seconds * 1e6, "us")
         report.zero2(f"a tick, {label}", seconds)
 
@@ -80,7 +63,7 @@ def payment(report: Report, repeat: int) -> None:
     from banker.step import step
 
     for label, settings in (("sums off", GameSettings()), ("sums shown", GameSettings(sums="show"))):
-        game = _game(settings)
+        game = four_players(settings)
         panel = step(Panel(), game, CardPlaced("right", "A0", 0.0)).panel
         panel = step(panel, game, KeyDown("1", 0.1)).panel
 
@@ -89,7 +72,7 @@ def payment(report: Report, repeat: int) -> None:
                 out = step(panel, game, KeyDown("M", 1.0 + i, salt=b"x" * 16, wall=1.0))
                 assert out.record is not None and out.panel.message is not None
 
-        seconds = _best(run, repeat) / 2_000
+        seconds = best_cpu(run, repeat) / 2_000
         report.figure(f"amount + M on the core, {label}", seconds * 1e6, "us")
         report.zero2(f"amount + M on the core, {label}", seconds)
 

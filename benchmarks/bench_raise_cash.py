@@ -19,40 +19,21 @@ shared) with the Pi Zero 2 estimate (CPU x10):
 from __future__ import annotations
 
 import argparse
-import time
 
-from common import Report
+from common import Report, best_cpu, four_players
 
-from banker.acts import enrolment, new_game
 from banker.events import CardPlaced, KeyDown
-from banker.game import apply, replay
+from banker.game import apply
 from banker.panel import Panel
-from banker.records import BANK, GameSettings, HousesChange, OwnerChange, Posting, Transaction
+from banker.records import BANK, HousesChange, OwnerChange, Posting, Transaction
 from banker.step import step
 from cards import load_edition
 
 EDITIONS = {"us": load_edition("us")}
 
 
-def _game():
-    game = replay([], editions=EDITIONS)
-    game = apply(game, new_game(game, GameSettings()))
-    for i, name in enumerate(("Alice", "Bob", "Cleo", "Dan")):
-        game = apply(game, enrolment(game, name, f"A{i}"))
-    return game
-
-
-def _best(run, repeat: int) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.process_time()
-        run()
-        best = min(best, time.process_time() - start)
-    return best
-
-
 def refusal(report: Report, repeat: int) -> None:
-    game = _game()
+    game = four_players()
     panel = step(Panel(), game, CardPlaced("right", "A0", 0.0)).panel
     for key in "20":
         panel = step(panel, game, KeyDown(key, 0.1)).panel
@@ -62,14 +43,14 @@ def refusal(report: Report, repeat: int) -> None:
             out = step(panel, game, KeyDown("M", 1.0 + i, salt=b"x" * 16, wall=1.0))
             assert out.record is None and out.panel.mode is not None or out.panel.message is not None
 
-    seconds = _best(run, repeat) / 2_000
+    seconds = best_cpu(run, repeat) / 2_000
     report.figure("amount + M refused (short) on the core", seconds * 1e6, "us")
     report.zero2("amount + M refused (short) on the core", seconds)
 
 
-def _estate_game():
+def _estatefour_players():
     """Alice owns every deed: the bank's 12 hotels and 32 houses on her streets (hotels first, 4 houses a lot)."""
-    game = _game()
+    game = four_players()
     alice = game.card_by_name("Alice").id
     streets = [d for d in game.edition.deeds if d.is_street]
     changes = tuple(OwnerChange(d.slug, None, alice) for d in game.edition.deeds)
@@ -84,17 +65,17 @@ def plan_and_screen(report: Report, repeat: int) -> None:
     from banker.modes.base import Ctx, Shortfall
     from banker.rules.raising import raising_plan
 
-    game, alice = _estate_game()
+    game, alice = _estatefour_players()
     plan = raising_plan(game, player=alice, shortfall=50_000_000)
     report.note(f"the plan: {len(plan.steps)} steps, {plan.total:,} raised in all")
-    seconds = _best(lambda: [raising_plan(game, player=alice, shortfall=50_000_000) for _ in range(20)], repeat) / 20
+    seconds = best_cpu(lambda: [raising_plan(game, player=alice, shortfall=50_000_000) for _ in range(20)], repeat) / 20
     report.figure("raising_plan, every deed and building", seconds * 1e3, "ms")
     report.zero2("raising_plan, every deed and building", seconds)
     card = game.card_by_name("Alice")
     record = game.numbered(Transaction("pay", (Posting(alice, BANK, 30_000_000, "pay"),), "Alice paid bank"))
     flow = RaiseCash(Shortfall(record, lambda after: None, card, 29_500_000))
     ctx = Ctx(Panel(), game)
-    seconds = _best(lambda: [flow.screen(ctx) for _ in range(20)], repeat) / 20
+    seconds = best_cpu(lambda: [flow.screen(ctx) for _ in range(20)], repeat) / 20
     report.figure("the raise-cash screen, every deed and building", seconds * 1e3, "ms")
     report.zero2("the raise-cash screen, every deed and building", seconds, target_ms=50)
 

@@ -2,8 +2,8 @@
 
 import pytest
 
-from banker.events import LiveState
 from tests.conftest import Table
+from tests.test_auction import bid, lives, transactions  # noqa: F401  (the deed auction's own helpers)
 
 # Alice's light blue and pink lots have 4 houses each, her browns 3: 30 of the bank's 32.
 ALICE_BUILDS = ("FN 0 6 1 FN 0 8 1 FN 0 9 1 FN 1 1 1 FN 1 3 1 FN 1 4 1 " * 4
@@ -39,20 +39,6 @@ def open_auction(table, owner="Bob", square="16"):
     assert table.screen_lines()[-1] == "GO: timed auction"
     table.press("GO")
     table.remove("right")
-
-
-def bid(table, name, keys, reader="right"):
-    table.insert(reader, name)
-    table.type(keys)
-    table.remove(reader)
-
-
-def transactions(table):
-    return len(table.ledger.transactions())
-
-
-def lives(table):
-    return [e.data for e in table.effects if isinstance(e, LiveState)]
 
 
 def test_4_go_opens_the_auction_of_a_house_when_the_bank_is_short(table):
