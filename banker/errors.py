@@ -6,7 +6,14 @@ becomes a message on the screen and a refusal tone; a programming error raises.
 
 
 class BankerError(Exception):
-    """Root of every error the banker raises on purpose."""
+    """Root of every error the banker raises on purpose.
+
+    Its message may be a shown text (:func:`banker.i18n._`): ``str(exc)`` is then that text, English in value,
+    which the screen shows in the game's language."""
+
+    def __str__(self) -> str:
+        message = self.args[0] if len(self.args) == 1 else None
+        return message if isinstance(message, str) else super().__str__()
 
 
 class AmountError(BankerError, ValueError):

@@ -94,7 +94,7 @@ def _n(singular: str, plural: str, n: int, /, **fields: object) -> Text:
     return Text(singular, {"n": n, **fields}, plural, n)
 
 
-def N_(msgid: str) -> str:
+def N_(msgid: str) -> str:  # noqa: N802  (gettext's name for the marker)
     """Marks ``msgid`` for the catalogs where it is written (a table of words); ``_(table[i])`` shows it."""
     return msgid
 

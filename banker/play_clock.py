@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .game import Game
+from .i18n import _
 from .panel import Panel
 from .records import PlayClock
 
@@ -61,13 +62,16 @@ def clock_tick(panel: Panel, game: Game, t: float) -> ClockTick:
     return ClockTick(panel, PlayClock(game.id, now), None if ended else warned, ended)
 
 
-def time_left_line(seconds: float | None, time_up: bool) -> str | None:
-    """The idle screen's line for a time-limit game: ``42 min left``, ``1h 25m left``; None without a limit."""
+def time_left_line(seconds: float | None, time_up: bool, *, left: bool = True) -> str | None:
+    """The idle screen's line for a time-limit game: ``42 min left``, ``1h 25m left`` (``left=False``: ``42 min``,
+    ``1h 25m``); None without a limit."""
     if time_up:
-        return "Time is up"
+        return _("Time is up")
     if seconds is None:
         return None
     minutes = -(-int(seconds) // 60)
     if minutes >= 60:
-        return f"{minutes // 60}h {minutes % 60:02d}m left"
-    return f"{minutes} min left"
+        hours, mins = minutes // 60, f"{minutes % 60:02d}"
+        return _("{hours}h {minutes}m left", hours=hours, minutes=mins) if left else _("{hours}h {minutes}m", hours=hours,
+                                                                                         minutes=mins)
+    return _("{minutes} min left", minutes=minutes) if left else _("{minutes} min", minutes=minutes)

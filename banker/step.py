@@ -51,6 +51,7 @@ from .flows.key_code import revealed
 from .flows.menu import FnMenu
 from .errors import Refused
 from .game import Game, apply
+from .i18n import ENGLISH, Tr, _, localize
 from .modes.base import KEEP, MENU, Ctx, Mode, Reply
 from .modes.pin import ask_pin
 from .modes.sums import AskSum, with_sums
@@ -103,8 +104,9 @@ def _with_live(panel: Panel, game: Game, outcome: Outcome) -> Outcome:
     return replace(outcome, effects=outcome.effects + (LiveState(after),))
 
 
-def screen(panel: Panel, game: Game) -> Screen:
-    """What the display shows for ``panel`` over ``game``; pure."""
+def screen(panel: Panel, game: Game, tr: Tr = ENGLISH) -> Screen:
+    """What the display shows for ``panel`` over ``game``, in the language of ``tr`` (the catalog of
+    ``game.language``, which the runtime loads: :mod:`banker.i18n`); pure."""
     if panel.asleep:
         return views.ASLEEP
     if panel.faults:
@@ -113,6 +115,7 @@ def screen(panel: Panel, game: Game) -> Screen:
         shown = views.holding_c((panel.now - panel.c_down_at) / NEW_GAME_HOLD)
     else:
         shown = panel.message or _mode(panel).screen(Ctx(panel, game))
+    shown = localize(shown, tr)
     return views.with_status(shown, left=panel.left is not None, right=panel.right is not None, volume=game.volume)
 
 
@@ -252,7 +255,7 @@ def _c_held(panel: Panel, game: Game) -> Outcome:
     panel = replace(panel, c_hold_done=True)
     ctx = Ctx(panel, game)
     if panel.cards_down:
-        return _outcome(panel, game, ctx.refuse(views.message("New game?", "Take the cards", "off the readers",
+        return _outcome(panel, game, ctx.refuse(views.message(_("New game?"), _("Take the cards"), _("off the readers"),
                                                               error=True)))
     try:
         record = new_game(game, shuffle=panel.c_salt)  # a short game's deal is shuffled by the C key's bytes
@@ -330,7 +333,7 @@ def _card_removed(panel: Panel, game: Game, event: CardRemoved) -> Outcome:
     was_there = panel.card_on(event.reader) is not None
     panel = replace(panel, message=None).with_card(event.reader, None)
     if was_there and not panel.entry.empty:
-        return Outcome(replace(panel, entry=AmountEntry(), message=views.cancelled("Card taken away")),
+        return Outcome(replace(panel, entry=AmountEntry(), message=views.cancelled(_("Card taken away"))),
                        (PlayTone("refusal", game.volume),))
     return Outcome(panel)
 

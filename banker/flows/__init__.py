@@ -12,6 +12,7 @@ sequence.
 
 from __future__ import annotations
 
+from ..i18n import _
 from .. import views
 from ..deeds import UnknownDeed
 from ..modes.base import Ctx, Reply
@@ -24,7 +25,7 @@ def deed_by_position(ctx: Ctx, position: int) -> Reply:
     try:
         deed = ctx.game.edition.at(position)
     except UnknownDeed:
-        return ctx.refuse(views.refused(f"No deed on {position:02d}", "Deeds: squares 01-39"))
+        return ctx.refuse(views.refused(_('No deed on {position}', position=f"{position:02d}"), _('Deeds: squares 01-39')))
     return ctx.enter(DeedMode(deed.slug, cards_seen=ctx.panel.cards_down))
 
 

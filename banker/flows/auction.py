@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
+from ..i18n import _
 from .. import views
 from ..entry import AmountEntry
 from ..errors import AmountError, InsufficientFunds, Refused
@@ -81,23 +82,24 @@ class Auction(Flow):
         game = ctx.game
         title = self.title(ctx)
         card = _one_card(ctx)
-        who = card.name if isinstance(card, Card) else "Bid"
+        who = card.name if isinstance(card, Card) else _('Bid')
         call = CALLS.get(self.left)
         if not self.entry.empty:
-            status = f"{who}: {self.entry.shown()} M/K, {self.left} s"
+            status = _('{name}: {typed} M/K, {seconds} s', name=who, typed=self.entry.shown(), seconds=self.left)
         elif call is not None:
-            status = f"{call.capitalize()}! {self.left} s"
+            status = (_('Going once! {seconds} s', seconds=self.left) if self.left == GOING_ONCE
+                      else _('Going twice! {seconds} s', seconds=self.left))
         elif self.bidder is not None:
-            status = f"{game.name_of(self.bidder)} high, {self.left} s"
+            status = _('{name} high, {seconds} s', name=game.name_of(self.bidder), seconds=self.left)
         else:
-            keys = (f"{who}: bid M/K", f"or GO: {format_amount(RAISE)}") if isinstance(card, Card) else (
-                "Card on a reader,", "bid M/K or GO")
-            return views.screen(title, f"No bid, {self.left} s left", *keys)
-        return views.screen(title, format_amount(self.high) if self.bidder is not None else "No bid", status, big=1)
+            keys = (_('{name}: bid M/K', name=who), _('or GO: {amount}', amount=format_amount(RAISE))) if isinstance(card, Card) else (
+                _('Card on a reader,'), _('bid M/K or GO'))
+            return views.screen(title, _('No bid, {seconds} s left', seconds=self.left), *keys)
+        return views.screen(title, format_amount(self.high) if self.bidder is not None else _('No bid'), status, big=1)
 
     def title(self, ctx: Ctx) -> str:
         """The screen's first line: what is sold."""
-        return f"Auction {ctx.game.edition.deed(self.slug).short}"
+        return _('Auction {deed}', deed=ctx.game.edition.deed(self.slug).short)
 
     def what(self, ctx: Ctx) -> str:
         """What is sold, in the closing messages."""
@@ -143,20 +145,20 @@ class Auction(Flow):
             return self.bid(ctx, bidder, amount)
         if key == Key.GO:
             return self.bid(ctx, bidder, self.high + RAISE if self.bidder is not None else RAISE)
-        return self._refuse(ctx, "Bid: amount, M/K", f"or GO (+{format_amount(RAISE)})", "C: cancel")
+        return self._refuse(ctx, _('Bid: amount, M/K'), _('or GO (+{amount})', amount=format_amount(RAISE)), _('C: cancel'))
 
     def bid(self, ctx: Ctx, card: Card, amount: int) -> Reply:
         """``card`` bids ``amount``: refused unless it is higher and the bidder could pay it; else the countdown
         starts again."""
         game = ctx.game
         if card.id in game.estate.retired:
-            return self._refuse(ctx, f"{card.name} is out", "of the game: no bid")
+            return self._refuse(ctx, _('{name} is out', name=card.name), _('of the game: no bid'))
         barred = self.barred(ctx, card)
         if barred:
             return self._refuse(ctx, *barred)
         if self.bidder is not None and amount <= self.high:
-            return self._refuse(ctx, f"Bid above {format_amount(self.high)}",
-                                f"{game.name_of(self.bidder)} bid {format_amount(self.high)}")
+            return self._refuse(ctx, _('Bid above {amount}', amount=format_amount(self.high)),
+                                _('{name} bid {amount}', name=game.name_of(self.bidder), amount=format_amount(self.high)))
         try:  # the fold is the one place that refuses a balance below zero: the sale as it would be now
             apply(game, game.numbered(self.sale(game, card, amount).to_transaction()))
         except InsufficientFunds as exc:
@@ -181,17 +183,17 @@ class Auction(Flow):
                                   notice_until=ctx.panel.now + NOTICE_SECONDS), tone="refusal")
 
     def fn(self, ctx: Ctx) -> Reply:
-        return self._refuse(ctx, "An auction is on", "C cancels it")
+        return self._refuse(ctx, _('An auction is on'), _('C cancels it'))
 
     def deed_tapped(self, ctx: Ctx, slug: str) -> Reply:
         """Another deed's tag while the auction runs: refused (``C`` first)."""
-        return self._refuse(ctx, "An auction is on", "C cancels it")
+        return self._refuse(ctx, _('An auction is on'), _('C cancels it'))
 
     def cancel(self, ctx: Ctx) -> Reply:
         """``C`` clears an amount being typed first, then cancels the auction: nothing is sold."""
         if not self.entry.empty:
             return ctx.enter(replace(self, entry=AmountEntry(), notice=None))
-        return Reply(mode=None, message=views.message("Auction cancelled", self.what(ctx), "Nothing sold"),
+        return Reply(mode=None, message=views.message(_('Auction cancelled'), self.what(ctx), _('Nothing sold')),
                      effects=(LiveState(self._live(ctx, "cancelled", text="Auction cancelled")),))
 
     # -- time ----------------------------------------------------------------------------------
@@ -214,7 +216,7 @@ class Auction(Flow):
 
     def _close(self, ctx: Ctx) -> Reply:
         if self.bidder is None:
-            return Reply(mode=None, message=views.message("No bid", self.what(ctx), "Nothing sold"),
+            return Reply(mode=None, message=views.message(_('No bid'), self.what(ctx), _('Nothing sold')),
                          effects=(LiveState(self._live(ctx, "no-bid", text="No bid: nothing sold")),))
         return self.sell(ctx, ctx.game.card_by_id(self.bidder))
 
@@ -225,7 +227,7 @@ class Auction(Flow):
         price = format_amount(self.high)
 
         def shown(deal, after) -> Screen:
-            return views.screen(f"Sold to {winner.name}", price,
+            return views.screen(_('Sold to {name}', name=winner.name), price,
                                 f"{deed.short}, {winner.name} {format_amount(after.balance(winner.id))}", big=1)
 
         reply = act(ctx, buy, shown, actor=winner, back=END, buyer=winner.id, slug=self.slug, price=self.high)
@@ -252,10 +254,10 @@ def _one_card(ctx: Ctx) -> Card | tuple[str, ...]:
     """The bidder: the one known card on a reader, or why there is none."""
     uids = [uid for uid in (ctx.panel.right, ctx.panel.left) if uid is not None]
     if not uids:
-        return ("Bidder's card on", "a reader, then bid")
+        return (_("Bidder's card on"), _('a reader, then bid'))
     if len(uids) > 1:
-        return ("One bidder's card", "at a time")
+        return (_("One bidder's card"), _('at a time'))
     card = ctx.card(uids[0])
     if card is None:
-        return ("Unknown card", "Not a player's")
+        return (_('Unknown card'), _("Not a player's"))
     return card

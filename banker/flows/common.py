@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from collections.abc import Callable
 
+from ..i18n import _
 from .. import views
 from ..entry import AmountEntry
 from ..errors import AmountError, Refused
@@ -69,7 +70,7 @@ def two_player_result(payer: Card, payee: Card) -> DealShown:
         paid = -deal.net(payer.id)
         return views.screen(
             deal.summary,
-            f"{payer.name} paid {format_amount(paid)}" if paid > 0 else "No money moved",
+            _('{name} paid {amount}', name=payer.name, amount=format_amount(paid)) if paid > 0 else _('No money moved'),
             f"- {payer.name} {format_amount(after.balance(payer.id))}",
             f"+ {payee.name} {format_amount(after.balance(payee.id))}",
         )
@@ -107,7 +108,7 @@ class AmountFlow(Flow):
     ``0`` (a gift). Subclasses are dataclasses with an ``entry`` field.
     """
 
-    hint = "Amount, then M or K"
+    hint = _('Amount, then M or K')
     allow_zero = False
 
     def press(self, ctx: Ctx, key: Key) -> Reply:

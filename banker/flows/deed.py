@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .. import views
+from ..i18n import _
 from ..acts import deed_tag
 from ..entry import AmountEntry
 from ..errors import AmountError, Refused
@@ -48,7 +49,7 @@ class DeedMode(Flow):
 
     def screen(self, ctx: Ctx) -> Screen:
         game = ctx.game
-        where, _, minus = self._where(ctx)
+        where, _plus, minus = self._where(ctx)
         owner = game.estate.owner(self.slug)
         owner_name = None if owner is None else game.name_of(owner)
         return deed_screen(game.edition, game.estate, game.edition.deed(self.slug), owner_name, where, self.entry,
@@ -61,7 +62,7 @@ class DeedMode(Flow):
         if where == OWNER:
             return owner_key(replace(self, entry=AmountEntry()), ctx, key, minus)
         if (key in AMOUNT_KEYS) and where in (RENT, TRADE) and not self._typing_for(ctx, where, key):
-            return self.refuse(ctx, f"{ctx.game.edition.deed(self.slug).short} not yours", "GO pays the rent")
+            return self.refuse(ctx, _('{deed} not yours', deed=ctx.game.edition.deed(self.slug).short), _('GO pays the rent'))
         if key in AMOUNT_KEYS:
             try:
                 return ctx.enter(replace(self, entry=self.entry.type(key)))
@@ -73,7 +74,7 @@ class DeedMode(Flow):
             if where == SALE:  # an unsold deed: the unit runs its auction (banker.flows.auction)
                 return start_auction(ctx, self.slug)
             return self._rent(ctx, minus)
-        return ctx.refuse(views.refused(f"{key}: no use here"), then=STAY)
+        return ctx.refuse(views.refused(_('{key}: no use here', key=key)), then=STAY)
 
     def _typing_for(self, ctx: Ctx, where: str, key: Key) -> bool:
         """Whether a digit or point types something here: a trade's price, or a utility's dice total."""
@@ -93,19 +94,19 @@ class DeedMode(Flow):
         deed = ctx.game.edition.deed(self.slug)
         if where == SALE:
             if minus is None:
-                return self.refuse(ctx, "Buyer's card on", "the - reader")
+                return self.refuse(ctx, _("Buyer's card on"), _('the - reader'))
             if self.entry.empty and key == Key.K:
-                return self.refuse(ctx, "Type the bid, then", "M or K (M alone:", "the printed price)")
+                return self.refuse(ctx, _('Type the bid, then'), _('M or K (M alone:'), _('the printed price)'))
             try:
                 price = None if self.entry.empty else self.entry.finish(key)
             except AmountError as exc:
                 return self.refuse(ctx, str(exc))
-            title = f"Bought {deed.short}" if price is None else f"Auction {deed.short}"
+            title = _('Bought {deed}', deed=deed.short) if price is None else _('Auction {deed}', deed=deed.short)
             return act(ctx, buy, one_player_result(minus, title), actor=minus, back=self.cleared,
                        buyer=minus.id, slug=self.slug, price=price)
         if where == TRADE:
             if self.entry.empty:
-                return self.refuse(ctx, "Type the price,", "then M or K", "(0 M: a gift)")
+                return self.refuse(ctx, _('Type the price,'), _('then M or K'), _('(0 M: a gift)'))
             try:
                 price = price_of(self.entry, key, allow_zero=True)
             except AmountError as exc:
@@ -114,12 +115,12 @@ class DeedMode(Flow):
                 return ctx.enter(LiftChoice(self.slug, seller=plus, buyer=minus, price=price))
             return sell_deed(ctx, self.slug, plus, minus, price, lift=False, back=self.cleared)
         if where == RENT:
-            return self.refuse(ctx, "GO pays the rent;", "to buy it: owner's", "card on +, buyer -")
-        return self.refuse(ctx, "A player's card", "on the - reader")
+            return self.refuse(ctx, _('GO pays the rent;'), _("to buy it: owner's"), _('card on +, buyer -'))
+        return self.refuse(ctx, _("A player's card"), _('on the - reader'))
 
     def _rent(self, ctx: Ctx, minus: Card | None) -> Reply:
         if minus is None:
-            return self.refuse(ctx, "Payer's card on", "the - reader")
+            return self.refuse(ctx, _("Payer's card on"), _('the - reader'))
         typed = self.entry.typed
         dice = int(typed) if typed.isdigit() else None
         owner = ctx.game.card_by_id(ctx.game.estate.owner(self.slug))
@@ -137,7 +138,7 @@ class DeedMode(Flow):
         """Every card taken off the readers after one lay there: the deed is put away."""
         plus, minus = ctx.cards_on_readers()
         if not ctx.panel.cards_down and self.cards_seen:
-            return ctx.show(views.message(ctx.game.edition.deed(self.slug).short, "put away"))
+            return ctx.show(views.message(ctx.game.edition.deed(self.slug).short, _('put away')))
         if (plus is not None or minus is not None) and not self.cards_seen:
             return replace(ctx.keep(), mode=replace(self, cards_seen=True))
         return ctx.keep()
@@ -163,10 +164,10 @@ class LiftChoice(Flow):
         deed = edition.deed(self.slug)
         fee = interest(edition, deed)
         return views.screen(
-            f"Mortgaged: {self.buyer.name}",
-            f"M: pays 10% {format_amount(fee)}",
-            f".: lifts it {format_amount(fee + deed.mortgage)}",
-            f"then {format_amount(self.price)} to {self.seller.name}",
+            _('Mortgaged: {name}', name=self.buyer.name),
+            _('M: pays 10% {amount}', amount=format_amount(fee)),
+            _('.: lifts it {amount}', amount=format_amount(fee + deed.mortgage)),
+            _('then {amount} to {name}', amount=format_amount(self.price), name=self.seller.name),
         )
 
     def cards_changed(self, ctx: Ctx) -> Reply:
@@ -174,7 +175,7 @@ class LiftChoice(Flow):
 
     def press(self, ctx: Ctx, key: Key) -> Reply:
         if key not in (Key.M, Key.POINT):
-            return ctx.refuse(views.refused("M: keep mortgaged", ".: lift it now", "C: cancel"), then=STAY)
+            return ctx.refuse(views.refused(_('M: keep mortgaged'), _('.: lift it now'), _('C: cancel')), then=STAY)
         return sell_deed(ctx, self.slug, self.seller, self.buyer, self.price, lift=key == Key.POINT)
 
 
@@ -200,4 +201,4 @@ class TagDeed:
         except Refused as exc:
             return ctx.refuse(views.refused(str(exc)))
         short = ctx.game.edition.deed(self.slug).short
-        return ctx.commit(record, lambda after: views.message("Tag enrolled", short, "Tap it to choose it"))
+        return ctx.commit(record, lambda after: views.message(_('Tag enrolled'), short, _('Tap it to choose it')))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..i18n import _, _n
 from ..deeds import Deed
 from ..entry import AmountEntry
 from ..records import Card
@@ -31,13 +32,13 @@ def context(owner: int | None, plus: Card | None, minus: Card | None) -> str:
 def status_line(deed: Deed, owner_name: str | None, houses: int, mortgaged: bool) -> str:
     """Who owns the deed and what stands on it: ``Bank, price 4M``, ``Alice, 2 houses``, ``Alice, mortgaged``."""
     if owner_name is None:
-        return f"Bank, price {format_amount(deed.price)}"
+        return _('Bank, price {amount}', amount=format_amount(deed.price))
     if mortgaged:
-        return f"{owner_name}, mortgaged"
+        return _('{name}, mortgaged', name=owner_name)
     if houses == HOTEL:
-        return f"{owner_name}, hotel"
+        return _('{name}, hotel', name=owner_name)
     if houses:
-        return f"{owner_name}, {houses} house{'s' if houses > 1 else ''}"
+        return _n('{name}, {n} house', '{name}, {n} houses', houses, name=owner_name)
     return owner_name
 
 
@@ -45,18 +46,17 @@ def rent_line(edition, estate, deed: Deed) -> str:
     """The rent a visitor owes now (a utility's multiplier per dice pip), or why there is none."""
     owner = estate.owner(deed.slug)
     if estate.is_mortgaged(deed.slug):
-        return f"No rent. Lift {format_amount(deed.mortgage + interest(edition, deed))}"
+        return _('No rent. Lift {amount}', amount=format_amount(deed.mortgage + interest(edition, deed)))
     if deed.kind == "utility":
         held = sum(1 for d in edition.group(deed.group) if owner is not None and estate.owner(d.slug) == owner)
-        return f"Rent dice x {format_amount(deed.rents[max(held, 1) - 1])}"
+        return _('Rent dice x {amount}', amount=format_amount(deed.rents[max(held, 1) - 1]))
     if owner is None:
         rent = deed.rents[0]
     else:
         rent = rent_due(edition, estate, deed.slug)
-    line = f"Rent {format_amount(rent)}"
     if deed.is_street:
-        line += f", house {format_amount(deed.house_cost)}"
-    return line
+        return _('Rent {amount}, house {cost}', amount=format_amount(rent), cost=format_amount(deed.house_cost))
+    return _('Rent {amount}', amount=format_amount(rent))
 
 
 def hint_line(ctx: str, deed: Deed, mortgaged: bool, entry: AmountEntry, unknown_tag: bool, minus: bool) -> str:
@@ -64,23 +64,23 @@ def hint_line(ctx: str, deed: Deed, mortgaged: bool, entry: AmountEntry, unknown
     if not entry.empty:
         typed = entry.shown()
         if ctx == SALE:
-            return f"Bid {typed} M/K"
+            return _('Bid {typed} M/K', typed=typed)
         if ctx == TRADE:
-            return f"Price {typed} M/K"
+            return _('Price {typed} M/K', typed=typed)
         if deed.kind == "utility":
-            return f"Dice {typed} then GO"
+            return _('Dice {typed} then GO', typed=typed)
         return typed
     if unknown_tag:
-        return "FN: tag this deed"
+        return _('FN: tag this deed')
     if ctx == SALE:
-        return "M buys, GO: auction" if minus else "Buyer -, GO: auction"
+        return _('M buys, GO: auction') if minus else _('Buyer -, GO: auction')
     if ctx == OWNER:
-        return "1 build 2 sell ." + ("lift" if mortgaged else "mortg")
+        return _('1 build 2 sell .lift') if mortgaged else _('1 build 2 sell .mortg')
     if ctx == TRADE:
-        return "GO rent, price + M/K"
+        return _('GO rent, price + M/K')
     if ctx == RENT:
-        return "Dice total, then GO" if deed.kind == "utility" else "GO pays the rent"
-    return "Card on the - reader"
+        return _('Dice total, then GO') if deed.kind == "utility" else _('GO pays the rent')
+    return _('Card on the - reader')
 
 
 def deed_screen(edition, estate, deed: Deed, owner_name: str | None, ctx: str, entry: AmountEntry,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from ..i18n import _, _n
 from .. import views
 from ..acts import new_game
 from ..errors import Refused
@@ -14,16 +15,15 @@ from ..money import format_amount
 from ..records import GameSettings
 from ..rules.standings import standings
 from ..screen import Screen
-from ..words import plural
 from .common import Flow
 from .house_rules import GameLength, PotSeed, modes_summary, with_key
 
 #: The new games the menu offers: key -> (houses for a hotel, Income Tax 10% option, what the screen calls it,
 #: and in a word).
 NEW_GAMES = {
-    Key.D1: (4, False, "official rules", "official"),
-    Key.D2: (4, True, "Income Tax 10% option", "10% tax"),
-    Key.D3: (3, False, "short game", "short game"),
+    Key.D1: (4, False, _('official rules'), _('official')),
+    Key.D2: (4, True, _('Income Tax 10% option'), _('10% tax')),
+    Key.D3: (3, False, _('short game'), _('short game')),
 }
 PER_PAGE = 3
 
@@ -33,15 +33,15 @@ class GameMenu(Flow):
     """No card on a reader: ``0`` standings, ``1``-``3`` a new game with rules."""
 
     def screen(self, ctx: Ctx) -> Screen:
-        rules = "short game" if ctx.game.is_short_game else "game"
-        return views.screen(f"Game menu ({rules})", "0 Standings", "New: 1 official", "2 10% tax  3 short")
+        rules = _('short game') if ctx.game.is_short_game else _('game')
+        return views.screen(_('Game menu ({rules})', rules=rules), _('0 Standings'), _('New: 1 official'), _('2 10% tax  3 short'))
 
     def press(self, ctx: Ctx, key: Key) -> Reply:
         if key == Key.D0:
             return ctx.enter(Standings())
         if key in NEW_GAMES:
             return ctx.enter(ConfirmNewGame(key))
-        return ctx.refuse(views.refused("0 Standings", "1 2 3 New game"), then=STAY)
+        return ctx.refuse(views.refused(_('0 Standings'), _('1 2 3 New game')), then=STAY)
 
 
 @dataclass(frozen=True)
@@ -54,12 +54,12 @@ class Standings(Flow):
         rows = standings(ctx.game)
         pages = max(1, -(-len(rows) // PER_PAGE))
         shown = rows[self.page % pages * PER_PAGE:][:PER_PAGE]
-        title = "Standings" + (f" {self.page % pages + 1}/{pages}" if pages > 1 else "")
+        title = _('Standings {page}/{pages}', page=self.page % pages + 1, pages=pages) if pages > 1 else _('Standings')
         return views.screen(title, *(f"{place}. {name} {format_amount(worth)}" for place, name, worth in shown))
 
     def press(self, ctx: Ctx, key: Key) -> Reply:
         if key != Key.D0:
-            return ctx.refuse(views.refused("0 next page", "C done"), then=STAY)
+            return ctx.refuse(views.refused(_('0 next page'), _('C done')), then=STAY)
         return ctx.enter(replace(self, page=self.page + 1))
 
 
@@ -81,8 +81,8 @@ class ConfirmNewGame(Flow):
         return replace(self, settings=settings)
 
     def screen(self, ctx: Ctx) -> Screen:
-        return views.screen(f"New game: {NEW_GAMES[self.choice][3]}?", *modes_summary(self._settings(ctx)),
-                            "M: start  C: no")
+        return views.screen(_('New game: {rules}?', rules=NEW_GAMES[self.choice][3]), *modes_summary(self._settings(ctx)),
+                            _('M: start  C: no'))
 
     def press(self, ctx: Ctx, key: Key) -> Reply:
         settings = self._settings(ctx)
@@ -93,9 +93,9 @@ class ConfirmNewGame(Flow):
             return ctx.enter(PotSeed(back=self.with_settings(settings)) if key == Key.D4
                              else GameLength(back=self.with_settings(settings), clock_known=ctx.day is not None))
         if key != Key.M:
-            return ctx.refuse(views.refused("M: new game", "4 5 6: house rules", "C: keep this one"), then=STAY)
+            return ctx.refuse(views.refused(_('M: new game'), _('4 5 6: house rules'), _('C: keep this one')), then=STAY)
         if ctx.panel.cards_down:
-            return ctx.refuse(views.message("New game?", "Take the cards", "off the readers", error=True))
+            return ctx.refuse(views.message(_('New game?'), _('Take the cards'), _('off the readers'), error=True))
         return StartGame(settings, NEW_GAMES[self.choice][2]).run(ctx)  # the PIN when the rules change
 
 
@@ -116,7 +116,7 @@ class StartGame:
 
         def shown(after: Game) -> Screen:
             dealt = after.is_short_game and after.cards
-            return views.screen("New game", f"{start} each", "Dealt 2 deeds each" if dealt else self.title,
-                                f"Game {after.id}, {plural(len(after.cards), 'player')}")
+            return views.screen(_('New game'), _('{start} each', start=start), _('Dealt 2 deeds each') if dealt else self.title,
+                                _n('Game {game}, {n} player', 'Game {game}, {n} players', len(after.cards), game=after.id))
 
         return ctx.commit(record, shown, tone="new-game")

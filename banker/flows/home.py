@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..i18n import _
 from .. import views
 from ..acts import enrolment, next_player_name
 from ..errors import AmountError, Refused
@@ -87,7 +88,7 @@ def _finish_amount(ctx: Ctx, suffix: Key) -> Reply:
     except AmountError as exc:
         return ctx.refuse(views.refused(str(exc)))
     if not p.cards_down:
-        return ctx.refuse(views.refused("Insert a card first"), then=KEEP_ENTRY)
+        return ctx.refuse(views.refused(_('Insert a card first')), then=KEEP_ENTRY)
     if p.left is not None and p.left == p.right:
         return ctx.refuse(views.same_card())
     uid = ctx.unknown_uid()
@@ -95,33 +96,33 @@ def _finish_amount(ctx: Ctx, suffix: Key) -> Reply:
         return ctx.refuse(views.unknown_card(uid))
     payee, payer = ctx.cards_on_readers()
     if payer is not None and payee is not None:
-        kind, memo = "transfer", f"{payer.name} paid {payee.name}"
+        kind, memo = "transfer", _('{payer} paid {payee}', payer=payer.name, payee=payee.name)
     elif payee is not None:
-        kind, memo = "collect", "Bank paid"
+        kind, memo = "collect", _('Bank paid')
     else:
-        kind, memo = "pay", f"{payer.name} paid bank"
+        kind, memo = "pay", _('{name} paid bank', name=payer.name)
     return _post(ctx, payer, payee, amount, kind, memo)
 
 
 def _pass_go(ctx: Ctx) -> Reply:
     p = ctx.panel
     if not p.entry.empty:
-        return ctx.refuse(views.refused("GO: clear the", "amount first (C)"), then=KEEP_ENTRY)
+        return ctx.refuse(views.refused(_('GO: clear the'), _('amount first (C)')), then=KEEP_ENTRY)
     if p.left is None:
-        return ctx.refuse(views.refused("GO pays the card", "on the + reader"))
+        return ctx.refuse(views.refused(_('GO pays the card'), _('on the + reader')))
     payee = ctx.card(p.left)
     if payee is None:
         return ctx.refuse(views.unknown_card(p.left))
     if p.right is not None:
-        return ctx.refuse(views.refused("GO: take the card", "off the - reader"))
-    return _post(ctx, None, payee, ctx.game.settings.go_salary, "go", "Passed GO")
+        return ctx.refuse(views.refused(_('GO: take the card'), _('off the - reader')))
+    return _post(ctx, None, payee, ctx.game.settings.go_salary, "go", _('Passed GO'))
 
 
 def _post(ctx: Ctx, payer: Card | None, payee: Card | None, amount: int, kind: str, memo: str) -> Reply:
     """Commit the payment; the fold refuses a payer short of funds (the screen names the payer), and the
     screen shows the balances of the game after it."""
     posting = Posting(payer.id if payer else BANK, payee.id if payee else BANK, amount, kind)
-    tx = ctx.game.numbered(Transaction(kind, (posting,), memo))
+    tx = ctx.game.numbered(Transaction(kind, (posting,), str(memo)))
 
     def shown(after: Game) -> Screen:
         if payer is not None and payee is not None:
@@ -144,7 +145,7 @@ def _function(ctx: Ctx) -> Reply:
     if len(present) == 1 and unknown:
         return EnrolHere(unknown[0]).run(ctx)
     if unknown:
-        return ctx.refuse(views.refused("Enrol one card", "at a time"))
+        return ctx.refuse(views.refused(_('Enrol one card'), _('at a time')))
     return ctx.enter(FnMenu())
 
 
@@ -186,8 +187,9 @@ def _live_screen(ctx: Ctx) -> Screen:
         return views.one_card(payer, game.balance(payer.id), "right", entry)
     if game.time_up and entry is None:
         return views.time_up(standings(game))
-    parts = [f"Pot {format_amount(game.pot)}"] if game.pot is not None else []
+    parts = [_('Pot {amount}', amount=format_amount(game.pot))] if game.pot is not None else []
     left = time_left_line(game.time_left, game.time_up)
     if left is not None:  # "Pot 12.5M 1h 30m left" is a line and a character: the time goes without "left"
-        parts.append(left if len(views.fitted(*parts, left)) <= views.LINE_WIDTH else left.removesuffix(" left"))
+        short = time_left_line(game.time_left, game.time_up, left=False)
+        parts.append(left if len(views.fitted(*parts, left)) <= views.LINE_WIDTH else short)
     return views.idle(entry, views.fitted(*parts) if parts else None)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from ..i18n import _
 from .. import views
 from ..deeds import UnknownDeed
 from ..errors import Refused
@@ -37,7 +38,7 @@ def start(ctx: Ctx, owner: Card, slug: str) -> Reply:
         house_shortage(ctx.game)
         require_house_lot(ctx.game, player=owner.id, slug=slug)
     except Refused as exc:
-        return ctx.refuse(views.refused(str(exc), "No house auction"), then=STAY)
+        return ctx.refuse(views.refused(str(exc), _('No house auction')), then=STAY)
     seconds = ctx.panel.auction_seconds
     return ctx.enter(HouseAuction(slug, ends_at=ctx.panel.now + seconds, left=seconds_left(seconds, 0.0)))
 
@@ -50,16 +51,16 @@ class HouseAuction(Auction):
         return self.what(ctx)
 
     def what(self, ctx: Ctx) -> str:
-        return f"A house ({ctx.game.edition.deed(self.slug).short})"
+        return _('A house ({deed})', deed=ctx.game.edition.deed(self.slug).short)
 
     def lot(self, ctx: Ctx) -> tuple[str, int]:
         deed = ctx.game.edition.deed(self.slug)
-        return f"A house ({deed.name})", deed.house_cost
+        return _('A house ({deed})', deed=deed.name), deed.house_cost
 
     def barred(self, ctx: Ctx, card: Card) -> tuple[str, ...]:
         if house_lots(ctx.game, card.id):
             return ()
-        return (f"{card.name}: no lot may", "take a house now")
+        return (_('{name}: no lot may', name=card.name), _('take a house now'))
 
     def sale(self, game, card: Card, amount: int):
         return build(game, player=card.id, slug=house_lots(game, card.id)[0], price=amount)
@@ -70,7 +71,7 @@ class HouseAuction(Auction):
         if len(lots) == 1:
             return HouseLot(self, winner, lots).place(ctx, lots[0], back=None)
         if not lots:
-            return self.told(ctx, ctx.refuse(views.refused(f"{winner.name} can't build", "Nothing sold")), winner)
+            return self.told(ctx, ctx.refuse(views.refused(_("{name} can't build", name=winner.name), _('Nothing sold'))), winner)
         text = f"{winner.name} won at {format_amount(self.high)}: choosing the lot"
         return Reply(mode=HouseLot(self, winner, lots), tone="success",
                      effects=(LiveState(self._live(ctx, "sold", text=text)),))
@@ -89,17 +90,17 @@ class HouseLot(Flow):
 
     def screen(self, ctx: Ctx) -> Screen:
         shown = self.auction.slug
-        where = f"Lot? FN {self.square}_ 01-39" if self.square is not None else "Lot? Tag, FN+square"
-        take = (f"M: {_short(ctx, shown)}",) if shown in self.lots else ()
-        return views.screen(f"{self.winner.name} won {format_amount(self.auction.high)}", where, *take,
-                            "C: give it up")
+        where = _('Lot? FN {square}_ 01-39', square=self.square) if self.square is not None else _('Lot? Tag, FN+square')
+        take = (_('M: {deed}', deed=_short(ctx, shown)),) if shown in self.lots else ()
+        return views.screen(_('{name} won {amount}', name=self.winner.name, amount=format_amount(self.auction.high)), where, *take,
+                            _('C: give it up'))
 
     def press(self, ctx: Ctx, key: Key) -> Reply:
         if self.square is not None:
             return self._square_key(ctx, key)
         if key == Key.M and self.auction.slug in self.lots:
             return self.place(ctx, self.auction.slug)
-        return ctx.refuse(views.refused("The house's lot: tag", "or FN + its square", "C: give it up"), then=STAY)
+        return ctx.refuse(views.refused(_("The house's lot: tag"), _('or FN + its square'), _('C: give it up')), then=STAY)
 
     def fn(self, ctx: Ctx) -> Reply:
         """``FN`` starts a board square (never the FN menu: the house waits for its lot)."""
@@ -107,14 +108,14 @@ class HouseLot(Flow):
 
     def _square_key(self, ctx: Ctx, key: Key) -> Reply:
         if key not in DIGITS or (not self.square and key not in "0123"):
-            return ctx.refuse(views.refused("FN: two digits 01-39"), then=replace(self, square=None))
+            return ctx.refuse(views.refused(_('FN: two digits 01-39')), then=replace(self, square=None))
         if not self.square:
             return ctx.enter(replace(self, square=str(key)))
         position = int(self.square + key)
         try:
             slug = ctx.game.edition.at(position).slug
         except UnknownDeed:
-            return ctx.refuse(views.refused(f"No deed on {position:02d}"), then=replace(self, square=None))
+            return ctx.refuse(views.refused(_('No deed on {position}', position=f"{position:02d}")), then=replace(self, square=None))
         return replace(self, square=None).place(ctx, slug)
 
     def deed_tapped(self, ctx: Ctx, slug: str) -> Reply:
@@ -128,15 +129,15 @@ class HouseLot(Flow):
         if slug not in self.lots:
             try:
                 require_house_lot(ctx.game, player=winner.id, slug=slug)
-                why = "Not one of the lots"
+                why = _('Not one of the lots')
             except Refused as exc:
                 why = str(exc)
-            return ctx.refuse(views.refused(why, f"{winner.name}: another lot"), then=replace(self, square=None))
+            return ctx.refuse(views.refused(why, _('{name}: another lot', name=winner.name)), then=replace(self, square=None))
         price = format_amount(auction.high)
 
         def shown(deal, after) -> Screen:
-            return views.screen(f"House on {_short(ctx, slug)}", price,
-                                f"{winner.name} now {format_amount(after.balance(winner.id))}", big=1)
+            return views.screen(_('House on {deed}', deed=_short(ctx, slug)), price,
+                                _('{name} now {amount}', name=winner.name, amount=format_amount(after.balance(winner.id))), big=1)
 
         then = replace(self, square=None) if back is STAY else END
         reply = act(ctx, build, shown, actor=winner, back=then, player=winner.id, slug=slug, price=auction.high)
@@ -147,7 +148,7 @@ class HouseLot(Flow):
         if self.square is not None:
             return ctx.enter(replace(self, square=None))
         name = self.winner.name
-        return Reply(mode=None, message=views.message("House not taken", f"{name} gave it up", "Nothing written"),
+        return Reply(mode=None, message=views.message(_('House not taken'), _('{name} gave it up', name=name), _('Nothing written')),
                      effects=(LiveState(self.auction._live(ctx, "cancelled", text=f"{name} gave the house up")),))
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .. import views
+from ..i18n import N_, _
 from ..entry import AmountEntry
 from ..errors import AmountError
 from ..events import AMOUNT_KEYS, Key
@@ -30,20 +31,21 @@ from .common import AmountFlow, Flow, act, one_player_result
 
 #: The ways a game shows sums, in the order the ``6`` key steps through them.
 SUMS_CYCLE = {None: "show", "show": "ask", "ask": None}
+#: The sums' modes as the house rules' summary shows them.
+SUMS_NAMES = {None: N_("off"), "show": N_("show"), "ask": N_("ask")}
 #: The longest time limit: a day.
 LONGEST = 24 * 3600
 
 
 def modes_summary(settings: GameSettings) -> tuple[str, str]:
     """Two lines for a new game's options: ``4 Pot 500K  5 90 min`` and ``6 Sums ask``."""
-    pot = "off" if settings.jackpot is None else format_amount(settings.jackpot)
-    limit = "no time" if settings.time_limit is None else _length(settings.time_limit)
-    return views.fitted(f"4 Pot {pot}", f"5 {limit}"), f"6 Sums {settings.sums or 'off'}"
+    pot = _("off") if settings.jackpot is None else format_amount(settings.jackpot)
+    limit = _('no time') if settings.time_limit is None else _length(settings.time_limit)
+    return views.fitted(_('4 Pot {pot}', pot=pot), f"5 {limit}"), _('6 Sums {sums}', sums=_(SUMS_NAMES[settings.sums]))
 
 
 def _length(seconds: int) -> str:
-    line = time_left_line(seconds, False) or ""
-    return line.removesuffix(" left")
+    return time_left_line(seconds, False, left=False) or ""
 
 
 def with_key(settings: GameSettings, key: Key) -> GameSettings | None:
@@ -63,12 +65,12 @@ class PotSeed(AmountFlow):
 
     back: object = None
     entry: AmountEntry = AmountEntry()
-    hint = "Seed, then M or K"
+    hint = _('Seed, then M or K')
     allow_zero = True
 
     def screen(self, ctx: Ctx) -> Screen:
-        return views.screen("Free Parking pot", f"Seed {self.entry.shown()}", "then M or K",
-                            "0 M: starts empty")
+        return views.screen(_('Free Parking pot'), _('Seed {typed}', typed=self.entry.shown()), _('then M or K'),
+                            _('0 M: starts empty'))
 
     def priced(self, cleared, ctx: Ctx, amount: int) -> Reply:
         return ctx.enter(self.back.with_settings(replace(self.back.settings, jackpot=amount)))
@@ -86,8 +88,8 @@ class GameLength(Flow):
     clock_known: bool = False  # the key that opened it came with the time of day (the clock is synchronised)
 
     def screen(self, ctx: Ctx) -> Screen:
-        hour = "or hour.min then K" if self.clock_known else "clock unset: no hour"
-        return views.screen("Time limit", self.entry.shown(), "minutes then M", hour)
+        hour = _('or hour.min then K') if self.clock_known else _('clock unset: no hour')
+        return views.screen(_('Time limit'), self.entry.shown(), _('minutes then M'), hour)
 
     def press(self, ctx: Ctx, key: Key) -> Reply:
         try:
@@ -98,7 +100,7 @@ class GameLength(Flow):
             elif key == Key.K:
                 seconds = _until(self.entry.typed, ctx)
             else:
-                raise AmountError("Minutes M, or hour K")
+                raise AmountError(_('Minutes M, or hour K'))
         except AmountError as exc:
             return ctx.refuse(views.refused(str(exc)), then=replace(self, entry=AmountEntry()))
         return ctx.enter(self.back.with_settings(replace(self.back.settings, time_limit=seconds)))
@@ -109,18 +111,18 @@ class GameLength(Flow):
 
 def _minutes(typed: str) -> int:
     if not typed.isdigit() or not 0 < int(typed) * 60 <= LONGEST:
-        raise AmountError("Minutes: 1 to 1440")
+        raise AmountError(_('Minutes: 1 to 1440'))
     return int(typed) * 60
 
 
 def _until(typed: str, ctx: Ctx) -> int:
     """The seconds from the key's time of day to the hour ``typed`` (``21.30``), today or tomorrow."""
     if ctx.day is None:
-        raise AmountError("Clock unset: minutes")
-    hour, _, minute = typed.partition(".")
+        raise AmountError(_('Clock unset: minutes'))
+    hour, _point, minute = typed.partition(".")
     if not hour.isdigit() or not (minute.isdigit() or not minute) or int(hour) > 23 or int(minute or 0) > 59 \
             or len(minute) not in (0, 2):
-        raise AmountError("Hour as 21.30, then K")
+        raise AmountError(_('Hour as 21.30, then K'))
     seconds = int(int(hour) * 3600 + int(minute or 0) * 60 - ctx.day)
     return seconds if seconds > 0 else seconds + LONGEST
 
@@ -138,7 +140,7 @@ class PayPot(AmountFlow):
     entry: AmountEntry = AmountEntry()
 
     def screen(self, ctx: Ctx) -> Screen:
-        return views.screen(f"{self.payer.name} pays", "into Free Parking", self.entry.shown(), "then M or K", big=2)
+        return views.screen(_('{name} pays', name=self.payer.name), _('into Free Parking'), self.entry.shown(), _('then M or K'), big=2)
 
     def cards_changed(self, ctx: Ctx) -> Reply:
         return card_moved(ctx)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from ..i18n import _
 from .. import views
 from ..events import Key, RenewWebToken
 from ..records import TokenRenewal
@@ -33,20 +34,20 @@ class JoinCode(Flow):
     def screen(self, ctx: Ctx) -> Screen:
         url = ctx.panel.web_url
         if url is None:
-            return views.screen("Table page is off", "Turn it on: [web]", "enabled = true", "C: back")
+            return views.screen(_('Table page is off'), _('Turn it on: [web]'), "enabled = true", _('C: back'))
         reach = views.page_reach(url)
         if reach != "lan":  # no phone could open it: say why rather than show a useless code
             return views.join_unreachable(reach)
         if self.renewed:
-            return views.join_code(url, "New code", "old pages", "closed", "C: done")
-        return views.join_code(url, "Scan for", "the table", "M new code", "C: done")
+            return views.join_code(url, _('New code'), _('old pages'), _('closed'), _('C: done'))
+        return views.join_code(url, _('Scan for'), _('the table'), _('M new code'), _('C: done'))
 
     def press(self, ctx: Ctx, key: Key) -> Reply:
         if ctx.panel.web_url is None:
-            return ctx.refuse(views.refused("Table page is off"))
+            return ctx.refuse(views.refused(_('Table page is off')))
         if key == Key.M:
             return RenewToken().run(ctx)
-        return ctx.refuse(views.refused("M: new code", "C: done"), then=STAY)
+        return ctx.refuse(views.refused(_('M: new code'), _('C: done')), then=STAY)
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from ..i18n import _
 from .. import views
 from ..events import Key, RevealKey
 from ..modes.base import STAY, Ctx, Reply
@@ -28,14 +29,14 @@ class KeyCode(Flow):
 
     def screen(self, ctx: Ctx) -> Screen:
         if self.text is None:
-            return views.screen("Ledger key", "Reading it...", "C: back")
-        return views.join_code(self.text, "Ledger key", "photo it,", "key import", "C: hide it")
+            return views.screen(_('Ledger key'), _('Reading it...'), _('C: back'))
+        return views.join_code(self.text, _('Ledger key'), _('photo it,'), _('key import'), _('C: hide it'))
 
     def press(self, ctx: Ctx, key: Key) -> Reply:
-        return ctx.refuse(views.refused("C: hide the key"), then=STAY)
+        return ctx.refuse(views.refused(_('C: hide the key')), then=STAY)
 
     def cancel(self, ctx: Ctx) -> Reply:
-        return ctx.show(views.message("Ledger key", "hidden"))
+        return ctx.show(views.message(_('Ledger key'), _('hidden')))
 
 
 def key_code(ctx: Ctx) -> Reply:

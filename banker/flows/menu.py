@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from ..i18n import _
 from .. import views
 from ..events import DIGITS, Key
 from ..modes.base import Ctx, Mode, Reply
@@ -37,8 +38,8 @@ class FnMenu(Mode):
 
     def screen(self, ctx: Ctx) -> Screen:
         if self.digits:
-            return views.screen("FN: deed at", f"{self.digits}_", "board square 01-39", big=1)
-        return views.message("FN: 01-39 deed", "GO player  C undo", ". banker PIN", "K page  M key")
+            return views.screen(_('FN: deed at'), f"{self.digits}_", _('board square 01-39'), big=1)
+        return views.message(_('FN: 01-39 deed'), _('GO player  C undo'), _('. banker PIN'), _('K page  M key'))
 
     def key(self, ctx: Ctx, key: Key) -> Reply:
         if key in DIGITS:
@@ -47,7 +48,7 @@ class FnMenu(Mode):
                 return ctx.enter(replace(self, digits=digits))
             return deed_by_position(ctx, int(digits))
         if self.digits:
-            return ctx.refuse(views.refused("Type two digits", "01-39"))
+            return ctx.refuse(views.refused(_('Type two digits'), "01-39"))
         if key == Key.C:
             return ctx.enter(ConfirmUndo())
         if key == Key.POINT:
@@ -58,7 +59,7 @@ class FnMenu(Mode):
             return join_code(ctx)
         if key == Key.M:
             return key_code(ctx)
-        return ctx.refuse(views.refused(f"FN {key}: no function"))
+        return ctx.refuse(views.refused(_('FN {key}: no function', key=key)))
 
     def cancel(self, ctx: Ctx) -> Reply:
         return self.key(ctx, Key.C) if not self.digits else super().cancel(ctx)

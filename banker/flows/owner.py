@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..i18n import _
 from .. import views
 from ..entry import AmountEntry
 from ..events import DIGITS, SUFFIXES, Key
@@ -14,7 +15,7 @@ from ..screen import Screen
 from .common import AmountFlow, Flow, act, one_player_result
 from .house_auction import start as start_house_auction
 
-OWNER_HELP = ("1 build  2 sell", "3 sell group down", "4 build at a bid", ". mortgage / lift")
+OWNER_HELP = (_('1 build  2 sell'), _('3 sell group down'), _('4 build at a bid'), _('. mortgage / lift'))
 
 
 def owner_key(deed_mode, ctx: Ctx, key: Key, owner: Card) -> Reply:
@@ -36,7 +37,7 @@ def owner_key(deed_mode, ctx: Ctx, key: Key, owner: Card) -> Reply:
     if key == Key.GO:
         return act(ctx, rent, shown, **keep, payer=owner.id, slug=slug)
     if key in SUFFIXES:
-        return ctx.refuse(views.refused("To sell it: owner's", "card on +, buyer's", "on -, price, M/K"),
+        return ctx.refuse(views.refused(_("To sell it: owner's"), _("card on +, buyer's"), _('on -, price, M/K')),
                           then=deed_mode)
     return ctx.refuse(views.refused(*OWNER_HELP), then=deed_mode)
 
@@ -51,12 +52,12 @@ class SellDown(Flow):
     def screen(self, ctx: Ctx) -> Screen:
         deed = ctx.game.edition.deed(self.back.slug)
         most = ctx.game.rules.houses_for_hotel
-        return views.screen("Sell group down", f"{deed.group}: houses", f"left a lot? 0-{most}", "C: cancel")
+        return views.screen(_('Sell group down'), _('{group}: houses', group=deed.group), _('left a lot? 0-{most}', most=most), _('C: cancel'))
 
     def press(self, ctx: Ctx, key: Key) -> Reply:
         most = ctx.game.rules.houses_for_hotel
         if key not in DIGITS or int(key) > most:
-            return ctx.refuse(views.refused(f"A digit 0-{most}"), then=STAY)
+            return ctx.refuse(views.refused(_('A digit 0-{most}', most=most)), then=STAY)
         group = ctx.game.edition.deed(self.back.slug).group
         return act(ctx, sell_down, one_player_result(self.owner), actor=self.owner, stay=self.back, back=self.back,
                    player=self.owner.id, group=group, houses=int(key))
@@ -73,12 +74,12 @@ class BuildingBid(AmountFlow):
     back: object = None
     owner: Card | None = None
     entry: AmountEntry = AmountEntry()
-    hint = "Bid, then M or K"
+    hint = _('Bid, then M or K')
 
     def screen(self, ctx: Ctx) -> Screen:
         deed = ctx.game.edition.deed(self.back.slug)
-        return views.screen("Building auction", deed.short, f"Bid {self.entry.shown()} M/K",
-                            "GO: timed auction", big=None)
+        return views.screen(_('Building auction'), deed.short, _('Bid {typed} M/K', typed=self.entry.shown()),
+                            _('GO: timed auction'), big=None)
 
     def press(self, ctx: Ctx, key: Key) -> Reply:
         """``GO`` with nothing typed: the unit runs the house's timed auction (:mod:`.house_auction`)."""

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..i18n import _
 from .. import views
 from ..entry import AmountEntry
 from ..events import Key
@@ -36,16 +37,16 @@ class PlayerMenu(Flow):
         plus, minus = ctx.cards_on_readers()
         pot = ctx.game.pot is not None
         if minus is not None:
-            to = f"to {plus.name}" if plus is not None and plus != minus else "to bank"
+            to = _('to {name}', name=plus.name) if plus is not None and plus != minus else _('to bank')
             if pot and plus is None:
-                return views.screen(f"- {minus.name}: 1 Income", "2 Luxury  3 Jail fine", "4 Jail card  6 To pot",
-                                    "5 Bankrupt  0 Worth")
-            return views.screen(f"- {minus.name}: 1 Income", "2 Luxury  3 Jail fine",
-                                "4 Jail card 0 Worth" if plus is None else "4 Buy jail cd 7 Deal",
-                                f"5 Bankrupt {to}")
+                return views.screen(_('- {name}: 1 Income', name=minus.name), _('2 Luxury  3 Jail fine'), _('4 Jail card  6 To pot'),
+                                    _('5 Bankrupt  0 Worth'))
+            return views.screen(_('- {name}: 1 Income', name=minus.name), _('2 Luxury  3 Jail fine'),
+                                _('4 Jail card 0 Worth') if plus is None else _('4 Buy jail cd 7 Deal'),
+                                _('5 Bankrupt {to}', to=to))
         if plus is not None:
-            return views.screen(f"+ {plus.name}", "GO: passed GO twice", "4 Drew a jail card",
-                                "0 Worth  6 Take pot" if pot else "0 Worth")
+            return views.screen(f"+ {plus.name}", _('GO: passed GO twice'), _('4 Drew a jail card'),
+                                _('0 Worth  6 Take pot') if pot else _('0 Worth'))
         return GameMenu().screen(ctx)
 
     def press(self, ctx: Ctx, key: Key) -> Reply:
@@ -81,20 +82,20 @@ class PlayerMenu(Flow):
         if key == Key.D6 and plus is None and ctx.game.pot is not None:
             return ctx.enter(PayPot(payer=minus))
         if key == Key.GO:
-            return ctx.refuse(views.refused("GO twice: the card", "on + alone"), then=STAY)
-        last = "5 Bankrupt 0 Worth" if plus is None else "5 Bankrupt 7 Deal"
-        return ctx.refuse(views.refused("1 Income 2 Luxury", "3 Jail fine 4 Jail cd", last), then=STAY)
+            return ctx.refuse(views.refused(_('GO twice: the card'), _('on + alone')), then=STAY)
+        last = _('5 Bankrupt 0 Worth') if plus is None else _('5 Bankrupt 7 Deal')
+        return ctx.refuse(views.refused(_('1 Income 2 Luxury'), _('3 Jail fine 4 Jail cd'), last), then=STAY)
 
     def _plus_key(self, ctx: Ctx, key: Key, plus: Card) -> Reply:
         if key == Key.GO:
             return go_twice(ctx, plus)
         if key == Key.D4:
-            return act(ctx, draw_jail_card, one_player_result(plus, "Got jail card"), actor=plus, player=plus.id)
+            return act(ctx, draw_jail_card, one_player_result(plus, _('Got jail card')), actor=plus, player=plus.id)
         if key == Key.D0:
             return show_worth(ctx, plus)
         if key == Key.D6 and ctx.game.pot is not None:
             return take_pot(ctx, plus)
-        return ctx.refuse(views.refused("GO: passed GO twice", "4 Drew a jail card", "0 Worth"), then=STAY)
+        return ctx.refuse(views.refused(_('GO: passed GO twice'), _('4 Drew a jail card'), _('0 Worth')), then=STAY)
 
 
 def go_twice(ctx: Ctx, card: Card) -> Reply:
@@ -104,7 +105,7 @@ def go_twice(ctx: Ctx, card: Card) -> Reply:
 
     def shown(after: Game) -> Screen:
         return views.screen(f"{card.name} {format_signed(amount)}", format_amount(after.balance(card.id)),
-                            "Passed GO twice", big=1)
+                            _('Passed GO twice'), big=1)
 
     return ctx.commit(tx, shown)
 
@@ -113,10 +114,10 @@ def show_worth(ctx: Ctx, card: Card) -> Reply:
     """The player's total worth (what 10% Income Tax counts) and the end-of-game value."""
     game = ctx.game
     return ctx.show(views.screen(
-        f"{card.name} worth",
+        _('{name} worth', name=card.name),
         format_amount(worth_of(game, card.id)),
-        f"Cash {format_amount(game.balance(card.id))}",
-        f"End value {format_amount(end_worth_of(game, card.id))}",
+        _('Cash {amount}', amount=format_amount(game.balance(card.id))),
+        _('End value {amount}', amount=format_amount(end_worth_of(game, card.id))),
         big=1,
     ))
 
@@ -129,15 +130,15 @@ class TaxChoice(Flow):
 
     def screen(self, ctx: Ctx) -> Screen:
         flat = ctx.game.edition.income_tax
-        return views.screen(f"{self.player.name}: Income Tax", f"1 pays {format_amount(flat)}",
-                            "2 pays 10% of worth", "(choose, then count)")
+        return views.screen(_('{name}: Income Tax', name=self.player.name), _('1 pays {amount}', amount=format_amount(flat)),
+                            _('2 pays 10% of worth'), _('(choose, then count)'))
 
     def cards_changed(self, ctx: Ctx) -> Reply:
         return card_moved(ctx)
 
     def press(self, ctx: Ctx, key: Key) -> Reply:
         if key not in (Key.D1, Key.D2):
-            return ctx.refuse(views.refused("1 flat  2 10%"), then=STAY)
+            return ctx.refuse(views.refused(_('1 flat  2 10%')), then=STAY)
         return act(ctx, income_tax, one_player_result(self.player), actor=self.player,
                    player=self.player.id, percent=key == Key.D2)
 
@@ -149,12 +150,12 @@ class JailCardSale(AmountFlow):
     seller: Card | None = None
     buyer: Card | None = None
     entry: AmountEntry = AmountEntry()
-    hint = "Price, then M or K"
+    hint = _('Price, then M or K')
     allow_zero = True
 
     def screen(self, ctx: Ctx) -> Screen:
-        return views.screen(f"{self.buyer.name} buys jail", f"card from {self.seller.name}",
-                            f"Price {self.entry.shown()}", "then M/K (0 M: free)")
+        return views.screen(_('{name} buys jail', name=self.buyer.name), _('card from {name}', name=self.seller.name),
+                            _('Price {typed}', typed=self.entry.shown()), _('then M/K (0 M: free)'))
 
     def cards_changed(self, ctx: Ctx) -> Reply:
         return card_moved(ctx)
@@ -178,7 +179,7 @@ class ConfirmBankrupt(Flow):
     creditor: Card | None
 
     def _to(self) -> str:
-        return "the bank" if self.creditor is None else self.creditor.name
+        return _('the bank') if self.creditor is None else self.creditor.name
 
     def _mortgaged(self, ctx: Ctx) -> tuple[str, ...]:
         estate = ctx.game.estate
@@ -186,9 +187,9 @@ class ConfirmBankrupt(Flow):
 
     def screen(self, ctx: Ctx) -> Screen:
         if self.creditor is not None and self._mortgaged(ctx):
-            return views.screen(f"{self.debtor.name} bankrupt?", f"All goes to {self._to()}",
-                                "M: yes  .: and lift", "C: no")
-        return views.screen(f"{self.debtor.name} bankrupt?", f"All goes to {self._to()}", "M: yes  C: no")
+            return views.screen(_('{name} bankrupt?', name=self.debtor.name), _('All goes to {to}', to=self._to()),
+                                _('M: yes  .: and lift'), _('C: no'))
+        return views.screen(_('{name} bankrupt?', name=self.debtor.name), _('All goes to {to}', to=self._to()), _('M: yes  C: no'))
 
     def cards_changed(self, ctx: Ctx) -> Reply:
         return card_moved(ctx)
@@ -196,13 +197,13 @@ class ConfirmBankrupt(Flow):
     def press(self, ctx: Ctx, key: Key) -> Reply:
         lift = key == Key.POINT and self.creditor is not None and self._mortgaged(ctx)
         if key != Key.M and not lift:
-            return ctx.refuse(views.refused("M: bankrupt", "C: not bankrupt"), then=STAY)
+            return ctx.refuse(views.refused(_('M: bankrupt'), _('C: not bankrupt')), then=STAY)
 
         def shown(deal, after: Game) -> Screen:
             over = game_over_line(after)
-            then = over or ("Auction the deeds" if self.creditor is None else "")
-            return views.screen(f"{self.debtor.name} retires", f"All to {self._to()}", *([then] if then else []),
-                                *(["FN GO 0: ranking"] if over else []))
+            then = over or (_('Auction the deeds') if self.creditor is None else "")
+            return views.screen(_('{name} retires', name=self.debtor.name), _('All to {to}', to=self._to()), *([then] if then else []),
+                                *([_('FN GO 0: ranking')] if over else []))
 
         return act(ctx, bankrupt, shown, actor=self.creditor, memo=f"{self.debtor.name} bankrupt to {self._to()}",
                    debtor=self.debtor.id, creditor=BANK if self.creditor is None else self.creditor.id,

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from ..i18n import _
 from .. import views
 from ..errors import InsufficientFunds, Refused
 from ..events import Key
@@ -41,8 +42,8 @@ def short_offer(ctx: Ctx, reply: Reply) -> Reply:
     if short is None or reply.mode is MENU or short.actor.id in ctx.game.estate.retired:
         return replace(reply, short=None)
     back = ctx.panel.mode if reply.mode is KEEP else reply.mode
-    shown = reply.message or views.refused(f"{short.actor.name} short {format_amount(short.amount)}")
-    shown = replace(shown, lines=(*shown.lines[:3], "0: raise cash"))
+    shown = reply.message or views.refused(_('{name} short {amount}', name=short.actor.name, amount=format_amount(short.amount)))
+    shown = replace(shown, lines=(*shown.lines[:3], _('0: raise cash')))
     offer = ShortOffer(short, back, shown, (ctx.panel.left, ctx.panel.right))
     return replace(reply, mode=offer, message=None, short=None)
 
@@ -119,19 +120,19 @@ class RaiseCash(Flow):
         name = self.debtor.name
         missing = self.missing(game)
         if missing <= 0:
-            return views.screen(f"{name} has enough", f"Balance {format_amount(game.balance(self.debtor.id))}",
-                                "GO: pay now", "C: not now")
+            return views.screen(_('{name} has enough', name=name), _('Balance {amount}', amount=format_amount(game.balance(self.debtor.id))),
+                                _('GO: pay now'), _('C: not now'))
         plan = self.plan(game)
         if not plan.covers:
-            return views.screen("Even selling all:", f"short {format_amount(plan.still_short)}",
-                                "GO: bankrupt", "C: not now", error=True)
+            return views.screen(_('Even selling all:'), _('short {amount}', amount=format_amount(plan.still_short)),
+                                _('GO: bankrupt'), _('C: not now'), error=True)
         nxt = plan.steps[0]
-        return views.screen(f"{name} short {format_amount(missing)}", nxt.label,
-                            f"GO +{format_amount(nxt.raises)}  C: stop", f"Can raise {format_amount(plan.total)}")
+        return views.screen(_('{name} short {amount}', name=name, amount=format_amount(missing)), nxt.label,
+                            _('GO +{amount}  C: stop', amount=format_amount(nxt.raises)), _('Can raise {amount}', amount=format_amount(plan.total)))
 
     def press(self, ctx: Ctx, key: Key) -> Reply:
         if key != Key.GO:
-            return ctx.refuse(views.refused("GO: next step", "C: stop"), then=STAY)
+            return ctx.refuse(views.refused(_('GO: next step'), _('C: stop')), then=STAY)
         game = ctx.game
         missing = self.missing(game)
         if missing == 0:
@@ -154,8 +155,8 @@ class RaiseCash(Flow):
 
     def cancel(self, ctx: Ctx) -> Reply:
         missing = self.missing(ctx.game)
-        return ctx.show(views.message("Not paid yet", f"{self.debtor.name} short {format_amount(max(missing, 0))}")
-                        if missing > 0 else views.message("Not paid yet", "Nothing more changed"))
+        return ctx.show(views.message(_('Not paid yet'), _('{name} short {amount}', name=self.debtor.name, amount=format_amount(max(missing, 0))))
+                        if missing > 0 else views.message(_('Not paid yet'), _('Nothing more changed')))
 
     def _creditor(self, game: Game) -> Card | None:
         """Whom the debtor owes: the payee of their payment, a player (None: the bank, or the Free Parking pot)."""

@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .. import views
+from ..i18n import _, _n
 from ..deeds import UnknownDeed
 from ..entry import AmountEntry
 from ..errors import AmountError, InsufficientFunds, Refused
@@ -37,7 +38,6 @@ from ..records import Card
 from ..rules import Deal, Offer, interest, trade
 from ..rules.holdings import group_is_built
 from ..screen import LINE_WIDTH, Screen
-from ..words import plural
 from .common import Flow, price_of
 
 BUILD, MORTGAGES, AGREE = "build", "mortgages", "agree"
@@ -53,7 +53,7 @@ def start_deal(ctx: Ctx, first: Card, second: Card) -> Reply:
         return ctx.refuse(views.same_card(), then=STAY)
     for card in (first, second):
         if card.id in ctx.game.estate.retired:
-            return ctx.refuse(views.refused(f"{card.name} is bankrupt", "Out of the game:", "no deals"), then=STAY)
+            return ctx.refuse(views.refused(_('{name} is bankrupt', name=card.name), _('Out of the game:'), _('no deals')), then=STAY)
     return ctx.enter(DealMode(first, second))
 
 
@@ -121,30 +121,30 @@ class DealMode(Flow):
         if self.stage == MORTGAGES:
             return self._mortgage_screen(ctx)
         index, count, (side, parts) = self._page(ctx)
-        head = f"{self.players[side].name} gives"
+        head = _('{name} gives', name=self.players[side].name)
         counter = f"{index + 1}/{count}"
         head = head[: LINE_WIDTH - len(counter) - 1].ljust(LINE_WIDTH - len(counter)) + counter
-        lines = [line for _, line in parts] or ["nothing"]
+        lines = [line for _, line in parts] or [_('nothing')]
         lines += [""] * (PER_PAGE - len(lines))
         return views.screen(head, *lines, self._last_line(ctx))
 
     def _last_line(self, ctx: Ctx) -> str:
         if self.stage == AGREE:
             waiting = [card.name for card in self.players if card.id not in self.agreed]
-            return "Both: tap to agree" if len(waiting) == 2 else f"{waiting[0]}: tap to agree"
+            return _('Both: tap to agree') if len(waiting) == 2 else _('{name}: tap to agree', name=waiting[0])
         if self.square is not None:
-            return f"FN {self.square}_ square 01-39" if self.square else "FN: 01-39 deed 4 jail"
+            return _('FN {square}_ square 01-39', square=self.square) if self.square else _('FN: 01-39 deed 4 jail')
         if not self.entry.empty:
-            return f"Cash {self.entry.shown()} M/K"
-        return "GO side K page M done"
+            return _('Cash {typed} M/K', typed=self.entry.shown())
+        return _('GO side K page M done')
 
     def _mortgage_screen(self, ctx: Ctx) -> Screen:
         slug, side = self.mortgaged(ctx)[self.asking]
         edition = ctx.game.edition
         deed = edition.deed(slug)
         fee = interest(edition, deed)
-        return views.screen(f"Mortgaged {deed.short}", f"{self.players[side].name} takes it:",
-                            f"M: pays 10% {format_amount(fee)}", f".: lifts it {format_amount(fee + deed.mortgage)}")
+        return views.screen(_('Mortgaged {deed}', deed=deed.short), _('{name} takes it:', name=self.players[side].name),
+                            _('M: pays 10% {amount}', amount=format_amount(fee)), _('.: lifts it {amount}', amount=format_amount(fee + deed.mortgage)))
 
     def live(self, ctx: Ctx) -> dict:
         """The deal as the table page shows it: who gives what, the mortgages lifted, who agreed."""
@@ -189,21 +189,21 @@ class DealMode(Flow):
             return self._cash(ctx, key)
         if key == Key.M:
             return self._done(ctx)
-        return ctx.refuse(views.refused("Deed: tag or FN 01-39", "Cash: amount, M/K", "FN 4: jail card"), then=STAY)
+        return ctx.refuse(views.refused(_('Deed: tag or FN 01-39'), _('Cash: amount, M/K'), _('FN 4: jail card')), then=STAY)
 
     def _not_now(self, ctx: Ctx) -> Reply:
         """A key or a tag that would change the deal while a choice or the agreement waits."""
         if self.stage == MORTGAGES:
-            return ctx.refuse(views.refused("M: pays the 10% now", ".: lifts it now", "C: back to the deal"),
+            return ctx.refuse(views.refused(_('M: pays the 10% now'), _('.: lifts it now'), _('C: back to the deal')),
                               then=STAY)
-        return ctx.refuse(views.refused("To agree: lift your", "card, lay it again", "C: change the deal"),
+        return ctx.refuse(views.refused(_('To agree: lift your'), _('card, lay it again'), _('C: change the deal')),
                           then=STAY)
 
     def _square_key(self, ctx: Ctx, key: Key) -> Reply:
         if key == JAIL_KEY and not self.square:
             return self._jail_card(ctx, replace(self, square=None))
         if key not in DIGITS or (not self.square and key not in "0123"):
-            return ctx.refuse(views.refused("FN: two digits 01-39", "or 4: a jail card"),
+            return ctx.refuse(views.refused(_('FN: two digits 01-39'), _('or 4: a jail card')),
                               then=replace(self, square=None))
         if not self.square:
             return ctx.enter(replace(self, square=str(key)))
@@ -211,7 +211,7 @@ class DealMode(Flow):
         try:
             slug = ctx.game.edition.at(position).slug
         except UnknownDeed:  # a square with no deed (GO, a tax, a card)
-            return ctx.refuse(views.refused(f"No deed on {position:02d}", "Deeds: squares 01-39"),
+            return ctx.refuse(views.refused(_('No deed on {position}', position=f"{position:02d}"), _('Deeds: squares 01-39')),
                               then=replace(self, square=None))
         return self.deed_tapped(ctx, slug, replace(self, square=None))
 
@@ -221,7 +221,7 @@ class DealMode(Flow):
             return ctx.enter(replace(self, square=None, entry=AmountEntry()))
         if self.stage != BUILD:
             return ctx.enter(self._building())
-        return ctx.show(views.message("Deal cancelled", "Nothing changed"))
+        return ctx.show(views.message(_('Deal cancelled'), _('Nothing changed')))
 
     def cards_changed(self, ctx: Ctx) -> Reply:
         """Cards may come and go while the deal is built; while it is agreed, a player's card laid down agrees."""
@@ -245,8 +245,8 @@ class DealMode(Flow):
         deed, owner = game.edition.deed(slug), game.estate.owner(slug)
         sides = [side for side, card in enumerate(self.players) if card.id == owner]
         if not sides:
-            whose = "the bank" if owner is None else game.name_of(owner)
-            return ctx.refuse(views.refused(deed.short, f"belongs to {whose}", "Not in this deal"), then=mode)
+            whose = _('the bank') if owner is None else game.name_of(owner)
+            return ctx.refuse(views.refused(deed.short, _('belongs to {name}', name=whose), _('Not in this deal')), then=mode)
         side = sides[0]
         offer = mode.gives[side]
         if slug in offer.deeds:
@@ -255,7 +255,7 @@ class DealMode(Flow):
             fewer = replace(mode._with(side, replace(offer, deeds=deeds)), lift=lift)
             return ctx.enter(replace(fewer, page=fewer._showing(ctx, side, "")))
         if group_is_built(game.edition, game.estate, deed.group):
-            return ctx.refuse(views.refused(deed.short, "Sell buildings first"), then=mode)
+            return ctx.refuse(views.refused(deed.short, _('Sell buildings first')), then=mode)
         return mode._added(ctx, side, replace(offer, deeds=offer.deeds + (slug,)), f"deed:{slug}")
 
     def _cash(self, ctx: Ctx, key: Key) -> Reply:
@@ -272,7 +272,7 @@ class DealMode(Flow):
         card, offer = self.players[side], mode.gives[side]
         held = ctx.game.estate.jail_cards_of(card.id)
         if held == 0:
-            return ctx.refuse(views.refused(f"{card.name} has no", "jail card"), then=mode)
+            return ctx.refuse(views.refused(_('{name} has no', name=card.name), _('jail card')), then=mode)
         count = offer.jail_cards + 1 if offer.jail_cards < held else 0
         return mode._added(ctx, side, replace(offer, jail_cards=count), "jail")
 
@@ -331,7 +331,7 @@ class DealMode(Flow):
     def _mortgage_key(self, ctx: Ctx, key: Key) -> Reply:
         if key not in (Key.M, Key.POINT):
             return self._not_now(ctx)
-        slug, _ = self.mortgaged(ctx)[self.asking]
+        slug, _fee = self.mortgaged(ctx)[self.asking]
         chosen = replace(self, lift=self.lift + ((slug,) if key == Key.POINT else ()))
         refusal = chosen.check(ctx.game)
         if refusal is not None:
@@ -353,7 +353,7 @@ class DealMode(Flow):
         def shown(after: Game) -> Screen:
             return views.screen(deal.summary,
                                 *(f"{card.name} {format_amount(after.balance(card.id))}" for card in self.players),
-                                "Undo: FN C M")
+                                _('Undo: FN C M'))
 
         return ctx.commit(game.numbered(deal.to_transaction()), shown, on_refusal=back,
                           actor=losers[0] if losers else None)
@@ -364,12 +364,12 @@ def _parts(ctx: Ctx, offer: Offer) -> list[tuple[str, str]]:
     game = ctx.game
     parts = []
     for slug in offer.deeds:
-        mortgaged = " mortgaged" if game.estate.is_mortgaged(slug) else ""
-        parts.append((f"deed:{slug}", game.edition.deed(slug).short + mortgaged))
+        short = game.edition.deed(slug).short
+        parts.append((f"deed:{slug}", _('{deed} mortgaged', deed=short) if game.estate.is_mortgaged(slug) else short))
     if offer.jail_cards:
-        parts.append(("jail", plural(offer.jail_cards, "jail card")))
+        parts.append(("jail", _n('{n} jail card', '{n} jail cards', offer.jail_cards)))
     if offer.cash:
-        parts.append(("cash", f"Cash {format_amount(offer.cash)}"))
+        parts.append(("cash", _('Cash {amount}', amount=format_amount(offer.cash))))
     return parts
 
 

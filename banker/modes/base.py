@@ -17,6 +17,7 @@ from enum import Enum
 from typing import Any
 from collections.abc import Callable
 
+from ..i18n import _
 from .. import views
 from ..authority import Grant
 from ..entry import AmountEntry
@@ -202,9 +203,9 @@ class Mode:
 
     def cancel(self, ctx: Ctx) -> Reply:
         """``C``: the flow ends, nothing changed."""
-        return ctx.show(views.message("Cancelled", "Nothing changed"))
+        return ctx.show(views.message(_('Cancelled'), _('Nothing changed')))
 
 
 def card_moved(ctx: Ctx) -> Reply:
     """A flow for given cards ends when a card comes or goes: nothing is changed."""
-    return ctx.refuse(views.cancelled("A card moved"))
+    return ctx.refuse(views.cancelled(_('A card moved')))

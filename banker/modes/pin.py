@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
+from ..i18n import _
 from .. import views
 from ..authority import Grant, hash_pin
 from ..entry import AmountEntry
@@ -21,7 +22,7 @@ from ..records import PinChange
 from ..screen import Screen
 from .base import STAY, Ctx, Mode, Reply
 
-PROMPTS = {"old": "Banker PIN?", "new": "New PIN (4-8)?", "again": "New PIN again?"}
+PROMPTS = {"old": _('Banker PIN?'), "new": _('New PIN (4-8)?'), "again": _('New PIN again?')}
 
 
 def ask_pin(pending: Reply) -> Reply:
@@ -47,15 +48,15 @@ class PinEntry(Mode):
     new_pin: str = field(default="", repr=False)
 
     def screen(self, ctx: Ctx) -> Screen:
-        return views.screen(PROMPTS[self.stage], "*" * len(self.entry.typed) + "_", "then M.  C: cancel", big=1)
+        return views.screen(PROMPTS[self.stage], "*" * len(self.entry.typed) + "_", _('then M.  C: cancel'), big=1)
 
     def key(self, ctx: Ctx, key: Key) -> Reply:
         if key in DIGITS:
             if len(self.entry.typed) >= 8:
-                return ctx.refuse(views.refused("8 digits at most"), then=STAY)
+                return ctx.refuse(views.refused(_('8 digits at most')), then=STAY)
             return ctx.enter(replace(self, entry=AmountEntry(self.entry.typed + key)))
         if key != Key.M:
-            return ctx.refuse(views.refused("Digits, then M"), then=STAY)
+            return ctx.refuse(views.refused(_('Digits, then M')), then=STAY)
         typed, cleared = self.entry.typed, replace(self, entry=AmountEntry())
         grant = Grant(typed, "keypad", ctx.wall)
         if self.stage == "old":
@@ -65,13 +66,13 @@ class PinEntry(Mode):
             return replace(ctx.enter(replace(cleared, stage="new", old_pin=typed)), grant=grant)
         if self.stage == "new":
             if not 4 <= len(typed) <= 8:
-                return ctx.refuse(views.refused("PIN: 4 to 8 digits"), then=STAY)
+                return ctx.refuse(views.refused(_('PIN: 4 to 8 digits')), then=STAY)
             return ctx.enter(replace(cleared, stage="again", new_pin=typed))
         if typed != self.new_pin:
-            return ctx.refuse(views.refused("PINs differ", "Nothing changed"))
-        reply = ctx.commit(PinChange(hash_pin(typed, ctx.salt)), lambda after: views.message("Banker PIN set"))
+            return ctx.refuse(views.refused(_('PINs differ'), _('Nothing changed')))
+        reply = ctx.commit(PinChange(hash_pin(typed, ctx.salt)), lambda after: views.message(_('Banker PIN set')))
         return replace(reply, grant=Grant(self.old_pin, "keypad", ctx.wall)) if self.old_pin else reply
 
     def cards_changed(self, ctx: Ctx) -> Reply:
         """A card placed or taken away while the PIN is typed: what it was for may no longer hold."""
-        return ctx.refuse(views.cancelled("A card moved"))
+        return ctx.refuse(views.cancelled(_('A card moved')))

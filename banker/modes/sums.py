@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
+from ..i18n import _
 from .. import views
 from ..entry import AmountEntry
 from ..errors import AmountError
@@ -90,26 +91,26 @@ class AskSum(Mode):
 
     def screen(self, ctx: Ctx) -> Screen:
         typed = f"{self.entry.shown()}_" if not self.entry.empty else "?"
-        return views.screen(self.title, self.sum.line(typed), f"{self.sum.name}: new balance?",
-                            "then M/K  FN: show me")
+        return views.screen(self.title, self.sum.line(typed), _('{name}: new balance?', name=self.sum.name),
+                            _('then M/K  FN: show me'))
 
     def key(self, ctx: Ctx, key: Key) -> Reply:
         if key == Key.FN:
-            return self._through(f"{self.sum.name}: it's {format_amount(self.sum.after)}")
+            return self._through(_("{name}: it's {amount}", name=self.sum.name, amount=format_amount(self.sum.after)))
         try:
             if key in AMOUNT_KEYS:
                 return Reply(mode=replace(self, entry=self.entry.type(key)))
             if key not in SUFFIXES:
-                raise AmountError("Type the balance, M/K")
+                raise AmountError(_('Type the balance, M/K'))
             answer = self.entry.finish(key)
         except AmountError as exc:
             return ctx.refuse(views.refused(str(exc)), then=replace(self, entry=AmountEntry()))
         if answer == self.sum.after:
-            return self._through("Right!")
+            return self._through(_('Right!'))
         if self.tries + 1 >= TRIES:
-            return self._through(f"It's {format_amount(self.sum.after)}")
+            return self._through(_("It's {amount}", amount=format_amount(self.sum.after)))
         hint = "less" if answer > self.sum.after else "more"  # a friendly hint: the key's tick, not the refusal's buzz
-        return ctx.show(views.screen("Not quite!", f"It's {hint} than that", self.sum.line("?"), "Try again"),
+        return ctx.show(views.screen(_('Not quite!'), _("It's less than that") if hint == "less" else _("It's more than that"), self.sum.line("?"), _('Try again')),
                         mode=replace(self, entry=AmountEntry(), tries=self.tries + 1))
 
     def _through(self, head: str) -> Reply:

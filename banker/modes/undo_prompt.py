@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..i18n import _
 from .. import views
 from ..errors import Refused
 from ..events import Key
@@ -19,17 +20,17 @@ class ConfirmUndo(Mode):
     def screen(self, ctx: Ctx) -> Screen:
         last = last_undoable(ctx.game)
         if last is None:
-            return views.message("Nothing to undo")
+            return views.message(_('Nothing to undo'))
         who, how_much = described(ctx.game, last)
-        return views.message(f"Undo #{last.id}?", who, how_much, "M: yes   C: no")
+        return views.message(_('Undo #{id}?', id=last.id), who, how_much, _('M: yes   C: no'))
 
     def key(self, ctx: Ctx, key: Key) -> Reply:
         if key != Key.M:
-            return ctx.refuse(views.refused("M to undo, C to keep"))
+            return ctx.refuse(views.refused(_('M to undo, C to keep')))
         try:
             undo = undo_last(ctx.game)
         except Refused as exc:
             return ctx.refuse(views.refused(str(exc)))
         who, how_much = described(ctx.game, ctx.game.last)
-        back = "money given back" if undo.postings else "deeds as before"
-        return ctx.commit(undo, lambda after: views.message(f"#{undo.reverses} reversed:", who, how_much, back))
+        back = _('money given back') if undo.postings else _('deeds as before')
+        return ctx.commit(undo, lambda after: views.message(_('#{reverses} reversed:', reverses=undo.reverses), who, how_much, back))

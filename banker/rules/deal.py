@@ -32,7 +32,7 @@ class Deal:
         return Transaction(
             kind=self.kind,
             postings=self.postings,
-            memo=self.summary if memo is None else memo,
+            memo=str(self.summary if memo is None else memo),  # the journal keeps English
             changes=self.changes,
         )
 
