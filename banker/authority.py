@@ -49,8 +49,8 @@ PIN_SETTING = "banker_pin"
 ROUNDS = 50_000
 #: The prefix of a verifier keyed with the ledger's pepper (:func:`pepper_verifier`).
 PEPPERED = "p1$"
-#: The one setting any player may change (the ``.`` key): the volume.
-FREE_SETTINGS = frozenset({"volume"})
+#: The settings any player may change: the volume (the ``.`` key) and the language (``FN FN``); neither moves money.
+FREE_SETTINGS = frozenset({"volume", "language"})
 
 
 class NotAuthorised(BankerError, PermissionError):

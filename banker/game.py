@@ -47,6 +47,7 @@ from .records import (
     Transaction,
 )
 from .house_rules import check_modes, clock_of, party as _party, play_clock as _play_clock
+from .i18n import LANGUAGE_KEY, LANGUAGES, language_of
 from .lockout import recent
 from .retired import refuse_retired
 from .names import check_enrolment, fold_name  # noqa: F401  (re-exported: acts, scripts, migration)
@@ -158,6 +159,11 @@ class Game:
     def volume(self) -> int:
         stored = self.options.get(VOLUME_KEY, str(DEFAULT_VOLUME))
         return int(stored) if stored in ("0", "1", "2", "3") else DEFAULT_VOLUME
+
+    @property
+    def language(self) -> str:
+        """The game's language (:data:`banker.i18n.LANGUAGES`): its ``language`` setting, English without one."""
+        return language_of(self.options.get(LANGUAGE_KEY))
 
     @property
     def is_short_game(self) -> bool:
@@ -322,6 +328,8 @@ def _deed_tag(game: Game, rec: DeedTag) -> Game:
 def _setting(game: Game, rec: Setting) -> Game:
     if rec.key == VOLUME_KEY and rec.value not in ("0", "1", "2", "3"):
         raise Refused(f"volume {rec.value!r}: 0 to 3")
+    if rec.key == LANGUAGE_KEY and rec.value not in LANGUAGES:
+        raise Refused(f"language {rec.value!r}: one of {', '.join(LANGUAGES)}")
     return replace(game, options=MappingProxyType({**game.options, rec.key: rec.value}))
 
 

@@ -105,8 +105,8 @@ def translate(text: object, tr: Tr) -> object:
 
 
 def localize(screen: Screen, tr: Tr) -> Screen:
-    """``screen`` with its texts in the language of ``tr`` (English: the screen itself)."""
-    if tr is ENGLISH or not any(isinstance(line, Text) for line in screen.lines):
+    """``screen`` with its texts in the language of ``tr``, as plain strings (a screen with none: itself)."""
+    if not any(isinstance(line, Text) for line in screen.lines):
         return screen
     return replace(screen, lines=tuple(str(translate(line, tr)) for line in screen.lines))
 

@@ -136,6 +136,13 @@ def volume(level: int) -> Screen:
     return screen(_("Volume"), _(VOLUME_NAMES[level]), big=1)
 
 
+def language(code: str) -> Screen:
+    """The language just chosen, by its own name (``FN FN``)."""
+    from .i18n import LANGUAGE_NAMES
+
+    return screen(_("Language"), LANGUAGE_NAMES[code], big=1)
+
+
 def new_game(game_id: int, start_balance: int, players: int) -> Screen:
     return screen(_("New game"), _("{amount} each", amount=format_amount(start_balance)),
                   _n("Game {game}, {n} player", "Game {game}, {n} players", players, game=game_id))

@@ -137,8 +137,8 @@ def draw_screen(draw: ImageDraw.ImageDraw, screen: Screen, image: Image.Image | 
         raise ValueError(f"digits must be one of {', '.join(DIGITS)}, not {digits!r}")
     if screen.asleep:
         return
-    if any(not line.isascii() for line in screen.lines):
-        screen = replace(screen, lines=tuple(drawable(line) for line in screen.lines))
+    if any(type(line) is not str or not line.isascii() for line in screen.lines):  # Pillow measures plain str only
+        screen = replace(screen, lines=tuple(drawable(str(line)) for line in screen.lines))
     if screen.qr is not None:
         _draw_qr(draw, screen)
         return

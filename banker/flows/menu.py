@@ -7,6 +7,7 @@
     FN C               undo the last transaction (confirm with M)
     FN .               the banker's PIN: set or change it
     FN K               the table page's QR code (M: a new token, with the PIN)
+    FN FN              the game's language (a digit: 1 English, 2 Deutsch, 3 Français, 4 Español, 5 Nederlands)
     FN M               the ledger's key as a QR code, for another machine (with the PIN)
     FN (unknown card alone on a reader)   enrol that card (banker.flows.home)
 
@@ -28,6 +29,7 @@ from ..screen import Screen
 from . import deed_by_position, player_menu
 from .join import join_code
 from .key_code import key_code
+from .language import LanguageMenu
 
 
 @dataclass(frozen=True)
@@ -39,7 +41,7 @@ class FnMenu(Mode):
     def screen(self, ctx: Ctx) -> Screen:
         if self.digits:
             return views.screen(_('FN: deed at'), f"{self.digits}_", _('board square 01-39'), big=1)
-        return views.message(_('FN: 01-39 deed'), _('GO player  C undo'), _('. banker PIN'), _('K page  M key'))
+        return views.message(_('FN: 01-39 deed'), _('GO player  C undo'), _('. PIN  FN language'), _('K page  M key'))
 
     def key(self, ctx: Ctx, key: Key) -> Reply:
         if key in DIGITS:
@@ -59,6 +61,8 @@ class FnMenu(Mode):
             return join_code(ctx)
         if key == Key.M:
             return key_code(ctx)
+        if key == Key.FN:
+            return ctx.enter(LanguageMenu())
         return ctx.refuse(views.refused(_('FN {key}: no function', key=key)))
 
     def cancel(self, ctx: Ctx) -> Reply:
