@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from collections.abc import Callable
 
+from .i18n import _
 from .errors import AmountError, BankerError
 from .lockout import seconds_locked
 from .records import (
@@ -197,7 +198,7 @@ def hash_pin(pin: str, salt: bytes, pepper: bytes | None = None) -> str:
     (:func:`pepper_verifier`) before it is journalled.
     """
     if not is_pin(pin):
-        raise AmountError("PIN: 4 to 8 digits 0-9")
+        raise AmountError(_('PIN: 4 to 8 digits 0-9'))
     salt = salt or hashlib.sha256(b"banker-pin:" + pin.encode()).digest()[:16]
     digest = hashlib.pbkdf2_hmac("sha256", pin.encode(), salt, ROUNDS)
     plain = f"{salt.hex()}${digest.hex()}"

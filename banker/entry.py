@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .i18n import _
 from .errors import AmountError
 from .money import MAX_DIGITS, parse_entry
 
@@ -54,7 +55,7 @@ class AmountEntry:
             if self.too_long:
                 return self
             if "." in self.typed:
-                raise AmountError("one point only")
+                raise AmountError(_('one point only'))
         elif len(key) == 1 and key in "0123456789":
             if self.too_long:
                 return self

@@ -47,7 +47,7 @@ from .records import (
     Transaction,
 )
 from .house_rules import check_modes, clock_of, party as _party, play_clock as _play_clock
-from .i18n import LANGUAGE_KEY, LANGUAGES, language_of
+from .i18n import LANGUAGE_KEY, LANGUAGES, language_of, _
 from .lockout import recent
 from .retired import refuse_retired
 from .names import check_enrolment, fold_name  # noqa: F401  (re-exported: acts, scripts, migration)
@@ -242,7 +242,7 @@ def _transaction(game: Game, tx: Transaction) -> Game:
     if tx.id is None or tx.id < game.next_tx:
         raise Refused(f"transaction #{tx.id} is out of order (next is #{game.next_tx})")
     if game.time_up:
-        raise Refused("Time is up: game over")
+        raise Refused(_('Time is up: game over'))
     if game.estate.retired:  # a bankrupt player is out (banker.retired)
         refuse_retired(game, tx)
     names, postings = game.names, tx.postings
@@ -262,13 +262,13 @@ def _transaction(game: Game, tx: Transaction) -> Game:
         for p in postings:  # only a payer can lose over the transaction
             after = balances.get(p.payer, 0)
             if p.payer is not BANK and after < 0 and after < game.balance(p.payer):
-                raise InsufficientFunds(f"{game.name_of(p.payer)} short {format_amount(-after)}", -after)
+                raise InsufficientFunds(_('{name} short {amount}', name=game.name_of(p.payer), amount=format_amount(-after)), -after)
     fields = game.__dict__.copy()  # replace() without __init__ over twenty fields: the fold's hottest lines
     if tx.changes:
         fields["estate"] = apply_changes(game.estate, tx.changes)
     if tx.reverses is not None:
         if tx.reverses in game.undone:
-            raise Refused(f"#{tx.reverses} is already undone")
+            raise Refused(_('#{id} is already undone', id=tx.reverses))
         fields["undone"] = game.undone | {tx.reverses}
     if tx.kind == "bankruptcy":
         fields["bankruptcies"] = game.bankruptcies | {tx.id}
@@ -320,7 +320,7 @@ def _deed_tag(game: Game, rec: DeedTag) -> Game:
         raise Refused(str(exc)) from exc
     owner = game.card_by_uid(rec.uid)
     if owner is not None:
-        raise Refused(f"card {rec.uid} is {owner.name}'s")
+        raise Refused(_("card {uid} is {name}'s", uid=rec.uid, name=owner.name))
     tags = {u: s for u, s in game.deed_tags.items() if s != rec.slug and u != rec.uid}
     return replace(game, deed_tags=MappingProxyType({**tags, rec.uid: rec.slug}))
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from .i18n import _
 from .errors import Refused
 from .records import POT, SUMS, Checkpoint, GameSettings, PlayClock
 
@@ -32,7 +33,7 @@ def party(game: Game, party: int) -> None:
     if party != POT:
         raise Refused(f"card {party} was never enrolled")
     if game.settings.jackpot is None:
-        raise Refused("this game has no Free Parking pot")
+        raise Refused(_('this game has no Free Parking pot'))
 
 
 def play_clock(game: Game, rec: PlayClock) -> Game:
@@ -41,7 +42,7 @@ def play_clock(game: Game, rec: PlayClock) -> Game:
     if rec.game != game.id or limit is None:
         raise Refused(f"game {rec.game} is not a current time-limit game")
     if game.time_up:
-        raise Refused("Time is up: game over")
+        raise Refused(_('Time is up: game over'))
     if not game.played <= rec.played <= limit:
         raise Refused(f"the play clock can't go from {game.played:g} s to {rec.played:g} s of {limit} s")
     return replace(game, played=rec.played, time_up=rec.played >= limit)

@@ -8,6 +8,7 @@ and no amount is larger than :data:`MAX_AMOUNT`.
 
 from __future__ import annotations
 
+from .i18n import _
 from .errors import AmountError
 
 #: The unit's screen shows at most this many digits of an amount.
@@ -55,20 +56,20 @@ def parse_entry(typed: str, suffix: str) -> int:
     if suffix not in SUFFIXES:
         raise AmountError(f"finish with M or K, not {suffix!r}")
     if not typed or typed == ".":
-        raise AmountError("type an amount first")
+        raise AmountError(_('type an amount first'))
     if typed.count(".") > 1 or not is_digits(typed.replace(".", "")):
         raise AmountError(f"not an amount: {typed}{suffix}")
     if sum(ch.isdigit() for ch in typed) > MAX_DIGITS:
-        raise AmountError(f"{MAX_DIGITS} digits at most")
-    whole, _, fraction = typed.partition(".")
+        raise AmountError(_('{n} digits at most', n=MAX_DIGITS))
+    whole, _point, fraction = typed.partition(".")
     unit = SUFFIXES[suffix]
     scaled = int(fraction or "0") * unit
     scale = 10 ** len(fraction)
     if scaled % scale:
-        raise AmountError(f"not whole dollars: {typed}{suffix}")
+        raise AmountError(_('not whole dollars: {typed}{suffix}', typed=typed, suffix=suffix))
     amount = int(whole or "0") * unit + scaled // scale
     if amount == 0:
-        raise AmountError("the amount is zero")
+        raise AmountError(_('the amount is zero'))
     return amount
 
 
@@ -95,7 +96,7 @@ def parse_amount(text: str, *, allow_negative: bool = False, allow_zero: bool = 
     suffix = raw[-1:].upper()
     if suffix in SUFFIXES:
         body = raw[:-1]
-        whole, _, fraction = body.partition(".")
+        whole, _point, fraction = body.partition(".")
         if not is_digits(whole + fraction):
             raise AmountError(f"not an amount: {text}")
         unit = SUFFIXES[suffix]

@@ -27,6 +27,7 @@ from __future__ import annotations
 import unicodedata
 from typing import TYPE_CHECKING
 
+from .i18n import _
 from .confusables_data import PROTOTYPES
 from .errors import Refused
 from .records import MAX_PLAYERS
@@ -87,8 +88,8 @@ def check_enrolment(game: Game, name: str, uid: str, *, card_id: int | None = No
     if card_id is None:
         owner = next((c for c in others if c.uid == uid), None)
         if owner is not None:
-            raise Refused(f"card {uid} is already {owner.name}'s")
+            raise Refused(_("card {uid} is already {name}'s", uid=uid, name=owner.name))
         if uid in game.deed_tags:
-            raise Refused(f"card {uid} is a deed's tag")
+            raise Refused(_("card {uid} is a deed's tag", uid=uid))
         if len(others) >= MAX_PLAYERS:
-            raise Refused(f"{MAX_PLAYERS} players at most")
+            raise Refused(_('{n} players at most', n=MAX_PLAYERS))

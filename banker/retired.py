@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from .i18n import _
 from .errors import Refused
 from .records import BANK, POT, JailCardChange, OwnerChange, RetiredChange, Transaction
 
@@ -34,4 +35,4 @@ def refuse_retired(game: Game, tx: Transaction) -> None:
     parties += [c.after for c in tx.changes if type(c) in (OwnerChange, JailCardChange)]
     for party in parties:
         if party is not BANK and party != POT and party in out:
-            raise PlayerRetired(f"{game.name_of(party)} is bankrupt", party)
+            raise PlayerRetired(_('{name} is bankrupt', name=game.name_of(party)), party)

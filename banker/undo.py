@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from .i18n import _
 from .errors import Refused
 from .game import Game
 from .money import format_amount
@@ -22,9 +23,9 @@ def undo_last(game: Game) -> Transaction:
     """The reversing entry of the current game's last transaction (``FN C``, ``M``; ``banker ledger undo``)."""
     last = game.last
     if last is None or last.kind == "opening":
-        raise Refused("nothing to undo")
+        raise Refused(_('nothing to undo'))
     if last.reverses is not None:
-        raise Refused("already undone")
+        raise Refused(_('already undone'))
     return reversal(game, last)
 
 
@@ -40,11 +41,11 @@ def reversal(game: Game, target: Transaction) -> Transaction:
     if target.game != game.id:
         raise Refused(f"#{target.id} is in game {target.game}, not the current game")
     if target.kind == "opening":
-        raise Refused("opening balances can't be undone")
+        raise Refused(_("opening balances can't be undone"))
     if target.reverses is not None:
-        raise Refused(f"#{target.id} is an undo itself")
+        raise Refused(_('#{id} is an undo itself', id=target.id))
     if target.id in game.undone:
-        raise Refused(f"#{target.id} is already undone")
+        raise Refused(_('#{id} is already undone', id=target.id))
     postings = tuple(Posting(p.payee, p.payer, p.amount, p.kind) for p in reversed(target.postings))
     undo = game.numbered(Transaction("undo", postings, f"Undo #{target.id} {target.memo}"[:60], reverses=target.id,
                                      changes=reverse(target.changes)))
@@ -71,4 +72,4 @@ def check_even_building(game: Game, estate) -> None:
     for group in {d.group for d in edition.deeds if d.kind == "street"}:
         levels = [building_step(estate.houses(d.slug), rules) for d in edition.group(group)]
         if max(levels) - min(levels) > 1:
-            raise Refused(f"undoing it leaves {group} unevenly built")
+            raise Refused(_('undoing it leaves {group} unevenly built', group=group))

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from banker.i18n import _
 from banker.deeds import Deed
 from banker.errors import Refused
 from banker.records import BANK, Posting
@@ -40,15 +41,15 @@ def bankrupt(game: Position, *, debtor: int, creditor: int | None, lift_now: Ite
     to the decks.
     """
     if debtor == creditor:
-        raise Refused("Cannot owe yourself")
+        raise Refused(_('Cannot owe yourself'))
     if debtor in game.estate.retired:
-        raise Refused("The debtor is out already")
+        raise Refused(_('The debtor is out already'))
     if creditor in game.estate.retired:
-        raise Refused("The creditor is out of the game")
+        raise Refused(_('The creditor is out of the game'))
     deeds = owned_deeds(game.edition, game.estate, debtor)
     if creditor is BANK:
         if tuple(lift_now):
-            raise Refused("Bank lifts mortgages")
+            raise Refused(_('Bank lifts mortgages'))
         return _to_bank(game, debtor, deeds)
     return _to_player(game, debtor, creditor, deeds, lift_now)
 

@@ -15,6 +15,7 @@ works).
 
 from __future__ import annotations
 
+from banker.i18n import _
 from banker.deeds import Deed, Edition
 from banker.errors import AmountError, Refused
 from banker.records import BANK
@@ -46,9 +47,9 @@ def build(game: Position, *, player: int, slug: str, price: int | None = None) -
     houses = estate.houses(slug)
     hotel = _next_is_hotel(game, deed, player)
     if hotel and estate.hotels_in_bank < 1:
-        raise Refused("Bank has no hotels")
+        raise Refused(_('Bank has no hotels'))
     if not hotel and estate.houses_in_bank < 1:
-        raise Refused("Bank has no houses")
+        raise Refused(_('Bank has no houses'))
     what = "Hotel" if hotel else "House"
     amount = deed.house_cost if price is None else require_amount(price, "Bid")
     return Deal(
@@ -62,7 +63,7 @@ def build(game: Position, *, player: int, slug: str, price: int | None = None) -
 def require_house_lot(game: Position, *, player: int, slug: str) -> None:
     """Refuse unless ``player`` may put a house (not the hotel) on the lot now, whatever the bank has."""
     if _next_is_hotel(game, game.edition.deed(slug), player):
-        raise Refused("Next is the hotel")
+        raise Refused(_('Next is the hotel'))
 
 
 def house_lots(game: Position, player: int) -> tuple[str, ...]:
@@ -88,11 +89,11 @@ def house_shortage(game: Position) -> None:
     """
     edition, estate, rules = game.edition, game.estate, game.rules
     if estate.houses_in_bank < 1:
-        raise Refused("Bank has no houses")
+        raise Refused(_('Bank has no houses'))
     owners = {estate.owner(deed.slug) for deed in edition.deeds if deed.is_street} - {None}
     builders = [player for player in owners if house_lots(game, player)]
     if len(builders) < 2:
-        raise Refused("One player can build")
+        raise Refused(_('One player can build'))
     wanted = 0
     for player in builders:
         for deed in owned_deeds(edition, estate, player):
@@ -100,7 +101,7 @@ def house_shortage(game: Position) -> None:
                 houses = estate.houses(deed.slug)
                 wanted += 0 if houses == HOTEL else rules.houses_for_hotel - houses
     if wanted <= estate.houses_in_bank:
-        raise Refused("No house shortage")
+        raise Refused(_('No house shortage'))
 
 
 def sell_building(game: Position, *, player: int, slug: str) -> Deal:
@@ -115,12 +116,12 @@ def sell_building(game: Position, *, player: int, slug: str) -> Deal:
     require_owner(estate, deed, player)
     houses = estate.houses(slug)
     if not houses:
-        raise Refused("No buildings")
+        raise Refused(_('No buildings'))
     if step(houses, rules) < max(_steps(edition, estate, deed, rules)):
-        raise Refused("Sell evenly")
+        raise Refused(_('Sell evenly'))
     hotel = houses == HOTEL
     if hotel and estate.houses_in_bank < rules.houses_for_hotel:
-        raise Refused("Bank short: sell down")
+        raise Refused(_('Bank short: sell down'))
     after = rules.houses_for_hotel if hotel else houses - 1
     what = "Hotel" if hotel else "House"
     return Deal(
@@ -142,7 +143,7 @@ def sell_down(game: Position, *, player: int, group: str, houses: int = 0) -> De
     edition, estate, rules = game.edition, game.estate, game.rules
     lots = edition.group(group)
     if not 0 <= houses <= rules.houses_for_hotel:
-        raise AmountError(f"Houses 0-{rules.houses_for_hotel}")
+        raise AmountError(_('Houses 0-{n}', n=rules.houses_for_hotel))
     for deed in lots:
         require_owner(estate, deed, player)
     changes, proceeds, houses_out = [], 0, 0
@@ -154,9 +155,9 @@ def sell_down(game: Position, *, player: int, group: str, houses: int = 0) -> De
             proceeds += (step(before, rules) - step(after, rules)) * resale_per_step(deed)
             houses_out += after - (0 if before == HOTEL else before)
     if not changes:
-        raise Refused("Nothing to sell")
+        raise Refused(_('Nothing to sell'))
     if houses_out > estate.houses_in_bank:
-        raise Refused("Bank short of houses")
+        raise Refused(_('Bank short of houses'))
     return Deal(
         postings=pay(BANK, player, proceeds, "building-sale"),
         changes=tuple(changes),
@@ -171,9 +172,9 @@ def _next_is_hotel(game: Position, deed: Deed, player: int) -> bool:
     _require_buildable(edition, estate, deed, player)
     houses = estate.houses(deed.slug)
     if houses == HOTEL:
-        raise Refused("Already a hotel")
+        raise Refused(_('Already a hotel'))
     if step(houses, rules) > min(_steps(edition, estate, deed, rules)):
-        raise Refused("Build evenly")
+        raise Refused(_('Build evenly'))
     return houses == rules.houses_for_hotel
 
 
@@ -187,12 +188,12 @@ def _may_build(edition: Edition, estate: Estate, deed: Deed, player: int) -> boo
 
 def _require_buildable(edition: Edition, estate: Estate, deed: Deed, player: int) -> None:
     if not deed.is_street:
-        raise Refused("Streets only")
+        raise Refused(_('Streets only'))
     require_owner(estate, deed, player)
     if not owns_group(edition, estate, player, deed.group):
-        raise Refused("Own the whole group")
+        raise Refused(_('Own the whole group'))
     if group_has_mortgage(edition, estate, deed.group):
-        raise Refused("Group has a mortgage")
+        raise Refused(_('Group has a mortgage'))
 
 
 def _steps(edition: Edition, estate: Estate, deed: Deed, rules: RuleSettings) -> list[int]:

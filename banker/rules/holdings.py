@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from banker.i18n import _
 from banker.deeds import Deed, Edition
 from banker.errors import Refused
 from banker.rules.estate import HOTEL, Estate
@@ -11,7 +12,7 @@ from banker.rules.settings import RuleSettings
 def require_owner(estate: Estate, deed: Deed, player: int) -> None:
     """Refuse unless ``player`` owns the deed."""
     if estate.owner(deed.slug) != player:
-        raise Refused(f"{deed.short} not yours")
+        raise Refused(_('{deed} not yours', deed=deed.short))
 
 
 def owns_group(edition: Edition, estate: Estate, player: int | None, group: str) -> bool:

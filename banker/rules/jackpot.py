@@ -9,6 +9,7 @@ player and the bank puts the seed back in, in one deal.
 
 from __future__ import annotations
 
+from banker.i18n import _
 from banker.errors import Refused
 from banker.money import format_amount
 from banker.records import BANK, POT
@@ -23,7 +24,7 @@ def fund(game: Position) -> int | None:
 
 def _seed(game: Position) -> int:
     if game.rules.jackpot is None:
-        raise Refused("this game has no Free Parking pot")
+        raise Refused(_('this game has no Free Parking pot'))
     return game.rules.jackpot
 
 
@@ -31,7 +32,7 @@ def take_pot(game: Position, *, player: int) -> Deal:
     """``player`` landed on Free Parking: the whole pot is theirs, and the bank seeds it again."""
     seed, pot = _seed(game), game.balances.get(POT, 0)
     if not pot:
-        raise Refused("The pot is empty")
+        raise Refused(_('The pot is empty'))
     return Deal(pay(POT, player, pot, "pot") + pay(BANK, POT, seed, "pot-seed"), (),
                 f"Free Parking {format_amount(pot)}", "pot")
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from banker.i18n import _
 from banker.deeds import Deed, Edition
 from banker.errors import Refused
 from banker.records import BANK, Posting
@@ -31,9 +32,9 @@ def mortgage(game: Position, *, player: int, slug: str) -> Deal:
     deed = edition.deed(slug)
     require_owner(estate, deed, player)
     if estate.is_mortgaged(slug):
-        raise Refused("Already mortgaged")
+        raise Refused(_('Already mortgaged'))
     if group_is_built(edition, estate, deed.group):
-        raise Refused("Sell buildings first")
+        raise Refused(_('Sell buildings first'))
     return Deal(
         postings=pay(BANK, player, deed.mortgage, "mortgage"),
         changes=(mortgaged_change(estate, slug, True),),
@@ -48,7 +49,7 @@ def lift_mortgage(game: Position, *, player: int, slug: str) -> Deal:
     deed = edition.deed(slug)
     require_owner(estate, deed, player)
     if not estate.is_mortgaged(slug):
-        raise Refused("Not mortgaged")
+        raise Refused(_('Not mortgaged'))
     return Deal(
         postings=(
             *pay(player, BANK, deed.mortgage, "lift-mortgage"),
@@ -78,7 +79,7 @@ def take_over_mortgages(
     lift = set(lift_now)
     for slug in lift:
         if slug not in received or not estate.is_mortgaged(slug):
-            raise Refused("Not mortgaged")
+            raise Refused(_('Not mortgaged'))
     postings: list[Posting] = []
     changes: list[Change] = []
     for slug in received:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from banker.i18n import _
 from banker.errors import Refused
 from banker.records import BANK
 from banker.rules.deal import Deal, pay, require_amount
@@ -19,7 +20,7 @@ def buy(game: Position, *, buyer: int, slug: str, price: int | None = None) -> D
     estate = game.estate
     deed = game.edition.deed(slug)
     if estate.owner(slug) is not BANK:
-        raise Refused(f"{deed.short} is owned")
+        raise Refused(_('{deed} is owned', deed=deed.short))
     kind = "buy" if price is None else "auction"
     amount = deed.price if price is None else require_amount(price, "Bid")
     return Deal(

@@ -28,6 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from collections.abc import Mapping
 
+from banker.i18n import _
 from banker.deeds import Deed, Edition
 from banker.errors import Refused
 from banker.money import format_amount
@@ -123,7 +124,7 @@ def raising_plan(game: Position, *, player: int, shortfall: int) -> Plan:
     still lists every step (the player may raise cash anyway).
     """
     if player in game.estate.retired:
-        raise Refused("The player is out already")
+        raise Refused(_('The player is out already'))
     board = _Board(game.edition, game.estate, game.balances, game.rules)
     steps = _mortgages(board, player)  # the cheapest money: 10% to lift later, against half a building's price
     first = {s.target for s in steps}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from banker.i18n import _
 from banker.deeds import Deed, Edition
 from banker.errors import AmountError, Refused
 from banker.records import BANK
@@ -38,11 +39,11 @@ def rent(game: Position, *, payer: int, slug: str, dice: int | None = None) -> D
     deed = edition.deed(slug)
     owner = estate.owner(slug)
     if owner is BANK:
-        raise Refused(f"{deed.short} is unsold")
+        raise Refused(_('{deed} is unsold', deed=deed.short))
     if owner == payer:
-        raise Refused(f"You own {deed.short}")
+        raise Refused(_('You own {deed}', deed=deed.short))
     if estate.is_mortgaged(slug):
-        raise Refused("Mortgaged: no rent")
+        raise Refused(_('Mortgaged: no rent'))
     amount = rent_due(edition, estate, slug, dice)
     return Deal(
         postings=pay(payer, owner, amount, "rent"),
@@ -62,5 +63,5 @@ def _street_rent(edition: Edition, estate: Estate, deed: Deed, owner: int) -> in
 
 def _dice_total(dice: int | None) -> int:
     if not isinstance(dice, int) or isinstance(dice, bool) or not 2 <= dice <= 12:
-        raise AmountError("Dice total 2-12")
+        raise AmountError(_('Dice total 2-12'))
     return dice

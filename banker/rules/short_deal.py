@@ -14,6 +14,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 
+from banker.i18n import _
 from banker.errors import Refused
 from banker.records import BANK
 from banker.rules.deal import Deal, pay
@@ -42,7 +43,8 @@ def deal_deeds(game: Position, *, players: Sequence[int], shuffle: bytes) -> Dea
     """Deal two of the bank's deeds to each of ``players`` in turn (as cards are dealt), each at its printed price."""
     unsold = [d for d in game.edition.deeds if game.estate.owner(d.slug) is BANK]
     if len(unsold) < EACH * len(players):
-        raise Refused(f"{len(unsold)} deeds can't deal {EACH} to each of {len(players)} players")
+        raise Refused(_("{deeds} deeds can't deal {each} to each of {players} players", deeds=len(unsold), each=EACH,
+                        players=len(players)))
     order = shuffled(unsold, shuffle)
     postings, changes = [], []
     for turn, deed in enumerate(order[:EACH * len(players)]):

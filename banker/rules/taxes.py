@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from banker.i18n import _
 from banker.errors import Refused
 from banker.records import BANK
 from banker.rules.deal import Deal, pay
@@ -14,7 +15,7 @@ from banker.rules.worth import total_worth
 def pass_go(game: Position, *, player: int, times: int = 1) -> Deal:
     """The bank pays the GO salary, ``times`` times (2: passed GO, then drew "Advance to GO")."""
     if times not in (1, 2):
-        raise Refused("GO pays once or twice")
+        raise Refused(_('GO pays once or twice'))
     return Deal(pay(BANK, player, game.edition.go_salary * times, "go"), (), "Passed GO", "go")
 
 
@@ -24,7 +25,7 @@ def income_tax_due(game: Position, player: int, percent: bool = False) -> int:
     if not percent:
         return edition.income_tax
     if not game.rules.income_tax_choice:
-        raise Refused("10% option is off")
+        raise Refused(_('10% option is off'))
     return total_worth(game, player) * edition.income_tax_percent // 100
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from collections.abc import Iterable
 
+from banker.i18n import _
 from banker.deeds import Edition
 from banker.errors import AmountError, Refused
 from banker.records import Posting
@@ -47,10 +48,10 @@ def trade(
     The fold judges funds on each player's net over the whole trade.
     """
     if first == second:
-        raise Refused("Trade with yourself")
+        raise Refused(_('Trade with yourself'))
     edition, estate = game.edition, game.estate
     if not _goods(first_gives) and not _goods(second_gives):
-        raise Refused("Nothing to trade")
+        raise Refused(_('Nothing to trade'))
     lift_now = tuple(lift_now)
     postings: list[Posting] = []
     changes: list[Change] = []
@@ -76,34 +77,34 @@ def trade(
 def draw_jail_card(game: Position, *, player: int) -> Deal:
     """``player`` drew a Get Out of Jail Free card and keeps it (no money moves)."""
     if game.estate.jail_cards_of(None) < 1:
-        raise Refused("No jail card left")
+        raise Refused(_('No jail card left'))
     return Deal((), (jail_card_change(None, player),), "Got jail card", "jail-card")
 
 
 def use_jail_card(game: Position, *, player: int) -> Deal:
     """``player`` leaves jail with a Get Out of Jail Free card, which goes back under its deck."""
     if game.estate.jail_cards_of(player) < 1:
-        raise Refused("No jail card")
+        raise Refused(_('No jail card'))
     return Deal((), (jail_card_change(player, None),), "Used jail card", "jail-card")
 
 
 def _require_can_give(edition: Edition, estate: Estate, giver: int, offer: Offer) -> None:
     if not isinstance(offer.cash, int) or isinstance(offer.cash, bool) or offer.cash < 0:
-        raise AmountError("Price must be >= 0")
+        raise AmountError(_('Price must be >= 0'))
     if offer.jail_cards < 0 or offer.jail_cards > estate.jail_cards_of(giver):
-        raise Refused("No jail card to give")
+        raise Refused(_('No jail card to give'))
     for slug in offer.deeds:
         deed = edition.deed(slug)
         require_owner(estate, deed, giver)
         if group_is_built(edition, estate, deed.group):
-            raise Refused("Sell buildings first")
+            raise Refused(_('Sell buildings first'))
 
 
 def _require_all_received(lift_now: tuple[str, ...], *offers: Offer) -> None:
     received = {slug for offer in offers for slug in offer.deeds}
     for slug in lift_now:
         if slug not in received:
-            raise Refused("Not in the trade")
+            raise Refused(_('Not in the trade'))
 
 
 def _goods(offer: Offer) -> bool:
