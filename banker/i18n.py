@@ -84,6 +84,35 @@ class Text(str):
         return _cut(pattern.format(**{k: translate(v, tr) for k, v in self.fields.items()}), self.width)
 
 
+class _Spread(Text):
+    """A line with ``left`` (a text) at its start and ``right`` at its end, ``width`` characters in all."""
+
+    def __new__(cls, left: str, right: str, width: int) -> _Spread:
+        self = str.__new__(cls, _spread(str(left), right, width))
+        self.msgid, self.fields, self.plural, self.n, self.width = "", MappingProxyType({}), None, None, width
+        self.left, self.right = left, right
+        return self
+
+    def __getnewargs__(self) -> tuple:
+        return self.left, self.right, self.width
+
+    def fitted(self, width: int) -> Text:
+        return self
+
+    def translated(self, tr: Tr) -> str:
+        return _spread(str(translate(self.left, tr)), self.right, self.width or 0)
+
+
+def spread(left: str, right: str, width: int) -> Text:
+    """A line of ``width`` characters: ``left`` (cut to leave a space) and ``right`` at the end (``Alice gives
+    1/2``), in any language."""
+    return _Spread(left, right, width)
+
+
+def _spread(left: str, right: str, width: int) -> str:
+    return left[: width - len(right) - 1].ljust(width - len(right)) + right
+
+
 def _(msgid: str, /, **fields: object) -> Text:
     """A text to show: ``msgid`` (English, with ``{field}`` places) and its fields."""
     return Text(msgid, fields)

@@ -116,7 +116,7 @@ class StartGame:
 
         def shown(after: Game) -> Screen:
             dealt = after.is_short_game and after.cards
-            return views.screen(_('New game'), _('{start} each', start=start), _('Dealt 2 deeds each') if dealt else self.title,
+            return views.screen(_('New game'), _('{amount} each', amount=start), _('Dealt 2 deeds each') if dealt else self.title,
                                 _n('Game {game}, {n} player', 'Game {game}, {n} players', len(after.cards), game=after.id))
 
         return ctx.commit(record, shown, tone="new-game")

@@ -26,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from .. import views
-from ..i18n import _, _n
+from ..i18n import _, _n, spread
 from ..deeds import UnknownDeed
 from ..entry import AmountEntry
 from ..errors import AmountError, InsufficientFunds, Refused
@@ -123,7 +123,7 @@ class DealMode(Flow):
         index, count, (side, parts) = self._page(ctx)
         head = _('{name} gives', name=self.players[side].name)
         counter = f"{index + 1}/{count}"
-        head = head[: LINE_WIDTH - len(counter) - 1].ljust(LINE_WIDTH - len(counter)) + counter
+        head = spread(head, counter, LINE_WIDTH)
         lines = [line for _, line in parts] or [_('nothing')]
         lines += [""] * (PER_PAGE - len(lines))
         return views.screen(head, *lines, self._last_line(ctx))

@@ -74,7 +74,7 @@ def _to_player(
         *_hand_over_jail_cards(estate, debtor, creditor),
         retired_change(estate, debtor, True),
     )
-    return Deal(postings, changes, "Bankrupt to player", "bankruptcy")
+    return Deal(postings, changes, _("Bankrupt to player"), "bankruptcy")
 
 
 def _to_bank(game: Position, debtor: int, deeds: tuple[Deed, ...]) -> Deal:
@@ -87,7 +87,7 @@ def _to_bank(game: Position, debtor: int, deeds: tuple[Deed, ...]) -> Deal:
         *_hand_over_jail_cards(estate, debtor, None),
         retired_change(estate, debtor, True),
     )
-    return Deal(pay(debtor, BANK, cash, "bankruptcy"), changes, "Bankrupt to bank", "bankruptcy")
+    return Deal(pay(debtor, BANK, cash, "bankruptcy"), changes, _("Bankrupt to bank"), "bankruptcy")
 
 
 def _clear_buildings(estate: Estate, deeds: tuple[Deed, ...]) -> tuple[Change, ...]:

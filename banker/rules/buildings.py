@@ -55,7 +55,7 @@ def build(game: Position, *, player: int, slug: str, price: int | None = None) -
     return Deal(
         postings=pay(player, BANK, amount, what.lower()),
         changes=(houses_change(estate, slug, HOTEL if hotel else houses + 1),),
-        summary=f"{what} on {deed.short}",
+        summary=_("Hotel on {deed}", deed=deed.short) if hotel else _("House on {deed}", deed=deed.short),
         kind="build",
     )
 
@@ -123,11 +123,10 @@ def sell_building(game: Position, *, player: int, slug: str) -> Deal:
     if hotel and estate.houses_in_bank < rules.houses_for_hotel:
         raise Refused(_('Bank short: sell down'))
     after = rules.houses_for_hotel if hotel else houses - 1
-    what = "Hotel" if hotel else "House"
     return Deal(
         postings=pay(BANK, player, resale_per_step(deed), "building-sale"),
         changes=(houses_change(estate, slug, after),),
-        summary=f"{what} off {deed.short}",
+        summary=_("Hotel off {deed}", deed=deed.short) if hotel else _("House off {deed}", deed=deed.short),
         kind="sell-building",
     )
 
@@ -161,7 +160,7 @@ def sell_down(game: Position, *, player: int, group: str, houses: int = 0) -> De
     return Deal(
         postings=pay(BANK, player, proceeds, "building-sale"),
         changes=tuple(changes),
-        summary=f"Sold down {group}"[:21],
+        summary=_("Sold down {group}", group=group),
         kind="sell-building",
     )
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from banker.errors import AmountError
 from banker.records import Posting, Transaction, net_flows
 from banker.rules.estate import Change
+from banker.screen import LINE_WIDTH
 
 
 @dataclass(frozen=True)
@@ -32,7 +33,7 @@ class Deal:
         return Transaction(
             kind=self.kind,
             postings=self.postings,
-            memo=str(self.summary if memo is None else memo),  # the journal keeps English
+            memo=str(self.summary)[:LINE_WIDTH] if memo is None else str(memo),  # the journal keeps English
             changes=self.changes,
         )
 

@@ -34,10 +34,10 @@ def take_pot(game: Position, *, player: int) -> Deal:
     if not pot:
         raise Refused(_('The pot is empty'))
     return Deal(pay(POT, player, pot, "pot") + pay(BANK, POT, seed, "pot-seed"), (),
-                f"Free Parking {format_amount(pot)}", "pot")
+                _("Free Parking {amount}", amount=format_amount(pot)), "pot")
 
 
 def pay_pot(game: Position, *, player: int, amount: int) -> Deal:
     """``player`` pays ``amount`` into the pot (a card or a house rule that says so)."""
     _seed(game)
-    return Deal(pay(player, POT, require_amount(amount), "to-pot"), (), "Into the pot", "to-pot")
+    return Deal(pay(player, POT, require_amount(amount), "to-pot"), (), _("Into the pot"), "to-pot")

@@ -38,7 +38,7 @@ def mortgage(game: Position, *, player: int, slug: str) -> Deal:
     return Deal(
         postings=pay(BANK, player, deed.mortgage, "mortgage"),
         changes=(mortgaged_change(estate, slug, True),),
-        summary=f"Mortgaged {deed.short}",
+        summary=_("Mortgaged {deed}", deed=deed.short),
         kind="mortgage",
     )
 
@@ -56,7 +56,7 @@ def lift_mortgage(game: Position, *, player: int, slug: str) -> Deal:
             *pay(player, BANK, interest(edition, deed), "interest"),
         ),
         changes=(mortgaged_change(estate, slug, False),),
-        summary=f"Lifted {deed.short}",
+        summary=_("Lifted {deed}", deed=deed.short),
         kind="lift-mortgage",
     )
 

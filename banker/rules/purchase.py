@@ -26,6 +26,6 @@ def buy(game: Position, *, buyer: int, slug: str, price: int | None = None) -> D
     return Deal(
         postings=pay(buyer, BANK, amount, kind),
         changes=(owner_change(estate, slug, buyer),),
-        summary=f"Bought {deed.short}",
+        summary=_("Bought {deed}", deed=deed.short),
         kind=kind,
     )

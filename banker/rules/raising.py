@@ -162,7 +162,7 @@ def _sale_off(board: _Board, player: int, lot: Deed) -> tuple[RaiseStep, Deal] |
             deal = sell_down(board, player=player, group=lot.group, houses=houses)
         except Refused:
             continue
-        return RaiseStep(SELL_DOWN, lot.group, deal.net(player), f"{lot.group} down to {houses}", houses), deal
+        return RaiseStep(SELL_DOWN, lot.group, deal.net(player), _("{group} down to {n}", group=lot.group, n=houses), houses), deal
     return None
 
 
@@ -172,7 +172,7 @@ def _mortgages(board: _Board, player: int) -> list[RaiseStep]:
     deeds = [d for d in owned_deeds(edition, estate, player)
              if not estate.is_mortgaged(d.slug) and not group_is_built(edition, estate, d.group)]
     deeds.sort(key=lambda d: (d.mortgage, edition.deeds.index(d)))
-    return [RaiseStep(MORTGAGE, d.slug, d.mortgage, f"Mortgage {d.short}") for d in deeds if d.mortgage > 0]
+    return [RaiseStep(MORTGAGE, d.slug, d.mortgage, _("Mortgage {deed}", deed=d.short)) for d in deeds if d.mortgage > 0]
 
 
 def describe(plan: Plan) -> tuple[str, ...]:

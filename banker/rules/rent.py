@@ -48,7 +48,7 @@ def rent(game: Position, *, payer: int, slug: str, dice: int | None = None) -> D
     return Deal(
         postings=pay(payer, owner, amount, "rent"),
         changes=(),
-        summary=f"Rent {deed.short}",
+        summary=_("Rent {deed}", deed=deed.short),
         kind="rent",
     )
 

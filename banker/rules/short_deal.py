@@ -51,4 +51,4 @@ def deal_deeds(game: Position, *, players: Sequence[int], shuffle: bytes) -> Dea
         player = players[turn % len(players)]
         postings += pay(player, BANK, deed.price, "deal")
         changes.append(owner_change(game.estate, deed.slug, player))
-    return Deal(tuple(postings), tuple(changes), f"Dealt {EACH * len(players)} deeds", "deal")
+    return Deal(tuple(postings), tuple(changes), _("Dealt {n} deeds", n=EACH * len(players)), "deal")

@@ -16,7 +16,7 @@ def pass_go(game: Position, *, player: int, times: int = 1) -> Deal:
     """The bank pays the GO salary, ``times`` times (2: passed GO, then drew "Advance to GO")."""
     if times not in (1, 2):
         raise Refused(_('GO pays once or twice'))
-    return Deal(pay(BANK, player, game.edition.go_salary * times, "go"), (), "Passed GO", "go")
+    return Deal(pay(BANK, player, game.edition.go_salary * times, "go"), (), _("Passed GO"), "go")
 
 
 def income_tax_due(game: Position, player: int, percent: bool = False) -> int:
@@ -32,15 +32,15 @@ def income_tax_due(game: Position, player: int, percent: bool = False) -> int:
 def income_tax(game: Position, *, player: int, percent: bool = False) -> Deal:
     """``player`` pays Income Tax: flat, or 10% of total worth when that option is on and chosen."""
     amount = income_tax_due(game, player, percent)
-    return Deal(pay(player, fund(game), amount, "income-tax"), (), "Income Tax", "income-tax")
+    return Deal(pay(player, fund(game), amount, "income-tax"), (), _("Income Tax"), "income-tax")
 
 
 def luxury_tax(game: Position, *, player: int) -> Deal:
     """``player`` pays Luxury Tax (the edition's, or the older sets' amount set in the game's rules)."""
     amount = game.rules.luxury_tax or game.edition.luxury_tax
-    return Deal(pay(player, fund(game), amount, "luxury-tax"), (), "Luxury Tax", "luxury-tax")
+    return Deal(pay(player, fund(game), amount, "luxury-tax"), (), _("Luxury Tax"), "luxury-tax")
 
 
 def jail_fine(game: Position, *, player: int) -> Deal:
     """``player`` pays the fine to leave jail."""
-    return Deal(pay(player, fund(game), game.edition.jail_fine, "jail-fine"), (), "Jail fine", "jail-fine")
+    return Deal(pay(player, fund(game), game.edition.jail_fine, "jail-fine"), (), _("Jail fine"), "jail-fine")

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from collections.abc import Iterable
 
-from banker.i18n import _
+from banker.i18n import _, _n
 from banker.deeds import Edition
 from banker.errors import AmountError, Refused
 from banker.records import Posting
@@ -78,14 +78,14 @@ def draw_jail_card(game: Position, *, player: int) -> Deal:
     """``player`` drew a Get Out of Jail Free card and keeps it (no money moves)."""
     if game.estate.jail_cards_of(None) < 1:
         raise Refused(_('No jail card left'))
-    return Deal((), (jail_card_change(None, player),), "Got jail card", "jail-card")
+    return Deal((), (jail_card_change(None, player),), _("Got jail card"), "jail-card")
 
 
 def use_jail_card(game: Position, *, player: int) -> Deal:
     """``player`` leaves jail with a Get Out of Jail Free card, which goes back under its deck."""
     if game.estate.jail_cards_of(player) < 1:
         raise Refused(_('No jail card'))
-    return Deal((), (jail_card_change(player, None),), "Used jail card", "jail-card")
+    return Deal((), (jail_card_change(player, None),), _("Used jail card"), "jail-card")
 
 
 def _require_can_give(edition: Edition, estate: Estate, giver: int, offer: Offer) -> None:
@@ -115,11 +115,10 @@ def _summary(edition: Edition, *offers: Offer) -> str:
     deeds = [slug for offer in offers for slug in dict.fromkeys(offer.deeds)]
     cards = sum(offer.jail_cards for offer in offers)
     if len(deeds) == 1 and not cards:
-        return f"Traded {edition.deed(deeds[0]).short}"
+        return _("Traded {deed}", deed=edition.deed(deeds[0]).short)
     if not deeds:
-        return f"Traded jail card{_plural(cards)}"
-    return f"Traded {len(deeds)} deed{_plural(len(deeds))}" + (f"+card{_plural(cards)}" if cards else "")
-
-
-def _plural(count: int) -> str:
-    return "s" if count > 1 else ""
+        return _n("Traded jail card", "Traded jail cards", cards)
+    if cards:
+        return _("Traded {deeds}+{cards}", deeds=_n("{n} deed", "{n} deeds", len(deeds)),
+                 cards=_n("card", "cards", cards))
+    return _n("Traded {n} deed", "Traded {n} deeds", len(deeds))
