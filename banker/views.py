@@ -12,7 +12,16 @@ from .money import format_amount, format_signed
 from .screen import BIG_WIDTH, LINE_WIDTH, Screen
 
 #: The volume's levels as the unit shows them (a big line: 10 characters).
-VOLUME_NAMES = (N_("off"), N_("low"), N_("medium"), N_("high"))
+VOLUME_NAMES = (
+    # Translators: a big line (10 characters)
+    N_("off"),
+    # Translators: a big line (10 characters)
+    N_("low"),
+    # Translators: a big line (10 characters)
+    N_("medium"),
+    # Translators: a big line (10 characters)
+    N_("high"),
+)
 
 
 def _fit(text: str, width: int = LINE_WIDTH) -> str:

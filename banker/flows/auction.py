@@ -95,6 +95,7 @@ class Auction(Flow):
             keys = (_('{name}: bid M/K', name=who), _('or GO: {amount}', amount=format_amount(RAISE))) if isinstance(card, Card) else (
                 _('Card on a reader,'), _('bid M/K or GO'))
             return views.screen(title, _('No bid, {seconds} s left', seconds=self.left), *keys)
+        # Translators: No bid: a big line (10 characters)
         return views.screen(title, format_amount(self.high) if self.bidder is not None else _('No bid'), status, big=1)
 
     def title(self, ctx: Ctx) -> str:

@@ -22,7 +22,7 @@ from .house_rules import GameLength, PotSeed, modes_summary, with_key
 #: and in a word).
 NEW_GAMES = {
     Key.D1: (4, False, _('official rules'), _('official')),
-    Key.D2: (4, True, _('Income Tax 10% option'), _('10% tax')),
+    Key.D2: (4, True, _('Income Tax {rate} option', rate="10%"), _('10% tax')),
     Key.D3: (3, False, _('short game'), _('short game')),
 }
 PER_PAGE = 3

@@ -39,8 +39,28 @@ class JoinCode(Flow):
         if reach != "lan":  # no phone could open it: say why rather than show a useless code
             return views.join_unreachable(reach)
         if self.renewed:
-            return views.join_code(url, _('New code'), _('old pages'), _('closed'), _('C: done'))
-        return views.join_code(url, _('Scan for'), _('the table'), _('M new code'), _('C: done'))
+            return views.join_code(
+                url,
+                # Translators: beside a QR code (10 characters)
+                _('New code'),
+                # Translators: beside a QR code (10 characters)
+                _('old pages'),
+                # Translators: beside a QR code (10 characters)
+                _('closed'),
+                # Translators: beside a QR code (10 characters)
+                _('C: done'),
+            )
+        return views.join_code(
+            url,
+            # Translators: beside a QR code (10 characters)
+            _('Scan for'),
+            # Translators: beside a QR code (10 characters)
+            _('the table'),
+            # Translators: beside a QR code (10 characters)
+            _('M new code'),
+            # Translators: beside a QR code (10 characters)
+            _('C: done'),
+        )
 
     def press(self, ctx: Ctx, key: Key) -> Reply:
         if ctx.panel.web_url is None:

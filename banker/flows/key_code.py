@@ -30,7 +30,16 @@ class KeyCode(Flow):
     def screen(self, ctx: Ctx) -> Screen:
         if self.text is None:
             return views.screen(_('Ledger key'), _('Reading it...'), _('C: back'))
-        return views.join_code(self.text, _('Ledger key'), _('photo it,'), "key import", _('C: hide it'))
+        return views.join_code(
+            self.text,
+            # Translators: beside a QR code (10 characters)
+            _('Ledger key'),
+            # Translators: beside a QR code (10 characters)
+            _('photo it,'),
+            "key import",
+            # Translators: beside a QR code (10 characters)
+            _('C: hide it'),
+        )
 
     def press(self, ctx: Ctx, key: Key) -> Reply:
         return ctx.refuse(views.refused(_('C: hide the key')), then=STAY)

@@ -131,7 +131,7 @@ class TaxChoice(Flow):
     def screen(self, ctx: Ctx) -> Screen:
         flat = ctx.game.edition.income_tax
         return views.screen(_('{name}: Income Tax', name=self.player.name), _('1 pays {amount}', amount=format_amount(flat)),
-                            _('2 pays 10% of worth'), _('(choose, then count)'))
+                            _('2 pays {rate} of worth', rate="10%"), _('(choose, then count)'))
 
     def cards_changed(self, ctx: Ctx) -> Reply:
         return card_moved(ctx)

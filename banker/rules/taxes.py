@@ -25,7 +25,7 @@ def income_tax_due(game: Position, player: int, percent: bool = False) -> int:
     if not percent:
         return edition.income_tax
     if not game.rules.income_tax_choice:
-        raise Refused(_('10% option is off'))
+        raise Refused(_('{rate} option is off', rate="10%"))
     return total_worth(game, player) * edition.income_tax_percent // 100
 
 
