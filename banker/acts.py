@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .deeds import UnknownDeed
+from .i18n import _
 from .errors import Refused
 from .game import Game, apply, check_enrolment, fold_name
 from .records import BANK, POT, Card, DeedTag, Enrolment, GameRestored, GameSettings, NewGame, Posting, Removal, Rename, Transaction, normalise_uid
@@ -92,7 +93,7 @@ def new_game(game: Game, settings: GameSettings | None = None, *, shuffle: bytes
         deal = deal_deeds(started, players=[c.id for c in game.cards], shuffle=shuffle)
     except ValueError as exc:
         raise Refused(f"the short game's deal: {exc}") from None
-    return replace(record, openings=openings + (started.numbered(deal.to_transaction("The short game's deal")),))
+    return replace(record, openings=openings + (started.numbered(deal.to_transaction(_("The short game's deal"))),))
 
 
 def restore(game: Game, checkpoint) -> GameRestored:

@@ -9,7 +9,8 @@ from .errors import AmountError
 from .money import MAX_DIGITS, parse_entry
 
 #: What the amount line shows once more digits were typed than an amount may have.
-TOO_LONG = "Too long"
+# Translators: a big line (10 characters)
+TOO_LONG = _("Too long")
 
 
 @dataclass(frozen=True)

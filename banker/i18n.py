@@ -84,33 +84,44 @@ class Text(str):
         return _cut(pattern.format(**{k: translate(v, tr) for k, v in self.fields.items()}), self.width)
 
 
-class _Spread(Text):
-    """A line with ``left`` (a text) at its start and ``right`` at its end, ``width`` characters in all."""
+class _Composed(Text):
+    """A line laid out from ``parts`` (texts or not) once they are in the language shown, ``width`` characters wide:
+    ``how`` is ``"spread"`` (the first part at the start, the second at the end) or ``"joined"`` (two spaces apart
+    when that fits, else one)."""
 
-    def __new__(cls, left: str, right: str, width: int) -> _Spread:
-        self = str.__new__(cls, _spread(str(left), right, width))
+    def __new__(cls, how: str, parts: tuple[str, ...], width: int) -> _Composed:
+        self = str.__new__(cls, _compose(how, [str(p) for p in parts], width))
         self.msgid, self.fields, self.plural, self.n, self.width = "", MappingProxyType({}), None, None, width
-        self.left, self.right = left, right
+        self.how, self.parts = how, tuple(parts)
         return self
 
     def __getnewargs__(self) -> tuple:
-        return self.left, self.right, self.width
+        return self.how, self.parts, self.width
 
     def fitted(self, width: int) -> Text:
         return self
 
     def translated(self, tr: Tr) -> str:
-        return _spread(str(translate(self.left, tr)), self.right, self.width or 0)
+        return _compose(self.how, [str(translate(p, tr)) for p in self.parts], self.width or 0)
 
 
 def spread(left: str, right: str, width: int) -> Text:
     """A line of ``width`` characters: ``left`` (cut to leave a space) and ``right`` at the end (``Alice gives
     1/2``), in any language."""
-    return _Spread(left, right, width)
+    return _Composed("spread", (left, right), width)
 
 
-def _spread(left: str, right: str, width: int) -> str:
-    return left[: width - len(right) - 1].ljust(width - len(right)) + right
+def joined(*parts: str, width: int) -> Text:
+    """``parts`` on one line, two spaces apart when that fits ``width``, else one, in any language."""
+    return _Composed("joined", parts, width)
+
+
+def _compose(how: str, parts: list[str], width: int) -> str:
+    if how == "spread":
+        left, right = parts
+        return left[: width - len(right) - 1].ljust(width - len(right)) + right
+    wide = "  ".join(parts)
+    return wide if len(wide) <= width else " ".join(parts)
 
 
 def _(msgid: str, /, **fields: object) -> Text:

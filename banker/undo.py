@@ -61,9 +61,10 @@ def described(game: Game, tx: Transaction) -> tuple[str, str]:
     """
     if len(tx.postings) == 1:
         p = tx.postings[0]
-        return f"{game.name_of(p.payer)} paid {game.name_of(p.payee)}", format_amount(p.amount)
+        return _("{payer} paid {payee}", payer=game.name_of(p.payer), payee=game.name_of(p.payee)), format_amount(p.amount)
     total = sum(p.amount for p in tx.postings)
-    return tx.memo or tx.kind, f"{len(tx.postings)} payments, {format_amount(total)}" if total else "no money moved"
+    moved = _("{n} payments, {amount}", n=len(tx.postings), amount=format_amount(total)) if total else _("no money moved")
+    return tx.memo or tx.kind, moved
 
 
 def check_even_building(game: Game, estate) -> None:

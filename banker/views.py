@@ -6,7 +6,7 @@ import ipaddress
 from dataclasses import replace
 from urllib.parse import urlsplit
 
-from .i18n import N_, Text, _, _n
+from .i18n import N_, Text, _, _n, joined
 from .records import Card
 from .money import format_amount, format_signed
 from .screen import BIG_WIDTH, LINE_WIDTH, Screen
@@ -32,7 +32,9 @@ def _fit(text: str, width: int = LINE_WIDTH) -> str:
 
 
 def fitted(*parts: str) -> str:
-    """Parts of one line, two spaces apart when that fits the line, else one."""
+    """Parts of one line, two spaces apart when that fits the line, else one (texts: once translated)."""
+    if any(isinstance(part, Text) for part in parts):
+        return joined(*parts, width=LINE_WIDTH)
     wide = "  ".join(parts)
     return wide if len(wide) <= LINE_WIDTH else " ".join(parts)
 

@@ -29,7 +29,8 @@ SAMPLES = {"name": "Player 10", "payer": "Player 10", "payee": "Player 11", "to"
            "cost": "12.345M", "pot": "12.345M", "deed": "Vermont Ave", "group": "light-blue", "typed": "12.5",
            "seconds": 30, "n": 10, "id": 123, "reverses": 123, "game": 12, "key": "GO", "sign": "+", "square": "3",
            "position": "39", "most": 3, "uid": "04A1B2C3D4E5F6", "page": 2, "pages": 3, "hours": 2, "minutes": "30",
-           "players": 8, "each": 2, "suffix": "K", "rate": "10%"}
+           "players": 8, "each": 2, "suffix": "K", "rate": "10%",
+           "names": "Player 10", "limit": "90 min"}
 
 
 def _catalog(code: str):

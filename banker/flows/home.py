@@ -122,7 +122,7 @@ def _post(ctx: Ctx, payer: Card | None, payee: Card | None, amount: int, kind: s
     """Commit the payment; the fold refuses a payer short of funds (the screen names the payer), and the
     screen shows the balances of the game after it."""
     posting = Posting(payer.id if payer else BANK, payee.id if payee else BANK, amount, kind)
-    tx = ctx.game.numbered(Transaction(kind, (posting,), str(memo)))
+    tx = ctx.game.numbered(Transaction(kind, (posting,), memo))  # a text: the sums' title shows it translated
 
     def shown(after: Game) -> Screen:
         if payer is not None and payee is not None:

@@ -32,6 +32,7 @@ from banker.rules.holdings import (
 )
 from banker.rules.position import Position
 from banker.rules.settings import RuleSettings
+from banker.screen import LINE_WIDTH
 
 
 def build(game: Position, *, player: int, slug: str, price: int | None = None) -> Deal:
@@ -160,7 +161,7 @@ def sell_down(game: Position, *, player: int, group: str, houses: int = 0) -> De
     return Deal(
         postings=pay(BANK, player, proceeds, "building-sale"),
         changes=tuple(changes),
-        summary=_("Sold down {group}", group=group),
+        summary=_("Sold down {group}", group=group).fitted(LINE_WIDTH),
         kind="sell-building",
     )
 

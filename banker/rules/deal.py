@@ -11,7 +11,6 @@ from dataclasses import dataclass
 from banker.errors import AmountError
 from banker.records import Posting, Transaction, net_flows
 from banker.rules.estate import Change
-from banker.screen import LINE_WIDTH
 
 
 @dataclass(frozen=True)
@@ -33,7 +32,7 @@ class Deal:
         return Transaction(
             kind=self.kind,
             postings=self.postings,
-            memo=str(self.summary)[:LINE_WIDTH] if memo is None else str(memo),  # the journal keeps English
+            memo=self.summary if memo is None else memo,  # a text (English in the journal) the screens show translated
             changes=self.changes,
         )
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Protocol
 from collections.abc import Sequence
 
+from banker.i18n import _, _n
 from banker.records import Card
 from banker.rules.position import Position
 from banker.rules.worth import end_game_worth, ranking, total_worth
@@ -50,5 +51,7 @@ def game_over_line(game: Table) -> str | None:
     left = standings(game)
     if len(left) <= 1 or (game.is_short_game and game.live_bankruptcies() >= 2):
         winners = [name for place, name, _ in left if place == 1]
-        return f"Game over: {' & '.join(winners)} win{'s' if len(winners) == 1 else ''}" if winners else "Game over"
+        if not winners:
+            return _("Game over")
+        return _n("Game over: {names} wins", "Game over: {names} win", len(winners), names=" & ".join(winners))
     return None
