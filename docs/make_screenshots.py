@@ -19,6 +19,8 @@ import os
 import sys
 from pathlib import Path
 
+from PIL import Image
+
 os.environ["SDL_VIDEODRIVER"] = "dummy"
 os.environ["SDL_AUDIODRIVER"] = "dummy"
 ROOT = Path(__file__).resolve().parent.parent
@@ -195,6 +197,10 @@ SHOTS: dict[str, tuple] = {
     "raise-step": ("unit", RAISE_CASH + "press 9 . 5 M 0 GO\nexpect screen Alice short 450K"),
     "raise-enough": ("unit", RAISE_CASH + "press 9 . 5 M 0 GO GO GO\nexpect screen Alice has enough"),
     "raise-not-enough": ("unit", RAISE_CASH + "press 1 5 M 0\nexpect screen Even selling all"),
+    # Languages (docs/languages.md): FN FN 2 makes the game German; the OLED's frame in the game's language
+    "screen-german-transfer": ("oled", "press FN FN 2\ninsert left Cleo\ninsert right Dan\npress 6 0 K\n"
+                                       "expect screen Paid 60K"),
+    "screen-german-refused": ("oled", "press FN FN 2\ninsert right Bob\npress 2 0 M\nexpect screen Bob short 5M"),
 }
 #: Shots taken with another ``[display] digits`` than the default (docs/config.md).
 DIGITS = {"screen-large-balance": "large"}
@@ -212,7 +218,7 @@ def shoot(name: str, cut: str, text: str, held: str | None = None, seconds: floa
         if held is not None:
             hand.click_down(centre(sim.layout.key(held)))
             hand.wait(seconds)
-        image = sim.screenshot()
+        image = sim.screenshot() if cut != "oled" else _oled(sim)
         if cut == "unit":
             x, y, w, h = sim.layout.case
             m = 3 * SCALE
@@ -220,6 +226,21 @@ def shoot(name: str, cut: str, text: str, held: str | None = None, seconds: floa
         path = OUT / f"{name}.png"
         image.save(path, optimize=True)
         return path
+
+
+def _oled(sim) -> Image.Image:
+    """The OLED's frame as the unit draws it in the game's language (``screen(panel, game, tr)``), scaled up
+    crisply with a dark border (the scripts' ``expect screen`` reads the English texts the screens keep)."""
+    from banker.step import screen
+    from render.frame import render_image
+    from runtime.languages import translations_of
+
+    game = sim.shell.ledger.game()
+    frame = render_image(screen(sim.shell.panel, game, translations_of(game))).convert("L")
+    frame = frame.point(lambda v: 235 if v else 20).resize((frame.width * 4, frame.height * 4), Image.NEAREST)
+    framed = Image.new("L", (frame.width + 16, frame.height + 16), 20)
+    framed.paste(frame, (8, 8))
+    return framed
 
 
 def main(only: list[str] | None = None) -> None:
