@@ -63,9 +63,10 @@ class Text(str):
 
     def __new__(cls, msgid: str, fields: Mapping[str, object], plural: str | None = None, n: int | None = None,
                 width: int | None = None) -> Text:
-        english = _cut((msgid if plural is None or n == 1 else plural).format(**fields), width)
+        pattern = msgid if plural is None or n == 1 else plural
+        english = _cut(pattern.format(**fields) if fields else pattern, width)
         self = super().__new__(cls, english)
-        self.msgid, self.fields, self.plural, self.n, self.width = msgid, MappingProxyType(dict(fields)), plural, n, width
+        self.msgid, self.fields, self.plural, self.n, self.width = msgid, fields, plural, n, width
         return self
 
     def __getnewargs__(self) -> tuple:
@@ -73,10 +74,15 @@ class Text(str):
 
     def fitted(self, width: int) -> Text:
         """This text, cut to ``width`` characters when shown (in any language)."""
-        return Text(self.msgid, self.fields, self.plural, self.n, width)
+        fitted = str.__new__(Text, _cut(str(self), width))
+        fitted.msgid, fitted.fields, fitted.plural, fitted.n, fitted.width = (self.msgid, self.fields, self.plural,
+                                                                             self.n, width)
+        return fitted
 
     def translated(self, tr: Tr) -> str:
         """The text in the language of ``tr`` (its fields translated too, when they are texts)."""
+        if tr is ENGLISH:
+            return str(self)  # the English value, cut as it is shown
         if self.plural is None:
             pattern = tr.gettext(self.msgid)
         else:
@@ -146,9 +152,12 @@ def translate(text: object, tr: Tr) -> object:
 
 def localize(screen: Screen, tr: Tr) -> Screen:
     """``screen`` with its texts in the language of ``tr``, as plain strings (a screen with none: itself)."""
-    if not any(isinstance(line, Text) for line in screen.lines):
-        return screen
-    return replace(screen, lines=tuple(str(translate(line, tr)) for line in screen.lines))
+    return replace(screen, lines=localized(screen.lines, tr))
+
+
+def localized(lines: tuple[str, ...], tr: Tr) -> tuple[str, ...]:
+    """A screen's ``lines`` in the language of ``tr``, as plain strings."""
+    return tuple(line.translated(tr) if isinstance(line, Text) else line for line in lines)
 
 
 def language_of(stored: str | None) -> str:

@@ -51,7 +51,7 @@ from .flows.key_code import revealed
 from .flows.menu import FnMenu
 from .errors import Refused
 from .game import Game, apply
-from .i18n import ENGLISH, Tr, _, localize
+from .i18n import ENGLISH, Tr, _, localized
 from .modes.base import KEEP, MENU, Ctx, Mode, Reply
 from .modes.pin import ask_pin
 from .modes.sums import AskSum, with_sums
@@ -115,8 +115,8 @@ def screen(panel: Panel, game: Game, tr: Tr = ENGLISH) -> Screen:
         shown = views.holding_c((panel.now - panel.c_down_at) / NEW_GAME_HOLD)
     else:
         shown = panel.message or _mode(panel).screen(Ctx(panel, game))
-    shown = localize(shown, tr)
-    return views.with_status(shown, left=panel.left is not None, right=panel.right is not None, volume=game.volume)
+    return replace(shown, lines=localized(shown.lines, tr), left=panel.left is not None, right=panel.right is not None,
+                   volume=game.volume)
 
 
 def _mode(panel: Panel) -> Mode:
