@@ -50,7 +50,7 @@ PIN_SETTING = "banker_pin"
 ROUNDS = 50_000
 #: The prefix of a verifier keyed with the ledger's pepper (:func:`pepper_verifier`).
 PEPPERED = "p1$"
-#: The settings any player may change: the volume (the ``.`` key) and the language (``FN FN``); neither moves money.
+#: The settings any player may change: the volume (the ``.`` key) and the language (``FN 8``); neither moves money.
 FREE_SETTINGS = frozenset({"volume", "language"})
 
 

@@ -45,11 +45,6 @@ def screen(*lines: str, big: int | None = None, error: bool = False) -> Screen:
     return Screen(lines=fitted, big=big, error=error)
 
 
-def with_status(s: Screen, *, left: bool, right: bool, volume: int) -> Screen:
-    """``s`` with the status bar's indicators filled in."""
-    return replace(s, left=left, right=right, volume=volume)
-
-
 def idle(entry: str | None, modes: str | None = None) -> Screen:
     """No card down: the amount typed, or the welcome (``modes``: the Free Parking pot and the time left)."""
     if entry is not None:
@@ -148,7 +143,7 @@ def volume(level: int) -> Screen:
 
 
 def language(code: str) -> Screen:
-    """The language just chosen, by its own name (``FN FN``)."""
+    """The language just chosen, by its own name (``FN 8``)."""
     from .i18n import LANGUAGE_NAMES
 
     return screen(_("Language"), LANGUAGE_NAMES[code], big=1)

@@ -197,10 +197,10 @@ SHOTS: dict[str, tuple] = {
     "raise-step": ("unit", RAISE_CASH + "press 9 . 5 M 0 GO\nexpect screen Alice short 450K"),
     "raise-enough": ("unit", RAISE_CASH + "press 9 . 5 M 0 GO GO GO\nexpect screen Alice has enough"),
     "raise-not-enough": ("unit", RAISE_CASH + "press 1 5 M 0\nexpect screen Even selling all"),
-    # Languages (docs/languages.md): FN FN 2 makes the game German; the OLED's frame in the game's language
-    "screen-german-transfer": ("oled", "press FN FN 2\ninsert left Cleo\ninsert right Dan\npress 6 0 K\n"
+    # Languages (docs/languages.md): FN 8 2 makes the game German; the OLED's frame in the game's language
+    "screen-german-transfer": ("oled", "press FN 8 2\ninsert left Cleo\ninsert right Dan\npress 6 0 K\n"
                                        "expect screen Paid 60K"),
-    "screen-german-refused": ("oled", "press FN FN 2\ninsert right Bob\npress 2 0 M\nexpect screen Bob short 5M"),
+    "screen-german-refused": ("oled", "press FN 8 2\ninsert right Bob\npress 2 0 M\nexpect screen Bob short 5M"),
 }
 #: Shots taken with another ``[display] digits`` than the default (docs/config.md).
 DIGITS = {"screen-large-balance": "large"}

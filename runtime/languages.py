@@ -30,7 +30,7 @@ def translations_for(code: str) -> Tr:
 
 
 def language_for(game: Game, configured: str | None = None) -> str:
-    """The language ``game`` is shown in: its journalled ``language`` setting (``FN FN``), else ``configured``
+    """The language ``game`` is shown in: its journalled ``language`` setting (``FN 8``), else ``configured``
     (the config's ``[unit] language``), else English."""
     stored = game.options.get(LANGUAGE_KEY)
     return language_of(stored if stored is not None else configured)

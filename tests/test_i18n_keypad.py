@@ -1,4 +1,4 @@
-"""The game's language on the unit: FN FN picks it, it is journalled like the volume, the screens follow it, and a
+"""The game's language on the unit: FN 8 picks it, it is journalled like the volume, the screens follow it, and a
 ledger without one plays in English."""
 
 from __future__ import annotations
@@ -24,12 +24,12 @@ def shown(table) -> str:
 
 
 def test_fn_fn_lists_the_languages_each_in_its_own_name(table):
-    table.keys("FN", "FN")
+    table.keys("FN", "8")
     assert table.shown == "Language | 1 English 2 Deutsch | 3 Français 4 Español | 5 Nederlands"
 
 
 def test_switching_to_german_shows_german_screens(table):
-    table.keys("FN", "FN", "2")
+    table.keys("FN", "8", "2")
     assert table.ledger.game().language == "de"
     assert shown(table) == "Sprache | Deutsch"
     table.press("C")
@@ -39,12 +39,12 @@ def test_switching_to_german_shows_german_screens(table):
     assert shown(table) == "Alice an Bank | 2_ | dann M oder K"
     table.press("M")
     assert shown(table) == "Alice -2M | 13M | Alice zahlte Bank"
-    table.keys("FN", "FN")
+    table.keys("FN", "8")
     assert shown(table).startswith("Sprache | 1 English 2 Deutsch")
 
 
 def test_a_refusal_is_shown_in_the_games_language(table):
-    table.keys("FN", "FN", "3")
+    table.keys("FN", "8", "3")
     table.type("5M")
     assert shown(table).startswith("Refusé | D'abord une carte")  # no card on a reader
     table.press("C")
@@ -55,20 +55,26 @@ def test_a_refusal_is_shown_in_the_games_language(table):
 
 @pytest.mark.parametrize("digit, code", [("1", "en"), ("2", "de"), ("3", "fr"), ("4", "es"), ("5", "nl")])
 def test_each_digit_picks_its_language_and_the_choice_is_drawn(table, digit, code):
-    table.keys("FN", "FN", digit)
+    table.keys("FN", "8", digit)
     assert table.ledger.game().language == code
     render_image(screen(table.shell.panel, table.ledger.game(), translations_for(code)))  # the font draws it
 
 
+def test_fn_0_8_is_still_the_deed_on_square_08(table):
+    """No board square starts with 8: FN 8 is free for the language, FN 0 8 stays Vermont Avenue."""
+    table.keys("FN", "0", "8")
+    assert "Vermont" in table.shown
+
+
 def test_any_other_key_is_refused_and_c_leaves_the_language_as_it_was(table):
-    table.keys("FN", "FN", "9")
+    table.keys("FN", "8", "9")
     assert table.shown.startswith("Refused | Language: a digit | 1-5")
     table.press("C")
     assert table.ledger.game().language == "en"
 
 
 def test_the_language_is_journalled_and_holds_after_a_restart(store, table):
-    table.keys("FN", "FN", "5")
+    table.keys("FN", "8", "5")
     with Ledger(store) as reopened:
         assert reopened.game().language == "nl" and reopened.game().options["language"] == "nl"
 
@@ -76,7 +82,7 @@ def test_the_language_is_journalled_and_holds_after_a_restart(store, table):
 def test_any_player_may_change_it_like_the_volume(ledger, table):
     ledger.commit(PinChange(hash_pin("2468", b"0123456789abcdef")))
     assert not needs_authority(ledger.game(), Setting("language", "de"))
-    table.keys("FN", "FN", "2")
+    table.keys("FN", "8", "2")
     assert ledger.game().language == "de"
 
 
@@ -91,7 +97,7 @@ def test_a_ledger_without_a_language_plays_in_english(table):
     assert "language" not in game.options and game.language == "en"
     assert translations_of(game) is ENGLISH and shown(table) == table.shown
     assert language_for(game, configured="de") == "de" and language_for(game, configured="xx") == "en"
-    table.keys("FN", "FN", "1")
+    table.keys("FN", "8", "1")
     assert language_for(table.ledger.game(), configured="de") == "en"  # chosen on the unit: it wins
 
 

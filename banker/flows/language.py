@@ -1,4 +1,4 @@
-"""``FN FN``: the game's language, picked by a digit; a ``language`` setting any player may change, like the volume.
+"""``FN 8``: the game's language, picked by a digit; a ``language`` setting any player may change, like the volume.
 
 The language is journalled (a :class:`~banker.records.Setting`), so it holds
 across restarts and new games in the ledger until changed; a ledger without
@@ -19,6 +19,8 @@ from ..records import Setting
 from ..screen import Screen
 from .common import Flow
 
+#: The key after ``FN`` that opens the language menu (no board square, ``01``-``39``, starts with it).
+MENU_KEY = Key.D8
 #: The digit that picks each language (``1`` English, ``2`` Deutsch, ...).
 DIGIT_LANGUAGES = {Key(str(i)): code for i, code in enumerate(LANGUAGES, start=1)}
 
@@ -31,7 +33,7 @@ def _choices() -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class LanguageMenu(Flow):
-    """After ``FN FN``: a digit picks the language; ``C`` leaves it as it is."""
+    """After ``FN 8``: a digit picks the language; ``C`` leaves it as it is."""
 
     def screen(self, ctx: Ctx) -> Screen:
         return views.screen(_("Language"), *_choices())

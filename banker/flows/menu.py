@@ -7,7 +7,8 @@
     FN C               undo the last transaction (confirm with M)
     FN .               the banker's PIN: set or change it
     FN K               the table page's QR code (M: a new token, with the PIN)
-    FN FN              the game's language (a digit: 1 English, 2 Deutsch, 3 Français, 4 Español, 5 Nederlands)
+    FN 8               the game's language (a digit: 1 English, 2 Deutsch, 3 Français, 4 Español, 5 Nederlands;
+                       no board square starts with 8)
     FN M               the ledger's key as a QR code, for another machine (with the PIN)
     FN (unknown card alone on a reader)   enrol that card (banker.flows.home)
 
@@ -29,7 +30,7 @@ from ..screen import Screen
 from . import deed_by_position, player_menu
 from .join import join_code
 from .key_code import key_code
-from .language import LanguageMenu
+from .language import MENU_KEY as LANGUAGE_MENU_KEY, LanguageMenu
 
 
 @dataclass(frozen=True)
@@ -41,9 +42,11 @@ class FnMenu(Mode):
     def screen(self, ctx: Ctx) -> Screen:
         if self.digits:
             return views.screen(_('FN: deed at'), f"{self.digits}_", _('board square 01-39'), big=1)
-        return views.message(_('FN: 01-39 deed'), _('GO player  C undo'), _('. PIN  FN language'), _('K page  M key'))
+        return views.message(_('FN: 01-39 deed'), _('GO player  C undo'), _('. PIN  8 language'), _('K page  M key'))
 
     def key(self, ctx: Ctx, key: Key) -> Reply:
+        if key == LANGUAGE_MENU_KEY and not self.digits:
+            return ctx.enter(LanguageMenu())
         if key in DIGITS:
             digits = self.digits + key
             if len(digits) < 2:
@@ -61,8 +64,6 @@ class FnMenu(Mode):
             return join_code(ctx)
         if key == Key.M:
             return key_code(ctx)
-        if key == Key.FN:
-            return ctx.enter(LanguageMenu())
         return ctx.refuse(views.refused(_('FN {key}: no function', key=key)))
 
     def cancel(self, ctx: Ctx) -> Reply:
