@@ -8,7 +8,7 @@ from pathlib import Path
 from string import Formatter
 
 import pytest
-from babel.messages.extract import extract_from_dir
+from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
@@ -20,8 +20,8 @@ from runtime.languages import translations_for
 ROOT = Path(__file__).resolve().parent.parent
 LOCALES = ROOT / "locales"
 TRANSLATED = [code for code in LANGUAGES if code != "en"]
-#: What babel.cfg and docs/languages.md extract with.
-KEYWORDS = {"_": None, "_n": (1, 2), "N_": None}
+#: What babel.cfg and docs/languages.md extract with: Babel's own keywords (gettext, ngettext, pgettext, ...) and ours.
+KEYWORDS = {**DEFAULT_KEYWORDS, "_": None, "_n": (1, 2), "N_": None}
 #: A character's advance in the unit's font, in pixels (Pillow's built-in bitmap font).
 ADVANCE = 6
 #: Long values for the fields, as the unit fills them (a name of 9, an amount of 7, a deed's short name of 11).
@@ -43,8 +43,9 @@ def _template():
         return read_po(fh)
 
 
-def _key(msgid) -> str | tuple[str, ...]:
-    return msgid if isinstance(msgid, str) else tuple(msgid)
+def _key(msgid, context: str | None = None) -> tuple:
+    """A message as the catalogs key it: its context (the voice's texts: ``"voice"``) and its id (or ids)."""
+    return context, msgid if isinstance(msgid, str) else tuple(msgid)
 
 
 def _fields(text: str) -> set[str]:
@@ -72,9 +73,9 @@ def _forms(message) -> list[tuple[str, dict]]:
 
 def test_the_template_holds_every_shown_text_of_the_source():
     """Run pybabel extract (docs/languages.md) when this fails: a text was added, changed or removed."""
-    source = {_key(msgid) for _file, _line, msgid, _comments, _context in
+    source = {_key(msgid, context) for _file, _line, msgid, _comments, context in
               extract_from_dir(str(ROOT / "banker"), keywords=KEYWORDS, comment_tags=("Translators:",))}
-    template = {_key(m.id) for m in _template() if m.id}
+    template = {_key(m.id, m.context) for m in _template() if m.id}
     assert source - template == set(), "texts missing from locales/banker.pot"
     assert template - source == set(), "texts in locales/banker.pot that the source no longer shows"
 
@@ -82,8 +83,8 @@ def test_the_template_holds_every_shown_text_of_the_source():
 @pytest.mark.parametrize("code", TRANSLATED)
 def test_every_text_is_translated_in_every_catalog(code):
     catalog = _catalog(code)
-    template = {_key(m.id) for m in _template() if m.id}
-    translated = {_key(m.id) for m in catalog if m.id and not m.fuzzy and all(
+    template = {_key(m.id, m.context) for m in _template() if m.id}
+    translated = {_key(m.id, m.context) for m in catalog if m.id and not m.fuzzy and all(
         [m.string] if isinstance(m.string, str) else m.string)}
     assert template - translated == set(), f"not translated in {code}"
 
@@ -116,7 +117,7 @@ def test_every_translation_fits_its_line_in_the_units_font(code):
     samples, too_wide = _samples(code), []
     english = {**_samples("en")}
     for m in _catalog(code):
-        if not m.id or any("spoken" in comment for comment in m.auto_comments):  # the voice's texts: no line
+        if not m.id or (m.context or "").startswith("voice"):  # the voice's texts (pgettext "voice"): no line
             continue
         width = _width(m)
         strings = [m.string] if isinstance(m.string, str) else list(m.string)
