@@ -333,14 +333,6 @@ def _setting(game: Game, rec: Setting) -> Game:
     return replace(game, options=MappingProxyType({**game.options, rec.key: rec.value}))
 
 
-def _pin(game: Game, rec: PinChange) -> Game:
-    return replace(game, pin_hash=rec.pin_hash)
-
-
-def _pin_failure(game: Game, rec: PinFailure) -> Game:
-    return replace(game, pin_failures=recent(game.pin_failures, rec.time or 0.0))
-
-
 def _snapshot(game: Game, rec: Snapshot) -> Game:
     """A snapshot changes nothing; one that differs from the fold so far is refused."""
     if game.snapshot() != replace(rec, time=None):
@@ -392,10 +384,10 @@ _APPLY = {
     Removal: _removal,
     DeedTag: _deed_tag,
     Setting: _setting,
-    PinChange: _pin,
+    PinChange: lambda game, rec: replace(game, pin_hash=rec.pin_hash),
     NewGame: _new_game,
     GameRestored: _restored,
-    PinFailure: _pin_failure,
+    PinFailure: lambda game, rec: replace(game, pin_failures=recent(game.pin_failures, rec.time or 0.0)),
     PlayClock: _play_clock,
     Snapshot: _snapshot,
     ChainStart: _unchanged,  # these change nothing in the game
