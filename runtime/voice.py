@@ -207,3 +207,55 @@ def open_speaker(config) -> Speaker | None:
     if shutil.which("espeak-ng") is None:
         log.warning("[voice] is on but espeak-ng is not installed (sudo apt install espeak-ng): the unit is silent")
     return Speaker(voice=voice.language, speed=voice.speed, player=AplayPlayer(voice.device))
+
+
+# -- banker doctor ---------------------------------------------------------------------------------
+
+#: Where the Pi's boot config is (Raspberry Pi OS Bookworm, then older releases).
+BOOT_CONFIGS = ("/boot/firmware/config.txt", "/boot/config.txt")
+#: The overlays that give an I2S amplifier a sound card.
+I2S_OVERLAYS = ("max98357a", "hifiberry-dac")
+
+
+def sound_cards(path: str = "/proc/asound/cards") -> list[str]:
+    """The names ALSA gives the sound cards (``MAX98357A``, ``vc4hdmi``, ``Device``); none without a card."""
+    try:
+        with open(path, encoding="utf-8") as file:
+            text = file.read()
+    except OSError:
+        return []
+    return [line.split("[", 1)[1].split("]", 1)[0].strip() for line in text.splitlines() if "[" in line]
+
+
+def doctor_line(voice, *, cards: str = "/proc/asound/cards", boot: tuple[str, ...] = BOOT_CONFIGS,
+                which: Callable[[str], str | None] = shutil.which, run=subprocess.run) -> tuple[bool, str]:
+    """``banker doctor``'s voice line for ``[voice]`` (``voice``): espeak-ng and aplay there, the language's voice
+    present, a sound card, the I2S overlay when ``output`` is i2s, and the device opening (1 s of silence)."""
+    for program in ("espeak-ng", "aplay"):
+        if which(program) is None:
+            return False, f"{program} is not installed: sudo apt install espeak-ng alsa-utils (docs/voice.md)."
+    if run(["espeak-ng", "-v", voice.language, "-q", "x"], capture_output=True, timeout=10).returncode != 0:
+        return False, f"espeak-ng has no voice {voice.language!r} ('espeak-ng --voices' lists them)."
+    found = sound_cards(cards)
+    if voice.output == "i2s" and not _overlay_in(boot):
+        return False, (f"No I2S overlay in {boot[0]}: add dtoverlay=max98357a,no-sdmode and dtparam=audio=off, "
+                       "then reboot (docs/voice.md).")
+    if not found:
+        return False, "No sound card: /proc/asound/cards lists none (docs/voice.md: the overlay, a USB card, HDMI)."
+    opened = run(["aplay", "-q", "-D", voice.device, "-d", "1", "-f", "S16_LE", "-r", "22050", "/dev/zero"],
+                 capture_output=True, text=True, timeout=10)
+    if opened.returncode != 0:
+        why = (opened.stderr.strip().splitlines() or [f"exit status {opened.returncode}"])[-1]
+        return False, f"aplay can't open {voice.device!r} ({why}); 'aplay -L' lists the devices."
+    return True, f"espeak-ng speaks {voice.language!r} on {voice.device!r} (sound cards: {', '.join(found)})."
+
+
+def _overlay_in(paths: tuple[str, ...]) -> bool:
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8") as file:
+                lines = [line.split("#", 1)[0].strip() for line in file]
+        except OSError:
+            continue
+        return any(line.startswith("dtoverlay=") and line[10:].split(",")[0] in I2S_OVERLAYS for line in lines)
+    return False
