@@ -207,4 +207,18 @@ class LiveState:
     data: dict | None
 
 
-Effect = PlayTone | SetDisplayPower | Log | RenewWebToken | RevealKey | LiveState
+# -- the voice (issue 22, VOICE): one effect ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Say:
+    """Speak ``text`` (words, not the screen's notation: :mod:`banker.voice`) in language ``lang`` at ``volume``
+    (the unit's 0-3: 0 is silent). The shell hands it to its voice after the frame is drawn; a newer one cuts
+    a stale one short (docs/voice.md)."""
+
+    text: str
+    volume: int
+    lang: str = "en"
+
+
+Effect = PlayTone | SetDisplayPower | Log | RenewWebToken | RevealKey | LiveState | Say

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 from collections.abc import Callable
 
-from . import flows, views
+from . import flows, views, voice
 from .acts import new_game
 from .authority import Grant, requires_pin
 from .entry import AmountEntry
@@ -40,6 +40,7 @@ from .events import (
     PinRefused,
     PlayTone,
     Reader,
+    Say,
     ReaderFault,
     ReaderRecovered,
     SetDisplayPower,
@@ -83,7 +84,7 @@ def step(panel: Panel, game: Game, event: Event) -> Outcome:
     handler = _HANDLERS.get(type(event))
     if handler is None:
         raise TypeError(f"not an event: {event!r}")
-    return _with_live(panel, game, handler(panel, game, event))
+    return _with_voice(panel, game, event, _with_live(panel, game, handler(panel, game, event)))
 
 
 def live(panel: Panel, game: Game) -> dict | None:
@@ -102,6 +103,20 @@ def _with_live(panel: Panel, game: Game, outcome: Outcome) -> Outcome:
     if after == live(panel, game):
         return outcome
     return replace(outcome, effects=outcome.effects + (LiveState(after),))
+
+
+# -- the voice (issue 22, VOICE's one block: the texts are banker.voice's) ---------------------------
+
+
+def _with_voice(panel: Panel, game: Game, event: Event, outcome: Outcome) -> Outcome:
+    """``outcome`` with a :class:`Say` of what happened (:func:`banker.voice.said`), if anything is said; and the
+    balance key, ``FN FN``: the menu closes and the cards on the readers say their balances (docs/voice.md)."""
+    if voice.asks_balance(panel, event):
+        home = replace(outcome.panel, mode=None, message=None)
+        return Outcome(home, (PlayTone("key", game.volume), Say(voice.balances_said(panel, game), game.volume)))
+    after = outcome.folded[1] if outcome.folded is not None else game
+    text = voice.said(panel, game, outcome, lambda: screen(outcome.panel, after))
+    return outcome if text is None else replace(outcome, effects=outcome.effects + (Say(text, after.volume),))
 
 
 def screen(panel: Panel, game: Game, tr: Tr = ENGLISH) -> Screen:

@@ -139,9 +139,14 @@ def run_command(backend: str, seconds: float | None, web: bool | None, db: Path 
             device = open_device(config, hw)
         except BankerError as exc:
             fail(str(exc), UNUSABLE)
+        from runtime.voice import open_speaker
+
+        voice = open_speaker(config)  # None unless [voice] enabled (docs/voice.md)
+        if voice is not None:
+            device.voice = voice
         with device:
             shell = Shell(ledger, display=device.display, buzzer=device.buzzer, clock=hw.clock, now=hw.clock(),
-                          sleep_after=config.sleep_after, auction_seconds=config.auction_seconds)
+                          sleep_after=config.sleep_after, auction_seconds=config.auction_seconds, voice=voice)
             page = _table_page(ledger, config, shell, web)
             device.keypad.start(shell.post)
             device.slots.start(shell.post, interval_s=config.poll_interval)

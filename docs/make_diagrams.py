@@ -24,6 +24,7 @@ sys.path.insert(0, str(ROOT / "docs"))
 
 from runtime.pins import DEVICES, HEADER, TITLES, WIRES, Wire, wires_of  # noqa: E402
 from diagram_svg import CHAR, COLOURS, DIM, INK, POWER, Svg, resistor, terminal  # noqa: E402  (docs/diagram_svg.py)
+from voice_diagram import voice_diagram  # noqa: E402  (docs/voice_diagram.py: the I2S amplifier, docs/voice.md)
 
 IMG = ROOT / "docs" / "img"
 WIRING_MD = ROOT / "docs" / "wiring.md"
@@ -397,6 +398,7 @@ def diagrams() -> dict[str, str]:
     out.update({f"wiring-{slug}.svg": device_diagram(device) for device, slug in SLUGS.items()})
     out["wiring-buzzer.svg"] = buzzer_diagram()
     out["wiring-rdm6300.svg"] = rdm6300_diagram()
+    out["wiring-voice.svg"] = voice_diagram()
     out["power.svg"] = power_diagram()
     out["enclosure.svg"] = enclosure_diagram()
     return out

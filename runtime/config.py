@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
-from .pins import (BUZZER, DISPLAY_ADDRESS, DISPLAY_SPI_DC, DISPLAY_SPI_RESET, KEYPAD_COLUMNS, KEYPAD_ROWS,
-                   READER_DEVICE, READER_RESET, pin_clash)
+from .pins import (BUZZER, DISPLAY_ADDRESS, DISPLAY_SPI_DC, DISPLAY_SPI_RESET, i2s_clash, KEYPAD_COLUMNS,
+                   KEYPAD_ROWS, READER_DEVICE, READER_RESET, pin_clash)
 from banker.errors import AmountError, ConfigError
 from banker.money import MAX_AMOUNT, parse_amount
 
@@ -70,6 +71,20 @@ class WebConfig:
 
 
 @dataclass(frozen=True)
+class VoiceConfig:
+    """``[voice]``, the unit speaking (docs/voice.md): off unless ``enabled``."""
+
+    enabled: bool = False
+    language: str = "en"
+    device: str = "default"
+    speed: int = 160
+    output: str = "usb"
+
+
+VOICE_OUTPUTS, VOICE_SPEEDS = ("usb", "hdmi", "i2s"), range(80, 451)  # espeak-ng's -s: 80-450 words a minute
+
+
+@dataclass(frozen=True)
 class Config:
     sleep_after: float = 60.0
     db: str | None = None
@@ -91,10 +106,12 @@ class Config:
     backups_second_folder: str | None = None
     #: ``[auction] seconds``: how long a timed auction's countdown runs, from its start and from each bid.
     auction_seconds: float = 10.0
+    #: ``[voice]``: the unit speaks (docs/voice.md).
+    voice: VoiceConfig = field(default_factory=VoiceConfig)
 
 
 SECTIONS = {"unit", "readers", "display", "keypad", "buzzer", "serial_test_port", "house_rules", "web", "backups",
-            "auction"}
+            "auction", "voice"}
 #: The shortest and longest countdown of a timed auction (``[auction] seconds``): time for "going once, going twice".
 AUCTION_SECONDS = (3.0, 600.0)
 
@@ -269,6 +286,17 @@ def _auction_seconds(data: dict) -> float:
     return seconds
 
 
+def _voice(data: dict) -> VoiceConfig:
+    v = _Section(data.get("voice", {}), "voice")
+    voice = VoiceConfig(v.get("enabled", False, bool), v.text("language", "en"), v.text("device", "default"),
+                        v.number("speed", 160, VOICE_SPEEDS, "words a minute, 80-450"),
+                        v.choice("output", "usb", VOICE_OUTPUTS))
+    if not re.fullmatch(r"[a-z]{2,3}(-[a-z0-9]+)*", voice.language):
+        raise v.fail("language", "an espeak-ng voice such as \"en\", \"en-us\" or \"de\"", voice.language)
+    v.done()
+    return voice
+
+
 def _second_folder(data: dict) -> str | None:
     b = _Section(data.get("backups", {}), "backups")
     folder = b.text("second_folder", None)
@@ -351,7 +379,8 @@ def _build(data: dict) -> Config:
     h = _Section(data.get("house_rules", {}), "house_rules")
     config = Config(sleep_after, db, kind, tuple(slots), poll, removal, display, keypad, buzzer_pin, serial_url,
                     serial_baud, h.amount("start_balance", 15_000_000), h.amount("go_salary", 2_000_000),
-                    h.get("allow_negative", False, bool), _web(data), _second_folder(data), _auction_seconds(data))
+                    h.get("allow_negative", False, bool), _web(data), _second_folder(data), _auction_seconds(data),
+                    _voice(data))
     h.done()
     _no_pin_twice(config)
     return config
@@ -365,6 +394,6 @@ def _no_pin_twice(config: Config) -> None:
     used += [(config.display.dc_pin, "display.dc_pin"), (config.display.reset_pin, "display.reset_pin")
              ] if config.display.bus == "spi" else []
     used += [(config.buzzer_pin, "buzzer.pin")] if config.buzzer_pin is not None else []
-    clash = pin_clash(used)
+    clash = (i2s_clash(used) if config.voice.enabled and config.voice.output == "i2s" else None) or pin_clash(used)
     if clash:
         raise ConfigError(clash)

@@ -115,10 +115,11 @@ class Device:
     buzzer: Any = None
     display: Any = None
     serial_port: Any = None
+    voice: Any = None
     problems: list[str] = field(default_factory=list)
 
     def close(self) -> None:
-        for part in (self.serial_port, self.slots, self.keypad, self.buzzer, self.display):
+        for part in (self.serial_port, self.voice, self.slots, self.keypad, self.buzzer, self.display):
             if part is not None:
                 try:
                     part.close()
@@ -222,6 +223,10 @@ def doctor(config: Config, hw: Hardware) -> Iterator[tuple[str, bool, str]]:
             yield name, True, _found(name, part, config)
         finally:
             part.close()
+    if config.voice.enabled:
+        from runtime.voice import doctor_line
+
+        yield "voice", *doctor_line(config.voice)
     if not config.serial_url:
         yield "serial test port", True, "Off: no [serial_test_port] url is configured."
         return

@@ -152,6 +152,49 @@ DISPLAY_SPI_DC, DISPLAY_SPI_RESET = 23, 27
 #: The serial port an RDM6300 reads from.
 RDM6300_PORT = "/dev/serial0"
 
+# -- the voice through an I2S amplifier (docs/voice.md) ------------------------------------------
+
+#: The GPIOs the Pi's I2S (PCM) takes as one block: BCLK 18, LRCLK 19, DIN 20 (unused by an amplifier), DOUT 21.
+#: They can't move to other pins, and the default wiring has the buzzer and three keypad lines there.
+I2S_GPIOS = (18, 19, 20, 21)
+#: A MAX98357A I2S amplifier on the header; SD is left open (the board's pull-up: left and right mixed).
+I2S_WIRES: tuple[Wire, ...] = (
+    Wire("amplifier", "BCLK", 12),
+    Wire("amplifier", "LRC", 35),
+    Wire("amplifier", "DIN", 40),
+    Wire("amplifier", "VIN", 2, "5 V: up to 3 W into 4 Ohm"),
+    Wire("amplifier", "GND", 39),
+)
+#: Where the lines that sat on GPIO 18-21 go in a build with the amplifier: free pins (the ``[keypad]`` rows and
+#: columns and ``[buzzer] pin`` settings, docs/voice.md).
+I2S_MOVED: tuple[Wire, ...] = (
+    Wire("keypad", "row 4 (. 0 GO FN)", 37),
+    Wire("keypad", "column 3", 11),
+    Wire("keypad", "column 4", 15),
+    Wire("buzzer", "signal", 13, "software PWM (the hardware PWM pins are 12, 13, 18, 19)"),
+)
+
+
+def i2s_clash(uses: list[tuple[int, str]]) -> str | None:
+    """Why an I2S amplifier (``[voice] output = "i2s"``) can't be wired beside the GPIOs in ``uses`` (GPIO, the
+    setting that takes it): every setting on GPIO 18-21 named; None when they are free.
+
+    >>> i2s_clash([(19, "keypad.rows"), (18, "buzzer.pin"), (5, "keypad.rows")])
+    'voice.output "i2s" takes GPIO 18-21 (pins 12, 35, 38, 40), but buzzer.pin has GPIO18 and keypad.rows GPIO19: \
+move them to free pins (docs/voice.md, "Rewiring for the amplifier")'
+    """
+    taken: dict[str, list[int]] = {}
+    for gpio, holder in sorted(uses):
+        if gpio in I2S_GPIOS:
+            taken.setdefault(holder, []).append(gpio)
+    if not taken:
+        return None
+    named = [f"{holder} {'has ' * (n == 0)}GPIO{' and '.join(map(str, gpios))}"
+             for n, (holder, gpios) in enumerate(taken.items())]
+    pins = ", ".join(str(header_pin(g)) for g in I2S_GPIOS)
+    return (f'voice.output "i2s" takes GPIO 18-21 (pins {pins}), but {", ".join(named[:-1]) + " and " if len(named) > 1 else ""}'
+            f'{named[-1]}: move them to free pins (docs/voice.md, "Rewiring for the amplifier")')
+
 
 def pin_clash(uses: list[tuple[int, str]]) -> str | None:
     """Why the GPIOs in ``uses`` (GPIO, the setting that takes it) can't all be wired, naming both holders of the

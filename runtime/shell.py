@@ -25,11 +25,13 @@ import threading
 import time
 from dataclasses import replace
 from collections.abc import Callable
+from typing import Protocol
 
 from banker.authority import NotAuthorised, PinLocked, WrongPin
 from banker.errors import LedgerError, Refused
 from banker.events import (
-    CommitFailed, Effect, Event, KeyDown, KeyRevealed, Log, PinRefused, PlayTone, RevealKey, SetDisplayPower, Tick,
+    CommitFailed, Effect, Event, KeyDown, KeyRevealed, Log, PinRefused, PlayTone, RevealKey, Say, SetDisplayPower,
+    Tick,
 )
 from banker.panel import AUCTION_SECONDS, SLEEP_AFTER, Panel
 from banker.ports import Buzzer, Display
@@ -50,6 +52,12 @@ POLL_SECONDS = 0.005
 Spy = Callable[[str, object], None]
 
 
+class Voice(Protocol):
+    """Where a :class:`~banker.events.Say` goes (:class:`runtime.voice.Speaker`): ``say`` returns at once."""
+
+    def say(self, text: str, volume: int, lang: str) -> None: ...
+
+
 def _lines(text: str, width: int = 21, most: int = 2) -> list[str]:
     """``text`` cut into at most ``most`` lines of ``width`` characters, at spaces where it can be."""
     import textwrap
@@ -67,7 +75,8 @@ class Shell:
     token for the table page, :class:`~banker.events.RenewWebToken`; a live auction's view for it,
     :class:`~banker.events.LiveState`); ``auction_seconds`` an auction's countdown (``[auction] seconds``); ``wall_clock``
     the real time a PIN lockout runs on (a script's ``wait`` doesn't move it); ``time_of_day`` the local
-    time of day while that clock is known right (:mod:`runtime.wall_clock`; a game's end at an hour needs it).
+    time of day while that clock is known right (:mod:`runtime.wall_clock`; a game's end at an hour needs it);
+    ``voice`` speaks a :class:`~banker.events.Say` (:class:`runtime.voice.Speaker`), handed over after the frame.
     """
 
     def __init__(
@@ -85,6 +94,7 @@ class Shell:
         on_effect: Callable[[Effect], None] | None = None,
         wall_clock: Callable[[], float] = time.time,
         time_of_day: Callable[[], float | None] = time_of_day,
+        voice: Voice | None = None,
     ) -> None:
         self.ledger = ledger
         self.display = display
@@ -95,6 +105,7 @@ class Shell:
         self.on_effect = on_effect
         self.wall_clock = wall_clock
         self.time_of_day = time_of_day
+        self.voice = voice
         self.panel = Panel(last_activity=now, now=now, sleep_after=sleep_after, auction_seconds=auction_seconds)
         self._events: queue.SimpleQueue[Event] = queue.SimpleQueue()
         self._drawn: tuple[Panel, object] | None = None
@@ -120,11 +131,17 @@ class Shell:
         if outcome is None:
             return []
         self.panel = outcome.panel
+        said = None
         for effect in outcome.effects:
-            self._carry_out(effect)
+            if isinstance(effect, Say):
+                said = effect  # spoken after the frame: speech never delays a commit or a frame
+            else:
+                self._carry_out(effect)
         if isinstance(event, Tick) and getattr(self.display, "failed", False):
             self.display.retry()  # a bus error spoiled a frame: send it again
         self.show()
+        if said is not None:
+            self._carry_out(said)
         if isinstance(event, Tick):
             self._upkeep()
         return list(outcome.effects)
@@ -192,6 +209,9 @@ class Shell:
                 self.display.power(effect.on)
         elif isinstance(effect, Log):
             log.info("%s", effect.text)
+        elif isinstance(effect, Say):
+            if self.voice is not None:
+                self.voice.say(effect.text, effect.volume, effect.lang)
         elif isinstance(effect, RevealKey):  # the PIN let it through: the key goes to the screen that shows it
             self.handle(KeyRevealed(self.ledger.key_text(), self.clock()))
         elif self.on_effect is not None:

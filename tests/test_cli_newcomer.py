@@ -97,7 +97,7 @@ def test_an_expectation_about_a_mistyped_player_names_the_nearest(tmp_path):
 @pytest.mark.parametrize("text, said", [
     ("[unit]\nsleep_afer = 30\n", "unknown setting unit.sleep_afer (did you mean 'unit.sleep_after'?)"),
     ("[unit]\nstart_balance = '20M'\n", "unknown setting unit.start_balance (did you mean 'house_rules.start_balance'?)"),
-    ("[unit]\nlanguage = 'fr'\n", "unknown setting unit.language (docs/config.md lists every setting)"),
+    ("[unit]\ntheme = 'dark'\n", "unknown setting unit.theme (docs/config.md lists every setting)"),
     ("[dispaly]\nchip = 'sh1106'\n", "unknown section [dispaly] (did you mean 'display'?)"),
     ("[readers.left]\nreset = 5\n", "did you mean 'readers.left.reset_pin'?"),
 ])

@@ -130,3 +130,49 @@ class ToneBuzzer:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+class MixerPlayer:
+    """The voice's player on the desktop (:class:`runtime.voice.Speaker`): each WAV on a pygame.mixer channel of
+    its own beside the buzzer's (the mixer runs at espeak-ng's 22,050 Hz, 16-bit)."""
+
+    def __init__(self, channel: int = 1) -> None:
+        import pygame
+
+        pygame.mixer.set_num_channels(max(pygame.mixer.get_num_channels(), channel + 1))
+        self._channel = pygame.mixer.Channel(channel)
+
+    def start(self, wav: bytes) -> _MixerRun:
+        import io
+
+        import pygame
+
+        sound = pygame.mixer.Sound(file=io.BytesIO(wav))
+        self._channel.play(sound)
+        return _MixerRun(self._channel, sound)
+
+
+class _MixerRun:
+    def __init__(self, channel, sound) -> None:
+        self.channel, self.sound, self.stopped = channel, sound, False
+
+    def wait(self) -> None:
+        import time
+
+        while not self.stopped and self.channel.get_sound() is self.sound and self.channel.get_busy():
+            time.sleep(0.02)
+
+    def stop(self) -> None:
+        self.stopped = True
+        if self.channel.get_sound() is self.sound:
+            self.channel.stop()
+
+
+def desktop_voice(buzzer: ToneBuzzer, voice):
+    """The simulator's voice for ``[voice]`` (``voice``): a Speaker through the desktop's audio, or None when the
+    voice is off or the buzzer found no audio device."""
+    if voice is None or not voice.enabled or not buzzer.audible:
+        return None
+    from runtime.voice import Speaker
+
+    return Speaker(voice=voice.language, speed=voice.speed, player=MixerPlayer())

@@ -26,7 +26,7 @@ from . import draw  # noqa: E402
 from .cards import CardTable, Tile  # noqa: E402
 from .layout import DEFAULT_SCALE, MAX_TILES, Layout, Rect, fit_scale, inside  # noqa: E402
 from .panel import PanelSource  # noqa: E402
-from .sound import ToneBuzzer  # noqa: E402
+from .sound import ToneBuzzer, desktop_voice  # noqa: E402
 
 TICK_SECONDS = 0.1
 #: The window's title.
@@ -132,7 +132,8 @@ class DesktopSim:
     """
 
     def __init__(self, ledger, *, scale: int | None = DEFAULT_SCALE, clock: SimClock | None = None,
-                 sound: bool = True, digits: str = "normal", auction_seconds: float | None = None) -> None:
+                 sound: bool = True, digits: str = "normal", auction_seconds: float | None = None,
+                 voice=None) -> None:
         if digits not in DIGITS:
             raise ValueError(f"digits must be one of {', '.join(DIGITS)}, not {digits!r}")
         problem = display_problem()
@@ -157,7 +158,9 @@ class DesktopSim:
         self.oled = OledView(self.layout.scale, digits)
         self.buzzer = ToneBuzzer(audible=sound)
         timing = {} if auction_seconds is None else {"auction_seconds": auction_seconds}  # the config's [auction]
-        self.shell = Shell(ledger, display=self.oled, buzzer=self.buzzer, clock=self.clock, now=self.clock(), **timing)
+        self.voice = desktop_voice(self.buzzer, voice)  # the config's [voice], through the desktop's audio
+        self.shell = Shell(ledger, display=self.oled, buzzer=self.buzzer, clock=self.clock, now=self.clock(),
+                           voice=self.voice, **timing)
         self.table = CardTable()
         self.panel_source = PanelSource(ledger)
         self.painter = draw.Painter(self.surface, self.layout)
@@ -352,6 +355,8 @@ class DesktopSim:
     # -- lifetime ------------------------------------------------------------------------------
 
     def close(self) -> None:
+        if self.voice is not None:
+            self.voice.close()
         self.buzzer.close()
         pygame.display.quit()
 
