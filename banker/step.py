@@ -79,12 +79,13 @@ class Outcome:
 Handler = Callable[[Panel, Game, Any], Outcome]
 
 
-def step(panel: Panel, game: Game, event: Event) -> Outcome:
-    """The unit's answer to ``event``, given what it shows and the game; pure."""
+def step(panel: Panel, game: Game, event: Event, tr: Tr = ENGLISH) -> Outcome:
+    """The unit's answer to ``event``, given what it shows and the game; pure. ``tr``: the game's language's
+    catalog (:mod:`banker.i18n`), for what the voice says."""
     handler = _HANDLERS.get(type(event))
     if handler is None:
         raise TypeError(f"not an event: {event!r}")
-    return _with_voice(panel, game, event, _with_live(panel, game, handler(panel, game, event)))
+    return _with_voice(panel, game, event, _with_live(panel, game, handler(panel, game, event)), tr)
 
 
 def live(panel: Panel, game: Game) -> dict | None:
@@ -108,15 +109,18 @@ def _with_live(panel: Panel, game: Game, outcome: Outcome) -> Outcome:
 # -- the voice (issue 22, VOICE's one block: the texts are banker.voice's) ---------------------------
 
 
-def _with_voice(panel: Panel, game: Game, event: Event, outcome: Outcome) -> Outcome:
+def _with_voice(panel: Panel, game: Game, event: Event, outcome: Outcome, tr: Tr = ENGLISH) -> Outcome:
     """``outcome`` with a :class:`Say` of what happened (:func:`banker.voice.said`), if anything is said; and the
     balance key, ``FN FN``: the menu closes and the cards on the readers say their balances (docs/voice.md)."""
     if voice.asks_balance(panel, event):
         home = replace(outcome.panel, mode=None, message=None)
-        return Outcome(home, (PlayTone("key", game.volume), Say(voice.balances_said(panel, game), game.volume)))
+        return Outcome(home, (PlayTone("key", game.volume),
+                              Say(voice.balances_said(panel, game, tr), game.volume, game.language)))
     after = outcome.folded[1] if outcome.folded is not None else game
-    text = voice.said(panel, game, outcome, lambda: screen(outcome.panel, after))
-    return outcome if text is None else replace(outcome, effects=outcome.effects + (Say(text, after.volume),))
+    text = voice.said(panel, game, outcome, lambda: screen(outcome.panel, after, tr), tr)
+    if text is None:
+        return outcome
+    return replace(outcome, effects=outcome.effects + (Say(text, after.volume, after.language),))
 
 
 def screen(panel: Panel, game: Game, tr: Tr = ENGLISH) -> Screen:

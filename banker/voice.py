@@ -50,10 +50,6 @@ ENGLISH: Tr = gettext.NullTranslations()
 VOICE = "voice"
 
 
-def _(tr: Tr, text: str) -> str:
-    return tr.pgettext(VOICE, text)
-
-
 # -- amounts -----------------------------------------------------------------------------------
 
 
@@ -62,19 +58,19 @@ def spoken_amount(amount: int, tr: Tr = ENGLISH) -> str:
     "14 million 151 thousand 500"; exact, never rounded (a fraction of a million only when it is one or two
     digits: 1.5, 2.25)."""
     if amount < 0:
-        return _(tr, "minus {amount}").format(amount=spoken_amount(-amount, tr))
+        return tr.pgettext("voice", "minus {amount}").format(amount=spoken_amount(-amount, tr))
     millions, rest = divmod(amount, 1_000_000)
     fraction = f"{rest:06d}".rstrip("0")
     if millions and rest and len(fraction) <= 2 and not fraction.startswith("0"):
         # Translators: a decimal separator for spoken amounts ("2.5 million"; de: ",").
         point = tr.pgettext("voice decimal separator", ".")
-        return _(tr, "{x} million").format(x=f"{millions}{point}{fraction}")
+        return tr.pgettext("voice", "{x} million").format(x=f"{millions}{point}{fraction}")
     thousands, units = divmod(rest, 1_000)
     parts = []
     if millions:
-        parts.append(tr.npgettext(VOICE, "{n} million", "{n} million", millions).format(n=millions))
+        parts.append(tr.npgettext("voice", "{n} million", "{n} million", millions).format(n=millions))
     if thousands:
-        parts.append(tr.npgettext(VOICE, "{n} thousand", "{n} thousand", thousands).format(n=thousands))
+        parts.append(tr.npgettext("voice", "{n} thousand", "{n} thousand", thousands).format(n=thousands))
     if units or not parts:
         parts.append(str(units))
     return " ".join(parts)
@@ -97,8 +93,8 @@ def spoken_text(text: str, tr: Tr = ENGLISH) -> str:
         return spoken_amount(-amount if sign == "-" else amount, tr)
 
     text = _NOTATION.sub(word, text)
-    text = re.sub(r"(?<!\S)\+(?!\S)", _(tr, "plus"), text)
-    return re.sub(r"(?<!\S)-(?!\S)", _(tr, "minus"), text)
+    text = re.sub(r"(?<!\S)\+(?!\S)", tr.pgettext("voice", "plus"), text)
+    return re.sub(r"(?<!\S)-(?!\S)", tr.pgettext("voice", "minus"), text)
 
 
 def _sentences(*parts: str) -> str:
@@ -124,9 +120,10 @@ def said(panel: Panel, game: Game, outcome: Outcome, shown: Callable[[], Screen]
     elif "refusal" in tones:
         parts.append(_refusal_said(panel, outcome, shown, after, tr))
     for tone in tones:
-        call = {"going-once": "Going once", "going-twice": "Going twice"}.get(tone)
+        call = {"going-once": tr.pgettext("voice", "Going once"),
+                "going-twice": tr.pgettext("voice", "Going twice")}.get(tone)
         if call is not None:
-            parts.append(_(tr, call))
+            parts.append(call)
     text = _sentences(*parts)
     return text or None
 
@@ -138,14 +135,15 @@ def record_said(record: object, after: Game, tr: Tr = ENGLISH, *, lead: bool = T
         return _transaction_said(record, after, tr, lead)
     if isinstance(record, NewGame):
         each = spoken_amount(record.settings.start_balance, tr)
-        players = tr.npgettext(VOICE, "{n} player", "{n} players", len(after.cards)).format(n=len(after.cards))
-        return _sentences(_(tr, "New game"), _(tr, "{players}, {amount} each").format(players=players, amount=each))
+        players = tr.npgettext("voice", "{n} player", "{n} players", len(after.cards)).format(n=len(after.cards))
+        return _sentences(tr.pgettext("voice", "New game"), tr.pgettext("voice", "{players}, {amount} each").format(players=players, amount=each))
     if isinstance(record, Enrolment):
-        return _(tr, "{name} joins with {amount}.").format(
+        return tr.pgettext("voice", "{name} joins with {amount}.").format(
             name=record.card.name, amount=spoken_amount(after.balance(record.card.id), tr))
     if isinstance(record, Setting) and record.key == "volume":
-        level = ("Volume off", "Volume low", "Volume medium", "Volume high")[after.volume]
-        return _sentences(_(tr, level))
+        levels = (tr.pgettext("voice", "Volume off"), tr.pgettext("voice", "Volume low"),
+                  tr.pgettext("voice", "Volume medium"), tr.pgettext("voice", "Volume high"))
+        return _sentences(levels[after.volume])
     return ""
 
 
@@ -160,37 +158,37 @@ def _transaction_said(tx: Transaction, after: Game, tr: Tr, lead: bool) -> str:
     if not lead:
         pass
     elif tx.kind == "undo":
-        first = _(tr, "Transaction {n} undone").format(n=tx.reverses)
+        first = tr.pgettext("voice", "Transaction {n} undone").format(n=tx.reverses)
     elif one is not None and tx.kind == "go":
-        first = _(tr, "{name} passes GO and collects {amount}").format(name=name(one.payee), amount=amount)
+        first = tr.pgettext("voice", "{name} passes GO and collects {amount}").format(name=name(one.payee), amount=amount)
     elif tx.kind == "pot" and postings[0].payer == POT:
         taken = postings[0]
-        first = _(tr, "{name} takes the Free Parking pot, {amount}").format(name=name(taken.payee),
+        first = tr.pgettext("voice", "{name} takes the Free Parking pot, {amount}").format(name=name(taken.payee),
                                                                              amount=spoken_amount(taken.amount, tr))
     elif one is not None and tx.kind == "buy" and deed:
-        first = _(tr, "{name} buys {deed} for {amount}").format(name=name(one.payer), deed=deed, amount=amount)
+        first = tr.pgettext("voice", "{name} buys {deed} for {amount}").format(name=name(one.payer), deed=deed, amount=amount)
     elif one is not None and tx.kind == "auction" and deed:
-        first = _(tr, "Sold to {name} for {amount}, {deed}").format(name=name(one.payer), amount=amount, deed=deed)
+        first = tr.pgettext("voice", "Sold to {name} for {amount}, {deed}").format(name=name(one.payer), amount=amount, deed=deed)
     elif one is not None and tx.kind == "rent" and one.payer is not BANK and one.payee is not BANK:
-        first = _(tr, "{payer} pays {payee} {amount} rent").format(payer=name(one.payer), payee=name(one.payee),
+        first = tr.pgettext("voice", "{payer} pays {payee} {amount} rent").format(payer=name(one.payer), payee=name(one.payee),
                                                                    amount=amount)
     elif one is not None and tx.kind in ("transfer", "collect", "pay", "rent", "to-pot"):
         first = _paid(one.payer, one.payee, amount, name, tr)
     else:
         first = _sentences(spoken_text(tx.memo, tr), *_nets(tx, parties, name, tr))
-    balances = [_(tr, "{name} has {amount}").format(name=name(p), amount=spoken_amount(after.balance(p), tr))
+    balances = [tr.pgettext("voice", "{name} has {amount}").format(name=name(p), amount=spoken_amount(after.balance(p), tr))
                 for p in parties if p in after.balances]
     return _sentences(first or "", *balances)
 
 
 def _paid(payer: int | None, payee: int | None, amount: str, name: Callable[[int | None], str], tr: Tr) -> str:
     if payer is BANK:
-        return _(tr, "The bank pays {payee} {amount}").format(payee=name(payee), amount=amount)
+        return tr.pgettext("voice", "The bank pays {payee} {amount}").format(payee=name(payee), amount=amount)
     if payee is BANK:
-        return _(tr, "{payer} pays the bank {amount}").format(payer=name(payer), amount=amount)
+        return tr.pgettext("voice", "{payer} pays the bank {amount}").format(payer=name(payer), amount=amount)
     if payee == POT:
-        return _(tr, "{payer} pays {amount} to Free Parking").format(payer=name(payer), amount=amount)
-    return _(tr, "{payer} pays {payee} {amount}").format(payer=name(payer), payee=name(payee), amount=amount)
+        return tr.pgettext("voice", "{payer} pays {amount} to Free Parking").format(payer=name(payer), amount=amount)
+    return tr.pgettext("voice", "{payer} pays {payee} {amount}").format(payer=name(payer), payee=name(payee), amount=amount)
 
 
 def _nets(tx: Transaction, parties: list[int], name: Callable[[int | None], str], tr: Tr) -> list[str]:
@@ -201,7 +199,7 @@ def _nets(tx: Transaction, parties: list[int], name: Callable[[int | None], str]
             nets[posting.payer] -= posting.amount
         if posting.payee in nets:
             nets[posting.payee] += posting.amount
-    return [(_(tr, "{name} receives {amount}") if net > 0 else _(tr, "{name} pays {amount}")).format(
+    return [(tr.pgettext("voice", "{name} receives {amount}") if net > 0 else tr.pgettext("voice", "{name} pays {amount}")).format(
         name=name(party), amount=spoken_amount(abs(net), tr)) for party, net in nets.items() if net]
 
 
@@ -212,9 +210,9 @@ def _refusal_said(panel: Panel, outcome: Outcome, shown: Callable[[], Screen], a
     if short is not None and short is not getattr(panel.mode, "short", None):
         card = short.actor
         return _sentences(
-            _(tr, "{name} is {amount} short").format(name=card.name, amount=spoken_amount(short.amount, tr)),
-            _(tr, "{name} has {amount}").format(name=card.name, amount=spoken_amount(after.balance(card.id), tr)),
-            _(tr, "Zero raises cash"))
+            tr.pgettext("voice", "{name} is {amount} short").format(name=card.name, amount=spoken_amount(short.amount, tr)),
+            tr.pgettext("voice", "{name} has {amount}").format(name=card.name, amount=spoken_amount(after.balance(card.id), tr)),
+            tr.pgettext("voice", "Zero raises cash"))
     return _sentences(*_phrases(spoken_text(line, tr) for line in shown().lines))
 
 
@@ -235,18 +233,18 @@ def _live_said(panel: Panel, live: dict, tr: Tr) -> str:
     state, lot = live.get("state"), live.get("lot", "")
     if state == "open":
         if getattr(panel.mode, "slug", None) != live.get("slug") or not hasattr(panel.mode, "high"):
-            return _(tr, "Auction of {lot}, {n} seconds").format(lot=lot, n=live.get("seconds"))
+            return tr.pgettext("voice", "Auction of {lot}, {n} seconds").format(lot=lot, n=live.get("seconds"))
         before = (panel.mode.high, panel.mode.bidder)
         if live.get("bidder") is not None and live.get("high") != before[0]:
-            return _(tr, "{name} bids {amount}").format(name=live["bidder"], amount=spoken_amount(live["high"], tr))
+            return tr.pgettext("voice", "{name} bids {amount}").format(name=live["bidder"], amount=spoken_amount(live["high"], tr))
         return ""
     if state == "sold":
-        return _(tr, "Sold to {name} for {amount}, {lot}").format(
+        return tr.pgettext("voice", "Sold to {name} for {amount}, {lot}").format(
             name=live.get("bidder"), amount=spoken_amount(live.get("high") or 0, tr), lot=lot)
     if state == "no-bid":
-        return _sentences(_(tr, "No bid for {lot}").format(lot=lot), _(tr, "Nothing sold"))
+        return _sentences(tr.pgettext("voice", "No bid for {lot}").format(lot=lot), tr.pgettext("voice", "Nothing sold"))
     if state == "cancelled":
-        return _sentences(_(tr, "Auction cancelled"), _(tr, "Nothing sold"))
+        return _sentences(tr.pgettext("voice", "Auction cancelled"), tr.pgettext("voice", "Nothing sold"))
     return ""
 
 
@@ -264,6 +262,6 @@ def balances_said(panel: Panel, game: Game, tr: Tr = ENGLISH) -> str:
     parts = []
     for uid in dict.fromkeys(u for u in (panel.right, panel.left) if u is not None):
         card = game.card_by_uid(uid)
-        parts.append(_(tr, "Unknown card") if card is None else _(tr, "{name} has {amount}").format(
+        parts.append(tr.pgettext("voice", "Unknown card") if card is None else tr.pgettext("voice", "{name} has {amount}").format(
             name=card.name, amount=spoken_amount(game.balance(card.id), tr)))
-    return _sentences(*parts) if parts else _sentences(_(tr, "No card on a reader"))
+    return _sentences(*parts) if parts else _sentences(tr.pgettext("voice", "No card on a reader"))

@@ -146,7 +146,8 @@ def run_command(backend: str, seconds: float | None, web: bool | None, db: Path 
             device.voice = voice
         with device:
             shell = Shell(ledger, display=device.display, buzzer=device.buzzer, clock=hw.clock, now=hw.clock(),
-                          sleep_after=config.sleep_after, auction_seconds=config.auction_seconds, voice=voice)
+                          sleep_after=config.sleep_after, auction_seconds=config.auction_seconds, voice=voice,
+                          language=config.language)
             page = _table_page(ledger, config, shell, web)
             device.keypad.start(shell.post)
             device.slots.start(shell.post, interval_s=config.poll_interval)

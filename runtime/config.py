@@ -19,6 +19,7 @@ from typing import Any
 from .pins import (BUZZER, DISPLAY_ADDRESS, DISPLAY_SPI_DC, DISPLAY_SPI_RESET, i2s_clash, KEYPAD_COLUMNS,
                    KEYPAD_ROWS, READER_DEVICE, READER_RESET, pin_clash)
 from banker.errors import AmountError, ConfigError
+from banker.i18n import LANGUAGES
 from banker.money import MAX_AMOUNT, parse_amount
 
 from .config_file import checked_toml
@@ -106,8 +107,8 @@ class Config:
     backups_second_folder: str | None = None
     #: ``[auction] seconds``: how long a timed auction's countdown runs, from its start and from each bid.
     auction_seconds: float = 10.0
-    #: ``[voice]``: the unit speaks (docs/voice.md).
-    voice: VoiceConfig = field(default_factory=VoiceConfig)
+    voice: VoiceConfig = field(default_factory=VoiceConfig)  #: ``[voice]``: the unit speaks (docs/voice.md)
+    language: str | None = None  #: ``[unit] language``: the screens' language while a game has chosen none
 
 
 SECTIONS = {"unit", "readers", "display", "keypad", "buzzer", "serial_test_port", "house_rules", "web", "backups",
@@ -184,9 +185,9 @@ class _Section:
             raise self.fail(key, "a non-empty text without control characters", value)
         return value
 
-    def choice(self, key: str, default: str, choices: tuple[str, ...]) -> str:
+    def choice(self, key: str, default: str | None, choices: tuple[str, ...]) -> str | None:
         value = self.get(key, default, str)
-        if value not in choices:
+        if value not in choices and value is not default:
             raise ConfigError(f"{self.name}.{key} must be one of {', '.join(choices)}, not {_shown(value)}")
         return value
 
@@ -325,7 +326,7 @@ def parse_config(text: str, source: str = "config") -> Config:
 def _build(data: dict) -> Config:
     unit = _Section(data.get("unit", {}), "unit")
     sleep_after = unit.seconds("sleep_after", 60.0)
-    db = unit.text("db", None)
+    db, language = unit.text("db", None), unit.choice("language", None, LANGUAGES)
     unit.done()
 
     readers = _Section(data.get("readers", {}), "readers")
@@ -380,7 +381,7 @@ def _build(data: dict) -> Config:
     config = Config(sleep_after, db, kind, tuple(slots), poll, removal, display, keypad, buzzer_pin, serial_url,
                     serial_baud, h.amount("start_balance", 15_000_000), h.amount("go_salary", 2_000_000),
                     h.get("allow_negative", False, bool), _web(data), _second_folder(data), _auction_seconds(data),
-                    _voice(data))
+                    _voice(data), language)
     h.done()
     _no_pin_twice(config)
     return config

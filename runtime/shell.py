@@ -39,6 +39,7 @@ from banker.screen import Screen
 from banker.step import Outcome, step
 from banker.step import screen as screen_of
 
+from .languages import language_for, translations_of
 from .ledger import Ledger
 from .wall_clock import time_of_day
 
@@ -95,6 +96,7 @@ class Shell:
         wall_clock: Callable[[], float] = time.time,
         time_of_day: Callable[[], float | None] = time_of_day,
         voice: Voice | None = None,
+        language: str | None = None,
     ) -> None:
         self.ledger = ledger
         self.display = display
@@ -106,6 +108,7 @@ class Shell:
         self.wall_clock = wall_clock
         self.time_of_day = time_of_day
         self.voice = voice
+        self.language = language  # the config's [unit] language, while the game has chosen none (FN 8)
         self.panel = Panel(last_activity=now, now=now, sleep_after=sleep_after, auction_seconds=auction_seconds)
         self._events: queue.SimpleQueue[Event] = queue.SimpleQueue()
         self._drawn: tuple[Panel, object] | None = None
@@ -177,7 +180,7 @@ class Shell:
     def _step(self, event: Event) -> Outcome | None:
         game = self.ledger.game()
         try:
-            outcome = step(self.panel, game, event)
+            outcome = step(self.panel, game, event, translations_of(game, self.language))
             if outcome.record is None and outcome.grant is None:
                 return outcome
             try:
@@ -188,9 +191,10 @@ class Shell:
             except NotAuthorised as exc:
                 locked = exc.seconds if isinstance(exc, PinLocked) else 0
                 why = "locked" if locked else "wrong" if isinstance(exc, WrongPin) else "needed"
-                return step(outcome.panel, self.ledger.game(), PinRefused(why, locked, event.t))
+                after = self.ledger.game()
+                return step(outcome.panel, after, PinRefused(why, locked, event.t), translations_of(after, self.language))
             except (LedgerError, Refused) as exc:
-                return step(outcome.panel, game, CommitFailed(str(exc), event.t))
+                return step(outcome.panel, game, CommitFailed(str(exc), event.t), translations_of(game, self.language))
             if self.spy is not None:
                 self.spy("record", stored)
             return outcome
@@ -211,7 +215,7 @@ class Shell:
             log.info("%s", effect.text)
         elif isinstance(effect, Say):
             if self.voice is not None:
-                self.voice.say(effect.text, effect.volume, effect.lang)
+                self.voice.say(effect.text, effect.volume, language_for(self.ledger.game(), self.language))
         elif isinstance(effect, RevealKey):  # the PIN let it through: the key goes to the screen that shows it
             self.handle(KeyRevealed(self.ledger.key_text(), self.clock()))
         elif self.on_effect is not None:
@@ -225,7 +229,8 @@ class Shell:
     @property
     def screen(self) -> Screen:
         """What the display shows now."""
-        return screen_of(self.panel, self.ledger.game())
+        game = self.ledger.game()
+        return screen_of(self.panel, game, translations_of(game, self.language))
 
     def show(self) -> None:
         """Send the screen to the display, if the panel or the game changed and the frame with them."""
@@ -233,7 +238,7 @@ class Shell:
         if self._drawn is not None and self._drawn[1] is state[1] and self._drawn[0] == state[0]:
             return
         self._drawn = state
-        screen = screen_of(*state)
+        screen = screen_of(*state, translations_of(state[1], self.language))
         if self.display is not None and screen != self._shown and not screen.asleep:
             self.display.show(screen)
         self._shown = screen

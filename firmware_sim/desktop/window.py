@@ -133,7 +133,7 @@ class DesktopSim:
 
     def __init__(self, ledger, *, scale: int | None = DEFAULT_SCALE, clock: SimClock | None = None,
                  sound: bool = True, digits: str = "normal", auction_seconds: float | None = None,
-                 voice=None) -> None:
+                 voice=None, language: str | None = None) -> None:
         if digits not in DIGITS:
             raise ValueError(f"digits must be one of {', '.join(DIGITS)}, not {digits!r}")
         problem = display_problem()
@@ -158,6 +158,7 @@ class DesktopSim:
         self.oled = OledView(self.layout.scale, digits)
         self.buzzer = ToneBuzzer(audible=sound)
         timing = {} if auction_seconds is None else {"auction_seconds": auction_seconds}  # the config's [auction]
+        timing["language"] = language  # the config's [unit] language
         self.voice = desktop_voice(self.buzzer, voice)  # the config's [voice], through the desktop's audio
         self.shell = Shell(ledger, display=self.oled, buzzer=self.buzzer, clock=self.clock, now=self.clock(),
                            voice=self.voice, **timing)
