@@ -280,15 +280,18 @@
   const words = (text) => String(text).replace(/(\d+(?:\.\d+)?)M\b/g, "$1 million")
     .replace(/(\d+(?:\.\d+)?)K\b/g, "$1 thousand").replace(/#(\d+)/g, "number $1");
 
-  // What is said for a journal entry: its sentence, then the balance of each player it names.
-  function spoken(e, s) {
-    const says = e.says && e.says.length ? e.says : [e.memo];
-    let text = says.map((part, i) => i % 2 ? part : words(part)).join("").trim();
-    if (!/[.!?]$/.test(text)) text += ".";
-    const names = [...new Set(says.filter((_, i) => i % 2))];
-    for (const name of names) {
-      const p = s.players.find((q) => q.name === name);
-      if (p) text += ` ${p.name} has ${words(p.balance_text)}.`;
+  // What is said for journal entries: each one's sentence, then the balance now of each player they name.
+  function spoken(entries, s) {
+    const told = [], names = new Set();
+    for (const e of entries) {
+      const says = e.says && e.says.length ? e.says : [e.memo];
+      const text = says.map((part, i) => i % 2 ? part : words(part)).join("").trim();
+      told.push(/[.!?]$/.test(text) ? text : text + ".");
+      says.forEach((part, i) => { if (i % 2) names.add(part); });
+    }
+    let text = told.join(" ");
+    for (const p of [...names].map((name) => s.players.find((q) => q.name === name)).filter(Boolean)) {
+      text += ` ${p.name} has ${words(p.balance_text)}.`;
     }
     return text;
   }
@@ -316,14 +319,10 @@
     if (speech.heard === null || last < speech.heard) { speech.heard = last; return; }  // the page opened: nothing new
     const fresh = s.journal.filter((e) => e.id > speech.heard);
     speech.heard = last;
-    if (speech.on) for (const e of fresh.slice(-3)) say(spoken(e, s));  // back after a while: only the latest few
+    if (speech.on && fresh.length) say(spoken(fresh.slice(-3), s));  // back after a while: only the latest few
   }
 
-  function speakNote(text) {
-    const note = $("speak-note");
-    note.hidden = !text;
-    note.textContent = text || "";
-  }
+  const speakNote = (text) => { $("speak-note").hidden = !text; $("speak-note").textContent = text || ""; };
 
   function setSpeaking(on, remember) {
     speech.on = on;
@@ -341,7 +340,7 @@
     if (!window.speechSynthesis) return;
     if (!speech.on) { window.speechSynthesis.cancel(); return; }
     const s = speech.state, last = s && s.journal[s.journal.length - 1];
-    say(last ? spoken(last, s) : "Reading each transaction aloud.");  // at once, so that the viewer hears it works
+    say(last ? spoken([last], s) : "Reading each transaction aloud.");  // at once, so that the viewer hears it works
   });
   try { setSpeaking(localStorage.getItem(SPEAK_KEY) === "on", false); } catch (e) { setSpeaking(false, false); }
 
