@@ -84,6 +84,17 @@ def test_a_page_that_connects_during_an_auction_gets_its_live_view(table):
         "bidder": "Bob", "seconds": 10, "call": None}
 
 
+def test_a_page_that_connects_during_a_deal_gets_it(table):
+    driver, page = table
+    driver.insert("left", "Alice")
+    driver.insert("right", "Bob")
+    for key in ("FN", "GO", "7", "2", "M"):  # Alice's side: 2M
+        driver.press(key)
+    time.sleep(0.3)
+    (view,) = live_events(page, 1)
+    assert (view["kind"], view["first"], view["second"], view["first_gives"]["cash_text"]) == ("deal", "Alice", "Bob", "2M")
+
+
 @pytest.fixture(scope="module")
 def browser():
     with chromium(390, 844) as driver:

@@ -25,8 +25,11 @@ def _first(paths: tuple[str, ...], name: str) -> str:
 
 
 @contextmanager
-def chromium(width: int = 1280, height: int = 900) -> Iterator[object]:
-    """A selenium WebDriver on headless Chromium with a ``width`` x ``height`` window; quit afterwards."""
+def chromium(width: int = 1280, height: int = 900, *, text_size: int | None = None) -> Iterator[object]:
+    """A selenium WebDriver on headless Chromium with a ``width`` x ``height`` window; quit afterwards.
+
+    ``text_size``: the browser's default font size in px (its "Font size" setting; 16 unless set).
+    """
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
 
@@ -38,6 +41,8 @@ def chromium(width: int = 1280, height: int = 900) -> Iterator[object]:
                  "--no-first-run", "--no-default-browser-check", "--disable-extensions", "--hide-scrollbars",
                  "--force-color-profile=srgb", f"--user-data-dir={profile}", f"--window-size={width},{height}"):
         options.add_argument(flag)
+    if text_size is not None:
+        options.add_experimental_option("prefs", {"webkit.webprefs.default_font_size": text_size})
     os.environ.setdefault("SE_AVOID_STATS", "true")
     driver = webdriver.Chrome(options=options, service=Service(executable_path=_first(DRIVERS, "chromedriver")))
     try:

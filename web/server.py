@@ -297,12 +297,14 @@ class WebServer:
             self.hub.publish(self._event)
 
     def publish_live(self, data: dict | None) -> None:
-        """Send the unit's live view (:class:`banker.events.LiveState`: a running auction) to every page, from the
-        server's loop. A page that connects meanwhile gets it after the state, until it ends (``state`` not
-        ``"open"``) or goes (None). A slow page skips older live views before any state: each one is whole."""
+        """Send the unit's live view (:class:`banker.events.LiveState`: a running auction, a deal being built) to
+        every page, from the server's loop. A page that connects meanwhile gets it after the state, until it ends
+        (an auction's ``state`` not ``"open"``) or goes (None). A slow page skips older live views before any
+        state: each one is whole."""
         body = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
         message = b"event: live\ndata: %s\n\n" % body
-        self._live = message if data is not None and data.get("state") == "open" else b""
+        running = data is not None and data.get("state", "open") == "open"  # a deal has no state: it runs till None
+        self._live = message if running else b""
         self.hub.publish_live(message)
 
     def check_token(self) -> None:

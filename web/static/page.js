@@ -50,6 +50,7 @@
     drawChart(s.worth, colour);
     drawJournal(s.journal, colour);
     drawLatest(s.journal[s.journal.length - 1], colour);
+    readAloud(s);
   }
 
   // The house rules' line under the game line: the Free Parking pot, the time left of a time-limit game.
@@ -77,7 +78,7 @@
     for (const p of s.players) {
       const item = el("li", { class: colour[p.name] + (p.in_game ? "" : " out") + (p.name in before && before[p.name] !== p.balance ? " flash" : "") },
         el("span", { class: "name" }, p.name),
-        el("span", { class: "amount", "aria-label": `${p.name}: ${p.balance_text}, ${dollars(p.balance)}` }, p.balance_text),
+        el("span", { class: "amount", "aria-hidden": "true" }, p.balance_text), sr(dollars(p.balance)),
         el("span", { class: "extra" }, `worth ${p.worth_text}` + (p.deeds ? ` · ${p.deeds} deed${p.deeds > 1 ? "s" : ""}` : "") +
           (p.jail_cards ? ` · ${p.jail_cards} jail card${p.jail_cards > 1 ? "s" : ""}` : "") + (p.in_game ? "" : " · out")));
       item.dataset.player = p.name;
@@ -133,7 +134,8 @@
 
   function drawBank(b) {
     const list = clear($("bank-list"));
-    const row = (term, value, spoken) => el("div", {}, el("dt", {}, term), el("dd", { "aria-label": spoken }, value));
+    const row = (term, value, spoken) => el("div", {}, el("dt", {}, term),
+      el("dd", {}, el("span", { "aria-hidden": "true" }, value), sr(spoken)));
     list.append(row("Houses", b.houses, `${b.houses} of ${b.house_stock} houses left`),
       row("Hotels", b.hotels, `${b.hotels} of ${b.hotel_stock} hotels left`),
       row("Unsold deeds", b.unsold, `${b.unsold} deeds unsold`),
@@ -144,7 +146,8 @@
     const list = clear($("standing-list"));
     for (const r of rows) {
       list.append(el("li", { class: r.place === 1 ? "first" : "" }, el("span", { class: "place" }, `${r.place}.`),
-        el("span", { class: "name" }, r.name), el("span", { class: "value", "aria-label": dollars(r.value) }, r.value_text)));
+        el("span", { class: "name" }, r.name),
+        el("span", { class: "value" }, el("span", { "aria-hidden": "true" }, r.value_text), sr(dollars(r.value)))));
     }
     if (!rows.length) list.append(el("li", {}, el("span", {}), el("span", { class: "name" }, "Nobody is in the game")));
   }
@@ -157,25 +160,34 @@
     return node;
   }
 
+  // A chart squeezed short (the TV's page full) shows every other value of its axis rather than letting them overlap.
+  const thinTicks = new ResizeObserver((seen) => {
+    for (const { target } of seen) {
+      const ticks = target.children, tall = ticks.length ? ticks[0].offsetHeight : 0;
+      target.classList.toggle("thin", target.clientHeight / Math.max(1, ticks.length - 1) < tall * 1.2);
+    }
+  });
+
   function drawChart(w, colour) {
     const box = clear($("chart-box"));
     const legend = clear($("chart-legend"));
-    const W = 600, H = 250, left = 78, right = 12, top = 14, bottom = 32;
+    const W = 600, H = 250, left = 0, right = 2, top = 10, bottom = 8;
     const ticks = w.ticks, lo = ticks[0][0], hi = Math.max(ticks[ticks.length - 1][0], lo + 1), n = w.points.length;
     const x = (i) => left + (n > 1 ? i / (n - 1) : 0) * (W - left - right);
     const y = (v) => top + (1 - (Math.min(hi, Math.max(lo, v)) - lo) / (hi - lo)) * (H - top - bottom);
     const now = w.players.map((name, k) => `${name} ${n && w.points[n - 1][1][k] !== null ? w.points[n - 1][1][k].toLocaleString("en-US") : 0} dollars`);
-    const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-labelledby": "chart-title chart-desc" });
+    const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: "none", role: "img",
+      "aria-labelledby": "chart-title chart-desc" });
+    const yaxis = el("div", { class: "yaxis", "aria-hidden": "true" }), xaxis = el("div", { class: "xaxis", "aria-hidden": "true" });
     chart.append(svg("title", { id: "chart-title" }, "Total worth of each player over the game"),
       svg("desc", { id: "chart-desc" }, `Cash, deeds and buildings after each of ${n} transactions. Now: ${now.join(", ")}.`));
     for (const [value, text] of ticks) {
-      chart.append(svg("line", { class: "grid", x1: left, x2: W - right, y1: y(value), y2: y(value) }),
-        svg("text", { class: "tick", x: left - 8, y: y(value) + 7, "text-anchor": "end" }, text));
+      chart.append(svg("line", { class: "grid", x1: left, x2: W - right, y1: y(value), y2: y(value) }));
+      const label = el("span", { class: "tick" }, text);
+      label.style.top = `${(y(value) / H * 100).toFixed(2)}%`;
+      yaxis.append(label);
     }
-    if (n) {
-      chart.append(svg("text", { class: "tick", x: left, y: H - 6 }, `#${w.points[0][0]}`),
-        svg("text", { class: "tick", x: W - right, y: H - 6, "text-anchor": "end" }, `#${w.points[n - 1][0]}`));
-    }
+    if (n) xaxis.append(el("span", { class: "tick" }, `#${w.points[0][0]}`), el("span", { class: "tick" }, `#${w.points[n - 1][0]}`));
     w.players.forEach((name, k) => {
       const pts = [];
       w.points.forEach((p, i) => { if (p[1][k] !== null) pts.push(`${x(i).toFixed(1)},${y(p[1][k]).toFixed(1)}`); });
@@ -183,7 +195,9 @@
       chart.append(svg("polyline", { class: colour[name] || "c0", points: pts.join(" ") }));
       legend.append(el("span", { class: colour[name] || "c0" }, name));
     });
-    box.append(chart);
+    box.append(yaxis, chart, xaxis);
+    thinTicks.disconnect();
+    thinTicks.observe(yaxis);
   }
 
   // A journal entry's sentence: text and names take turns (even: text, odd: a name, set apart in its colour).
@@ -256,6 +270,79 @@
     $("live-call").textContent = open ? (v.call ? v.call[0].toUpperCase() + v.call.slice(1) + "!" : "") : (v.text || "");
     liveTimer = setTimeout(() => { box.hidden = true; }, open ? LIVE_STALE_MS : LIVE_ENDED_MS);
   }
+
+  // -- reading each commit aloud (docs/web.md, "Accessibility"): the browser's own voice, off until a viewer turns it on
+
+  const SPEAK_KEY = "banker.readAloud";
+  const speech = { on: false, heard: null, lang: "en", last: null, state: null };  // heard: the newest entry already seen
+
+  // The unit's M/K notation in words, for a voice ("2.5M" would be "two point five M"); "#12" as "number 12".
+  const words = (text) => String(text).replace(/(\d+(?:\.\d+)?)M\b/g, "$1 million")
+    .replace(/(\d+(?:\.\d+)?)K\b/g, "$1 thousand").replace(/#(\d+)/g, "number $1");
+
+  // What is said for journal entries: each one's sentence, then the balance now of each player they name.
+  function spoken(entries, s) {
+    const told = [], names = new Set();
+    for (const e of entries) {
+      const says = e.says && e.says.length ? e.says : [e.memo];
+      const text = says.map((part, i) => i % 2 ? part : words(part)).join("").trim();
+      told.push(/[.!?]$/.test(text) ? text : text + ".");
+      says.forEach((part, i) => { if (i % 2) names.add(part); });
+    }
+    let text = told.join(" ");
+    for (const p of [...names].map((name) => s.players.find((q) => q.name === name)).filter(Boolean)) {
+      text += ` ${p.name} has ${words(p.balance_text)}.`;
+    }
+    return text;
+  }
+
+  function say(text) {
+    const synth = window.speechSynthesis;
+    if (!synth || !window.SpeechSynthesisUtterance) return;
+    const u = new SpeechSynthesisUtterance(text);
+    u.lang = speech.lang;
+    u.onerror = (ev) => {  // a browser speaks only after the viewer has touched the page once (a stored "on")
+      if (ev.error !== "not-allowed") return;
+      speakNote("Touch or click the page once to let this browser speak.");
+      const heard = () => speakNote("");
+      document.addEventListener("pointerdown", heard, { once: true });
+      document.addEventListener("keydown", heard, { once: true });
+    };
+    if (synth.pending) synth.cancel();  // a newer commit replaces older ones still waiting: the table never lags
+    synth.speak(u);
+  }
+
+  function readAloud(s) {
+    speech.state = s;
+    speech.lang = (s.game && s.game.language) || "en";
+    const last = s.journal.length ? s.journal[s.journal.length - 1].id : 0;
+    if (speech.heard === null || last < speech.heard) { speech.heard = last; return; }  // the page opened: nothing new
+    const fresh = s.journal.filter((e) => e.id > speech.heard);
+    speech.heard = last;
+    if (speech.on && fresh.length) say(spoken(fresh.slice(-3), s));  // back after a while: only the latest few
+  }
+
+  const speakNote = (text) => { $("speak-note").hidden = !text; $("speak-note").textContent = text || ""; };
+
+  function setSpeaking(on, remember) {
+    speech.on = on;
+    const button = $("speak");
+    button.setAttribute("aria-pressed", String(on));
+    $("speak-state").textContent = on ? "on" : "off";
+    speakNote(on && !window.speechSynthesis ? "This browser cannot speak." : "");
+    if (remember) {
+      try { localStorage.setItem(SPEAK_KEY, on ? "on" : "off"); } catch (e) { /* storage off: not remembered */ }
+    }
+  }
+
+  $("speak").addEventListener("click", () => {
+    setSpeaking(!speech.on, true);
+    if (!window.speechSynthesis) return;
+    if (!speech.on) { window.speechSynthesis.cancel(); return; }
+    const s = speech.state, last = s && s.journal[s.journal.length - 1];
+    say(last ? spoken([last], s) : "Reading each transaction aloud.");  // at once, so that the viewer hears it works
+  });
+  try { setSpeaking(localStorage.getItem(SPEAK_KEY) === "on", false); } catch (e) { setSpeaking(false, false); }
 
   // -- staying connected -----------------------------------------------------------------------
 
