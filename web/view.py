@@ -227,6 +227,7 @@ def state(game: Game, journal: Sequence[Transaction], history: WorthHistory, *, 
     return {
         "seq": seq,
         "game": {"id": game.id, "started": game.started, "edition": s.edition, "title": game.edition.title,
+                 "language": game.language,
                  "short_game": game.is_short_game, "houses_for_hotel": s.houses_for_hotel,
                  "allow_negative": s.allow_negative, "transactions": game.transactions,
                  "bankruptcies": game.live_bankruptcies(), "over": over_line(game, ranked),
