@@ -83,10 +83,10 @@ def test_the_shell_shows_a_refusal_of_the_write_path(pinned, house_rule, monkeyp
     shell = Shell(pinned)
     import banker.step as step_module
 
-    def step(panel, game_now, event):
+    def step(panel, game_now, event, *tr):
         if isinstance(event, KeyDown):                # a flow that hands the act over without a PIN
             return step_module.Outcome(panel, (), house_rule, None)
-        return real(panel, game_now, event)
+        return real(panel, game_now, event, *tr)
 
     real = step_module.step
     monkeypatch.setattr("runtime.shell.step", step)
