@@ -65,6 +65,11 @@ def _width(message) -> int:
     return 10 if any("10 characters" in comment for comment in message.auto_comments) else LINE_WIDTH
 
 
+def _on_the_screen(message) -> bool:
+    """A text the OLED shows: not the voice's (pgettext ``voice``) nor the table page's (pgettext ``page``)."""
+    return not (message.context or "").startswith(("voice", "page"))
+
+
 def _forms(message) -> list[tuple[str, dict]]:
     """Each form of ``message`` (one, or singular and plural) with the count it is shown for."""
     strings = [message.id] if isinstance(message.id, str) else list(message.id)
@@ -73,8 +78,8 @@ def _forms(message) -> list[tuple[str, dict]]:
 
 def test_the_template_holds_every_shown_text_of_the_source():
     """Run pybabel extract (docs/languages.md) when this fails: a text was added, changed or removed."""
-    source = {_key(msgid, context) for _file, _line, msgid, _comments, context in
-              extract_from_dir(str(ROOT / "banker"), keywords=KEYWORDS, comment_tags=("Translators:",))}
+    source = {_key(msgid, context) for folder in ("banker", "web") for _file, _line, msgid, _comments, context in
+              extract_from_dir(str(ROOT / folder), keywords=KEYWORDS, comment_tags=("Translators:",))}
     template = {_key(m.id, m.context) for m in _template() if m.id}
     assert source - template == set(), "texts missing from locales/banker.pot"
     assert template - source == set(), "texts in locales/banker.pot that the source no longer shows"
@@ -117,7 +122,7 @@ def test_every_translation_fits_its_line_in_the_units_font(code):
     samples, too_wide = _samples(code), []
     english = {**_samples("en")}
     for m in _catalog(code):
-        if not m.id or (m.context or "").startswith("voice"):  # the voice's texts (pgettext "voice"): no line
+        if not m.id or not _on_the_screen(m):  # the voice's and the page's texts: no line of the OLED
             continue
         width = _width(m)
         strings = [m.string] if isinstance(m.string, str) else list(m.string)
@@ -137,7 +142,7 @@ def test_the_font_draws_every_letter_the_catalog_uses(code):
     """Pillow's bitmap font is Latin-1: every letter of the catalog is in it and drawn with ink."""
     letters = set()
     for m in _catalog(code):
-        if m.id:
+        if m.id and m.context != "page":  # the table page's words: drawn by the browser, in its fonts
             for string in [m.string] if isinstance(m.string, str) else m.string:
                 letters |= set(string)
     blank = sorted(ch for ch in letters - {" "} if ord(ch) > 255 or font().getbbox(ch)[2] == 0

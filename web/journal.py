@@ -10,26 +10,45 @@ unit writes, old ledgers' too; a kind it doesn't know is written from its
 postings. Stored text (names, memos) is hostile when it leaves the unit
 (docs/security.md): it passes :func:`banker.visible.shown`, so a bidi
 override or a control character shows as ``\\u202e``, never acts.
+Each sentence is a ``page`` text of the catalogs (:mod:`web.texts`), in the
+game's language: its ``{fields}`` are names, amounts and deeds.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from string import Formatter
 
 from banker.game import Game
+from banker.i18n import ENGLISH, Tr
 from banker.money import format_amount
 from banker.records import BANK, POT, HousesChange, JailCardChange, OwnerChange, Posting, Transaction
 from banker.rules.estate import HOTEL
 from banker.visible import shown
+
+from .texts import pgettext, say
+
+_Kind = Callable[[Game, Transaction, Tr], "list | None"]
 
 
 class _Who(int):
     """A card id, marked as a name to set apart (the bank and the Free Parking pot are written as text)."""
 
 
-def _party(card_id: int | None) -> _Who | str:
+def _t(tr: Tr, message: str, **fields: object) -> list:
+    """``message`` (a ``page`` text) in the language of ``tr``, as parts: its text, and its fields where they go."""
+    parts: list = []
+    for literal, name, _spec, _conv in Formatter().parse(say(tr, message)):
+        parts.append(literal)
+        if name is not None:
+            value = fields[name]
+            parts.append(value if isinstance(value, _Who) else str(value))
+    return parts
+
+
+def _party(tr: Tr, card_id: int | None) -> _Who | str:
     if card_id is BANK or card_id == POT:
-        return "the bank" if card_id is BANK else "Free Parking"
+        return say(tr, pgettext("page", "the bank")) if card_id is BANK else say(tr, pgettext("page", "Free Parking"))
     return _Who(card_id)
 
 
@@ -66,19 +85,22 @@ def _deed_by_short(game: Game, short: str) -> str:
     return shown(found if found is not None else short)
 
 
-def _and(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+def _and(tr: Tr, items: list[str]) -> str:
+    if len(items) == 1:
+        return items[0]
+    return "".join(_t(tr, pgettext("page", "{items} and {last}"), items=", ".join(items[:-1]), last=items[-1]))
 
 
-def _paid(p: Posting) -> list:
-    return [_party(p.payer), " paid ", _party(p.payee), " " + _money(p.amount)]
+def _paid(tr: Tr, p: Posting) -> list:
+    return _t(tr, pgettext("page", "{payer} paid {payee} {amount}"), payer=_party(tr, p.payer),
+              payee=_party(tr, p.payee), amount=_money(p.amount))
 
 
-def _postings(tx: Transaction) -> list:
+def _postings(tr: Tr, tx: Transaction) -> list:
     """Each posting as "A paid B 1M", joined by "; " (the fallback for any kind)."""
     parts: list = []
     for i, p in enumerate(tx.postings):
-        parts += (["; "] if i else []) + _paid(p)
+        parts += (["; "] if i else []) + _paid(tr, p)
     return parts
 
 
@@ -93,49 +115,65 @@ def _total(tx: Transaction) -> str:
 # -- the kinds ---------------------------------------------------------------------------------
 
 
-def _plain(tail: Callable[[Transaction], str]) -> Callable[[Game, Transaction], list | None]:
-    """One posting, said as "A paid B 1M" and ``tail(tx)`` after it."""
-    def write(game: Game, tx: Transaction) -> list | None:
-        p = _single(tx)
-        return None if p is None else [*_paid(p), tail(tx)]
-    return write
-
-
-def _tax(what: str) -> Callable[[Game, Transaction], list | None]:
-    """A tax or the jail fine: to the bank, or into the Free Parking pot (the jackpot house rule)."""
-    def write(game: Game, tx: Transaction) -> list | None:
+def _plain(message: str, twice: str | None = None) -> _Kind:
+    """One posting, said by ``message`` (``twice``: when the memo says it was twice)."""
+    def write(game: Game, tx: Transaction, tr: Tr) -> list | None:
         p = _single(tx)
         if p is None:
             return None
+        said = twice if twice is not None and tx.memo.endswith("twice") else message
+        return _t(tr, said, payer=_party(tr, p.payer), payee=_party(tr, p.payee), amount=_money(p.amount))
+    return write
+
+
+def _tax(what: str) -> _Kind:
+    """A tax or the jail fine: to the bank, or into the Free Parking pot (the jackpot house rule)."""
+    def write(game: Game, tx: Transaction, tr: Tr) -> list | None:
+        p = _single(tx)
+        if p is None:
+            return None
+        tax, amount = say(tr, what), _money(p.amount)
         if p.payee == POT:
-            return [_party(p.payer), f" paid {what} {_money(p.amount)} into Free Parking"]
-        return [_party(p.payer), " paid ", _party(p.payee), f" {what} {_money(p.amount)}"]
+            return _t(tr, pgettext("page", "{payer} paid {tax} {amount} into Free Parking"),
+                      payer=_party(tr, p.payer), tax=tax, amount=amount)
+        return _t(tr, pgettext("page", "{payer} paid {payee} {tax} {amount}"), payer=_party(tr, p.payer),
+                  payee=_party(tr, p.payee), tax=tax, amount=amount)
     return write
 
 
 # -- the house rules: the Free Parking pot, the short game's deal ------------------------------
 
 
-def _pot_taken(game: Game, tx: Transaction) -> list | None:
+def _pot_taken(game: Game, tx: Transaction, tr: Tr) -> list | None:
     """The pot paid to who landed on Free Parking, and the bank's seed put back in."""
     taken = [p for p in tx.postings if p.payer == POT]
     seeds = [p for p in tx.postings if p.payer is BANK and p.payee == POT]
-    if len(taken) != 1 or len(taken) + len(seeds) != len(tx.postings) or not isinstance(_party(taken[0].payee), _Who):
+    if (len(taken) != 1 or len(taken) + len(seeds) != len(tx.postings)
+            or not isinstance(_party(tr, taken[0].payee), _Who)):
         return None
-    seed = f"; the bank put {_money(seeds[0].amount)} back in" if seeds else ""
-    return [_party(taken[0].payee), f" took the Free Parking pot ({_money(taken[0].amount)}){seed}"]
+    parts = _t(tr, pgettext("page", "{name} took the Free Parking pot ({amount})"), name=_party(tr, taken[0].payee),
+               amount=_money(taken[0].amount))
+    if seeds:
+        parts += ["; ", *_t(tr, pgettext("page", "the bank put {amount} back in"), amount=_money(seeds[0].amount))]
+    return parts
 
 
-def _into_pot(game: Game, tx: Transaction) -> list | None:
+def _into_pot(game: Game, tx: Transaction, tr: Tr) -> list | None:
     """A player (or the bank, seeding a new game's pot) pays into Free Parking."""
     p = _single(tx)
     if p is None or p.payee != POT:
         return None
-    return [_party(p.payer), f" {'put' if p.payer is BANK else 'paid'} {_money(p.amount)} into Free Parking",
-            " to start" if tx.kind == "pot-seed" else None]
+    start = tx.kind == "pot-seed"
+    if p.payer is BANK:
+        message = (pgettext("page", "{payer} put {amount} into Free Parking to start") if start
+                   else pgettext("page", "{payer} put {amount} into Free Parking"))
+    else:
+        message = (pgettext("page", "{payer} paid {amount} into Free Parking to start") if start
+                   else pgettext("page", "{payer} paid {amount} into Free Parking"))
+    return _t(tr, message, payer=_party(tr, p.payer), amount=_money(p.amount))
 
 
-def _deal(game: Game, tx: Transaction) -> list | None:
+def _deal(game: Game, tx: Transaction, tr: Tr) -> list | None:
     """The short game's deal: two deeds to each player at their printed prices, said player by player."""
     got: dict[int, list[str]] = {}
     for c in tx.changes:
@@ -149,81 +187,96 @@ def _deal(game: Game, tx: Transaction) -> list | None:
         paid[p.payer] = paid.get(p.payer, 0) + p.amount
     if not got:
         return None
-    parts: list = ["the short game's deal: "]
+    parts: list = [say(tr, pgettext("page", "the short game's deal:")), " "]
     for i, (player, deeds) in enumerate(got.items()):
-        price = f" for {_money(paid[player])}" if player in paid else ""
-        parts += (["; "] if i else []) + [_Who(player), f" got {_and(deeds)}{price}"]
+        if player in paid:
+            said = _t(tr, pgettext("page", "{name} got {deeds} for {amount}"), name=_Who(player),
+                      deeds=_and(tr, deeds), amount=_money(paid[player]))
+        else:
+            said = _t(tr, pgettext("page", "{name} got {deeds}"), name=_Who(player), deeds=_and(tr, deeds))
+        parts += (["; "] if i else []) + said
     return parts
 
 
-def _rent(game: Game, tx: Transaction) -> list | None:
+def _rent(game: Game, tx: Transaction, tr: Tr) -> list | None:
     p = _single(tx)
     if p is None:
         return None
     short = tx.memo[5:] if tx.memo.startswith("Rent ") else ""
-    where = f" ({_deed_by_short(game, short)})" if short else ""
-    return [_party(p.payer), " paid ", _party(p.payee), f" rent {_money(p.amount)}{where}"]
+    fields = {"payer": _party(tr, p.payer), "payee": _party(tr, p.payee), "amount": _money(p.amount)}
+    if short:
+        return _t(tr, pgettext("page", "{payer} paid {payee} rent {amount} ({deed})"),
+                  deed=_deed_by_short(game, short), **fields)
+    return _t(tr, pgettext("page", "{payer} paid {payee} rent {amount}"), **fields)
 
 
-def _bought(game: Game, tx: Transaction) -> list | None:
+def _bought(game: Game, tx: Transaction, tr: Tr) -> list | None:
     owners = [c for c in tx.changes if isinstance(c, OwnerChange)]
     p = _single(tx)
     if p is None or len(owners) != 1:
         return None
-    how = "at auction" if tx.kind == "auction" else "from the bank"
-    return [_party(p.payer), f" bought {_deed(game, owners[0].slug)} {how} for {_money(p.amount)}"]
+    message = (pgettext("page", "{payer} bought {deed} at auction for {amount}") if tx.kind == "auction"
+               else pgettext("page", "{payer} bought {deed} from the bank for {amount}"))
+    return _t(tr, message, payer=_party(tr, p.payer), deed=_deed(game, owners[0].slug), amount=_money(p.amount))
 
 
-def _buildings(game: Game, tx: Transaction) -> list | None:
+def _buildings(game: Game, tx: Transaction, tr: Tr) -> list | None:
     changes = [c for c in tx.changes if isinstance(c, HousesChange)]
     p = _single(tx)
     if p is None or not changes:
         return None
     if tx.kind == "build":
-        what = "a hotel" if changes[0].after == HOTEL else "a house"
-        return [_party(p.payer), f" built {what} on {_deed(game, changes[0].slug)} for {_money(p.amount)}"]
+        message = (pgettext("page", "{name} built a hotel on {deed} for {amount}") if changes[0].after == HOTEL
+                   else pgettext("page", "{name} built a house on {deed} for {amount}"))
+        return _t(tr, message, name=_party(tr, p.payer), deed=_deed(game, changes[0].slug), amount=_money(p.amount))
     if len(changes) == 1:
-        what = "the hotel" if changes[0].before == HOTEL else "a house"
+        message = (pgettext("page", "{name} sold the hotel on {deed} to the bank for {amount}")
+                   if changes[0].before == HOTEL
+                   else pgettext("page", "{name} sold a house on {deed} to the bank for {amount}"))
         where = _deed(game, changes[0].slug)
     else:
-        what, where = "the buildings", _and([_deed(game, c.slug) for c in changes])
-    return [_party(p.payee), f" sold {what} on {where} to the bank for {_money(p.amount)}"]
+        message = pgettext("page", "{name} sold the buildings on {deed} to the bank for {amount}")
+        where = _and(tr, [_deed(game, c.slug) for c in changes])
+    return _t(tr, message, name=_party(tr, p.payee), deed=where, amount=_money(p.amount))
 
 
-def _mortgage(game: Game, tx: Transaction) -> list | None:
+def _mortgage(game: Game, tx: Transaction, tr: Tr) -> list | None:
     slugs = [c.slug for c in tx.changes if hasattr(c, "slug")]
     if not tx.postings or len(slugs) != 1:
         return None
     if tx.kind == "mortgage":
         p = tx.postings[0]
-        return ["the bank paid ", _party(p.payee), f" {_money(p.amount)} for mortgaging {_deed(game, slugs[0])}"]
-    return [_party(tx.postings[0].payer), f" paid the bank {_total(tx)} to lift the mortgage on {_deed(game, slugs[0])}"]
+        return _t(tr, pgettext("page", "the bank paid {name} {amount} for mortgaging {deed}"),
+                  name=_party(tr, p.payee), amount=_money(p.amount), deed=_deed(game, slugs[0]))
+    return _t(tr, pgettext("page", "{name} paid the bank {amount} to lift the mortgage on {deed}"),
+              name=_party(tr, tx.postings[0].payer), amount=_total(tx), deed=_deed(game, slugs[0]))
 
 
-def _jail_card(game: Game, tx: Transaction) -> list | None:
+def _jail_card(game: Game, tx: Transaction, tr: Tr) -> list | None:
     cards = [c for c in tx.changes if isinstance(c, JailCardChange)]
     if len(cards) != 1 or tx.postings:
         return None
     card = cards[0]
     if card.before is None and card.after is not None:
-        return [_party(card.after), " got a jail card"]
+        return _t(tr, pgettext("page", "{name} got a jail card"), name=_party(tr, card.after))
     if card.after is None and card.before is not None:
-        return [_party(card.before), " used a jail card"]
+        return _t(tr, pgettext("page", "{name} used a jail card"), name=_party(tr, card.before))
     return None
 
 
-def _gave(game: Game, tx: Transaction, giver: int) -> list[str]:
+def _gave(game: Game, tx: Transaction, tr: Tr, giver: int) -> list[str]:
     goods = [_deed(game, c.slug) for c in tx.changes if isinstance(c, OwnerChange) and c.before == giver]
     cards = sum(1 for c in tx.changes if isinstance(c, JailCardChange) and c.before == giver)
     if cards:
-        goods.append("a jail card" if cards == 1 else f"{cards} jail cards")
+        goods.append(say(tr, pgettext("page", "a jail card")) if cards == 1
+                     else say(tr, pgettext("page", "{n} jail cards")).format(n=cards))
     cash = sum(p.amount for p in tx.postings if p.kind == "trade" and p.payer == giver)
     if cash:
         goods.append(_money(cash))
     return goods
 
 
-def _trade(game: Game, tx: Transaction) -> list | None:
+def _trade(game: Game, tx: Transaction, tr: Tr) -> list | None:
     sides = list(dict.fromkeys(
         [c.before for c in tx.changes if isinstance(c, (OwnerChange, JailCardChange))]
         + [p.payer for p in tx.postings if p.kind == "trade"]))
@@ -236,17 +289,19 @@ def _trade(game: Game, tx: Transaction) -> list | None:
         return None
     parts: list = []
     for giver, taker in (parties, parties[::-1]):
-        goods = _gave(game, tx, giver)
+        goods = _gave(game, tx, tr, giver)
         if goods:
-            parts += (["; "] if parts else []) + [_Who(giver), " gave ", _Who(taker), " " + _and(goods)]
+            parts += (["; "] if parts else []) + _t(tr, pgettext("page", "{giver} gave {taker} {goods}"),
+                                                     giver=_Who(giver), taker=_Who(taker), goods=_and(tr, goods))
     for payer in parties:
         to_bank = sum(p.amount for p in tx.postings if p.payer == payer and p.payee is BANK)
         if to_bank:
-            parts += ["; ", _Who(payer), f" paid the bank {_money(to_bank)} for the mortgages"]
+            parts += ["; ", *_t(tr, pgettext("page", "{name} paid the bank {amount} for the mortgages"),
+                                name=_Who(payer), amount=_money(to_bank))]
     return parts or None
 
 
-def _bankruptcy(game: Game, tx: Transaction) -> list | None:
+def _bankruptcy(game: Game, tx: Transaction, tr: Tr) -> list | None:
     debtors = list(dict.fromkeys([c.before for c in tx.changes if isinstance(c, OwnerChange)]
                                  + [p.payer for p in tx.postings if p.kind == "bankruptcy"]))
     if len(debtors) != 1 or debtors[0] is BANK:
@@ -257,28 +312,38 @@ def _bankruptcy(game: Game, tx: Transaction) -> list | None:
     creditor = creditors[0] if len(creditors) == 1 else BANK
     cash = sum(p.amount for p in tx.postings if p.kind == "bankruptcy")
     deeds = sum(1 for c in tx.changes if isinstance(c, OwnerChange))
-    got = ([_money(cash)] if cash else []) + ([f"{deeds} deed" + "s" * (deeds != 1)] if deeds else [])
+    count = (say(tr, pgettext("page", "1 deed")) if deeds == 1
+             else say(tr, pgettext("page", "{n} deeds")).format(n=deeds))
+    got = ([_money(cash)] if cash else []) + ([count] if deeds else [])
     if creditor is BANK:
-        return [_Who(debtor), " went bankrupt to the bank", (": the bank got " + _and(got)) if got else None]
-    return [_Who(debtor), " went bankrupt to ", _Who(creditor), (", who got " + _and(got)) if got else None]
+        if got:
+            return _t(tr, pgettext("page", "{name} went bankrupt to the bank: the bank got {goods}"),
+                      name=_Who(debtor), goods=_and(tr, got))
+        return _t(tr, pgettext("page", "{name} went bankrupt to the bank"), name=_Who(debtor))
+    if got:
+        return _t(tr, pgettext("page", "{name} went bankrupt to {creditor}, who got {goods}"), name=_Who(debtor),
+                  creditor=_Who(creditor), goods=_and(tr, got))
+    return _t(tr, pgettext("page", "{name} went bankrupt to {creditor}"), name=_Who(debtor), creditor=_Who(creditor))
 
 
-def _undo(game: Game, tx: Transaction) -> list | None:
+def _undo(game: Game, tx: Transaction, tr: Tr) -> list | None:
     prefix = f"Undo #{tx.reverses} "
     what = shown(tx.memo[len(prefix):]) if tx.memo.startswith(prefix) else ""
-    head = f"undid #{tx.reverses}" + (f" ({what})" if what else "")
-    return [head, *([": "] + _postings(tx) if tx.postings else [])]
+    head = (_t(tr, pgettext("page", "undid #{id} ({memo})"), id=tx.reverses, memo=what) if what
+            else _t(tr, pgettext("page", "undid #{id}"), id=tx.reverses))
+    return [*head, *([": "] + _postings(tr, tx) if tx.postings else [])]
 
 
-_KINDS: dict[str, Callable[[Game, Transaction], list | None]] = {
-    "opening": _plain(lambda tx: " to start"),
-    "collect": _plain(lambda tx: ""),
-    "pay": _plain(lambda tx: ""),
-    "transfer": _plain(lambda tx: ""),
-    "go": _plain(lambda tx: " for passing GO" + (" twice" if tx.memo.endswith("twice") else "")),
-    "income-tax": _tax("Income Tax"),
-    "luxury-tax": _tax("Luxury Tax"),
-    "jail-fine": _tax("the jail fine"),
+_KINDS: dict[str, _Kind] = {
+    "opening": _plain(pgettext("page", "{payer} paid {payee} {amount} to start")),
+    "collect": _plain(pgettext("page", "{payer} paid {payee} {amount}")),
+    "pay": _plain(pgettext("page", "{payer} paid {payee} {amount}")),
+    "transfer": _plain(pgettext("page", "{payer} paid {payee} {amount}")),
+    "go": _plain(pgettext("page", "{payer} paid {payee} {amount} for passing GO"),
+                 pgettext("page", "{payer} paid {payee} {amount} for passing GO twice")),
+    "income-tax": _tax(pgettext("page", "Income Tax")),
+    "luxury-tax": _tax(pgettext("page", "Luxury Tax")),
+    "jail-fine": _tax(pgettext("page", "the jail fine")),
     "rent": _rent,
     "buy": _bought,
     "auction": _bought,
@@ -297,10 +362,11 @@ _KINDS: dict[str, Callable[[Game, Transaction], list | None]] = {
 }
 
 
-def says(game: Game, tx: Transaction) -> list[str]:
-    """``tx`` as a sentence: text and names taking turns (even indexes text, odd ones a name), names as now."""
-    parts = _KINDS.get(tx.kind, lambda g, t: None)(game, tx)
+def says(game: Game, tx: Transaction, tr: Tr = ENGLISH) -> list[str]:
+    """``tx`` as a sentence in the language of ``tr`` (English by default): text and names taking turns (even
+    indexes text, odd ones a name), names as now."""
+    parts = _KINDS.get(tx.kind, lambda g, t, r: None)(game, tx, tr)
     if parts is None:  # a kind, or a shape, this module doesn't know: its postings, with its memo
         memo = shown(tx.memo or tx.kind)
-        parts = [*_postings(tx), f" ({memo})"] if tx.postings else [memo]
+        parts = [*_postings(tr, tx), f" ({memo})"] if tx.postings else [memo]
     return _segments(game, parts)

@@ -1,10 +1,11 @@
-"""Screenshots of the table page for the docs: ``python -m web.screenshots`` writes docs/img/web-phone.png, web-tv.png
-and page-house-rules.png.
+"""Screenshots of the table page for the docs: ``python -m web.screenshots`` writes docs/img/web-phone.png, web-tv.png,
+page-house-rules.png and page-german.png.
 
 It plays the demo game (:mod:`web.demo`) on a fresh ledger, serves it on
 localhost and photographs the page in headless Chromium (:mod:`web.chromium`)
 as a phone (390 px wide, the whole page) and as a TV (1920 x 1000: 1080p less a browser's toolbar); then the
-house-rules demo (the Free Parking pot, 42 minutes left of a time-limit short game) on a phone's first screen.
+house-rules demo (the Free Parking pot, 42 minutes left of a time-limit short game) on a phone's first screen; then the
+demo game in German (its ``language`` setting, as ``FN 8`` ``2`` journals it) on a phone's first screen.
 """
 
 from __future__ import annotations
@@ -51,6 +52,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent / "docs" / "img")
     args = parser.parse_args(argv)
+    from banker.i18n import LANGUAGE_KEY
+    from banker.records import Setting
     from runtime.ledger import SqliteLedger
 
     args.out.mkdir(parents=True, exist_ok=True)
@@ -66,7 +69,13 @@ def main(argv: list[str] | None = None) -> None:
             play_house_rules_demo(ledger)
         with serve_in_background(path, host="127.0.0.1", port=0) as page:
             shoot(page.url, PHONE, args.out / "page-house-rules.png", full_page=False)
-    for name in ("web-phone.png", "web-tv.png", "page-house-rules.png"):
+        path = Path(folder) / "german.db"
+        with SqliteLedger(path) as ledger:
+            play_demo(ledger)
+            ledger.commit(Setting(LANGUAGE_KEY, "de"))
+        with serve_in_background(path, host="127.0.0.1", port=0) as page:
+            shoot(page.url, PHONE, args.out / "page-german.png", full_page=False)
+    for name in ("web-phone.png", "web-tv.png", "page-house-rules.png", "page-german.png"):
         print(args.out / name)
 
 

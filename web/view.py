@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from banker.errors import Refused
 from banker.game import Game, apply
 from banker.history import before_play
+from banker.i18n import translate
 from banker.money import format_amount
 from banker.play_clock import time_left_line
 from banker.records import BANK, Transaction
@@ -24,6 +25,7 @@ from banker.rules.estate import HOTEL
 from banker.rules.standings import game_over_line, standings
 
 from .journal import says
+from .texts import page_tr, texts
 
 #: Journal entries sent with each state (the newest).
 JOURNAL_TAIL = 50
@@ -92,15 +94,16 @@ def _deeds(game: Game) -> list[dict]:
 
 
 class EntryCache:
-    """Journal entries as already written out, by transaction id (a rename writes them afresh)."""
+    """Journal entries as already written out, by transaction id (a rename or a new language writes them afresh)."""
 
     def __init__(self) -> None:
         self.names: object = None
+        self.language: str | None = None
         self.entries: dict[int, dict] = {}
 
     def entry(self, game: Game, tx: Transaction) -> dict:
-        if game.names is not self.names:
-            self.names, self.entries = game.names, {}
+        if game.names is not self.names or game.language != self.language:
+            self.names, self.language, self.entries = game.names, game.language, {}
         written = self.entries.get(tx.id)
         if written is None:
             written = self.entries[tx.id] = _entry(game, tx)
@@ -110,7 +113,8 @@ class EntryCache:
 def _entry(game: Game, tx: Transaction) -> dict:
     amount = sum(p.amount for p in tx.postings)
     return {
-        "id": tx.id, "time": tx.time, "kind": tx.kind, "memo": tx.memo or tx.kind, "says": says(game, tx),
+        "id": tx.id, "time": tx.time, "kind": tx.kind, "memo": tx.memo or tx.kind,
+        "says": says(game, tx, page_tr(game.language)),
         "amount": amount, "amount_text": format_amount(amount) if amount else "",
         "postings": [{"from": game.name_of(p.payer), "to": game.name_of(p.payee), "amount": p.amount,
                       "amount_text": format_amount(p.amount), "kind": p.kind} for p in tx.postings],
@@ -158,7 +162,8 @@ def _house_rules(game: Game, journal: Sequence[Transaction], dealt: bool | None)
     return {"pot": pot, "pot_text": None if pot is None else (format_amount(pot) if pot else "0"),
             "jackpot": game.settings.jackpot, "time_limit": game.settings.time_limit,
             "time_left": None if left is None else int(left), "time_up": game.time_up,
-            "time_left_text": time_left_line(left, game.time_up), "sums": game.settings.sums,
+            "time_left_text": translate(time_left_line(left, game.time_up), page_tr(game.language)),
+            "sums": game.settings.sums,
             "dealt": bool(dealt) and game.is_short_game, "modes": modes(game, dealt=bool(dealt))}
 
 
@@ -212,7 +217,8 @@ def state(game: Game, journal: Sequence[Transaction], history: WorthHistory, *, 
     """
     entries = entries if entries is not None else EntryCache()
     if game.id == 0:
-        return {"seq": seq, "game": None, "balances": {}, "players": [], "deeds": [], "bank": None,
+        return {"seq": seq, "game": None, "texts": texts(game.language), "balances": {}, "players": [], "deeds": [],
+                "bank": None,
                 "standings": [], "journal": [], "worth": {"players": [], "points": [], "ticks": [[0, "0"]],
                                                           "complete": True}}
     estate = game.estate
@@ -226,6 +232,7 @@ def state(game: Game, journal: Sequence[Transaction], history: WorthHistory, *, 
     s = game.settings
     return {
         "seq": seq,
+        "texts": texts(game.language),
         "game": {"id": game.id, "started": game.started, "edition": s.edition, "title": game.edition.title,
                  "language": game.language,
                  "short_game": game.is_short_game, "houses_for_hotel": s.houses_for_hotel,

@@ -2,6 +2,9 @@
 "use strict";
 (function () {
   const token = new URLSearchParams(location.search).get("t") || "";
+  let TEXTS = {};  // the page's words in the game's language (state.texts: English text to translation)
+  // A word of the page in the game's language (English when the server sent none), its {fields} filled.
+  const t = (text, fields) => (TEXTS[text] || text).replace(/\{(\w+)\}/g, (m, k) => (fields && k in fields ? fields[k] : m));
   const GROUPS = { "brown": "Brown", "light-blue": "Light blue", "pink": "Pink", "orange": "Orange", "red": "Red",
     "yellow": "Yellow", "green": "Green", "dark-blue": "Dark blue", "railroad": "Railroads", "utility": "Utilities" };
   const SILENT_MS = 25000;   // the server says something every 10 s; silence this long means the unit is gone
@@ -27,16 +30,29 @@
 
   // -- drawing one state -----------------------------------------------------------------------
 
+  // The page's fixed words (page.html's, marked data-t) in the game's language.
+  function drawWords(s) {
+    TEXTS = s.texts || {};
+    document.documentElement.lang = (s.game && s.game.language) || "en";
+    for (const node of document.querySelectorAll("[data-t]")) {
+      if (!node.dataset.t) node.dataset.t = node.textContent;
+      node.textContent = t(node.dataset.t);
+    }
+    $("live-text").textContent = t("Live");
+    $("speak-state").textContent = speech.on ? t("on") : t("off");
+  }
+
   function draw(s) {
     document.body.dataset.seq = s.seq;
+    drawWords(s);
     if (!s.game) {
-      $("game-line").textContent = "No game has started yet";
+      $("game-line").textContent = t("No game has started yet");
       $("house-rules").hidden = true;
       return;
     }
     const g = s.game;
-    $("game-line").textContent = [`Game ${g.id}`, ...g.modes, `${g.transactions} transactions`]
-      .concat(g.bankruptcies ? [`${g.bankruptcies} bankrupt`] : []).join(" · ");
+    $("game-line").textContent = [t("Game {id}", { id: g.id }), ...g.modes, t("{n} transactions", { n: g.transactions })]
+      .concat(g.bankruptcies ? [t("{n} bankrupt", { n: g.bankruptcies })] : []).join(" · ");
     drawHouse(g);
     const over = $("over");
     over.hidden = !g.over;
@@ -59,7 +75,7 @@
     pot.hidden = g.pot === null;
     if (!pot.hidden) {
       const changed = "pot" in previous && previous.pot !== g.pot;
-      clear(pot).append(el("span", { class: "label" }, "Free Parking"), " ",
+      clear(pot).append(el("span", { class: "label" }, t("Free Parking")), " ",
         el("b", { class: "amount" + (changed ? " flash" : "") }, g.pot_text));
       pot.setAttribute("aria-label", `Free Parking pot: ${g.pot_text}, ${dollars(g.pot)}`);
       pot.dataset.pot = g.pot;
@@ -79,13 +95,13 @@
       const item = el("li", { class: colour[p.name] + (p.in_game ? "" : " out") + (p.name in before && before[p.name] !== p.balance ? " flash" : "") },
         el("span", { class: "name" }, p.name),
         el("span", { class: "amount", "aria-hidden": "true" }, p.balance_text), sr(dollars(p.balance)),
-        el("span", { class: "extra" }, `worth ${p.worth_text}` + (p.deeds ? ` · ${p.deeds} deed${p.deeds > 1 ? "s" : ""}` : "") +
-          (p.jail_cards ? ` · ${p.jail_cards} jail card${p.jail_cards > 1 ? "s" : ""}` : "") + (p.in_game ? "" : " · out")));
+        el("span", { class: "extra" }, t("worth {amount}", { amount: p.worth_text }) + (p.deeds ? " · " + (p.deeds > 1 ? t("{n} deeds", { n: p.deeds }) : t("1 deed")) : "") +
+          (p.jail_cards ? " · " + (p.jail_cards > 1 ? t("{n} jail cards", { n: p.jail_cards }) : t("1 jail card")) : "") + (p.in_game ? "" : " · " + t("out"))));
       item.dataset.player = p.name;
       item.dataset.balance = p.balance;
       list.append(item);
     }
-    if (!s.players.length) list.append(el("li", {}, el("span", { class: "name" }, "No players enrolled yet")));
+    if (!s.players.length) list.append(el("li", {}, el("span", { class: "name" }, t("No players enrolled yet"))));
     previous.balances = Object.fromEntries(s.players.map((p) => [p.name, p.balance]));
     setTimeout(() => document.querySelectorAll(".balances li.flash").forEach((n) => n.classList.remove("flash")), 1500);
   }
@@ -95,7 +111,7 @@
     const chip = el("span", { class: `deed g-${d.group}` + (d.mortgaged ? " mortgaged" : ""), title: d.name },
       el("span", { "aria-hidden": "true" }, d.short));
     if (d.hotel) {
-      chip.append(el("span", { class: "hotel", "aria-hidden": "true" }, "HOTEL"));
+      chip.append(el("span", { class: "hotel", "aria-hidden": "true" }, t("HOTEL")));
       label.push("a hotel");
     } else if (d.houses) {
       const row = el("span", { class: "houses", "aria-hidden": "true" });
@@ -104,7 +120,7 @@
       label.push(d.houses === 1 ? "1 house" : `${d.houses} houses`);
     }
     if (d.mortgaged) {
-      chip.append(el("span", { class: "tag", "aria-hidden": "true" }, "MORTGAGED"));
+      chip.append(el("span", { class: "tag", "aria-hidden": "true" }, t("MORTGAGED")));
       label.push("mortgaged");
     }
     chip.append(sr(label.join(", ")));
@@ -124,22 +140,22 @@
       for (const [group, deeds] of byGroup) {
         const whole = deeds.length === sizes[group];
         groups.append(el("li", { class: `group g-${group}`, "aria-label": `${GROUPS[group] || group}: ${deeds.length} of ${sizes[group]}` },
-          el("span", { class: "gname" }, el("b", {}, GROUPS[group] || group), ` ${deeds.length}/${sizes[group]}` + (whole ? " · whole group" : "")),
+          el("span", { class: "gname" }, el("b", {}, GROUPS[group] ? t(GROUPS[group]) : group), ` ${deeds.length}/${sizes[group]}` + (whole ? " · " + t("whole group") : "")),
           ...deeds.map(deedChip)));
       }
       box.append(el("article", { class: "owner " + colour[p.name] }, el("h3", {}, p.name), groups));
     }
-    if (!box.firstChild) box.append(el("p", { class: "none" }, "Every deed is still with the bank."));
+    if (!box.firstChild) box.append(el("p", { class: "none" }, t("Every deed is still with the bank.")));
   }
 
   function drawBank(b) {
     const list = clear($("bank-list"));
     const row = (term, value, spoken) => el("div", {}, el("dt", {}, term),
       el("dd", {}, el("span", { "aria-hidden": "true" }, value), sr(spoken)));
-    list.append(row("Houses", b.houses, `${b.houses} of ${b.house_stock} houses left`),
-      row("Hotels", b.hotels, `${b.hotels} of ${b.hotel_stock} hotels left`),
-      row("Unsold deeds", b.unsold, `${b.unsold} deeds unsold`),
-      row("Jail cards", b.jail_cards, `${b.jail_cards} Get Out of Jail Free cards in the decks`));
+    list.append(row(t("Houses"), b.houses, `${b.houses} of ${b.house_stock} houses left`),
+      row(t("Hotels"), b.hotels, `${b.hotels} of ${b.hotel_stock} hotels left`),
+      row(t("Unsold deeds"), b.unsold, `${b.unsold} deeds unsold`),
+      row(t("Jail cards"), b.jail_cards, `${b.jail_cards} Get Out of Jail Free cards in the decks`));
   }
 
   function drawStandings(rows) {
@@ -149,7 +165,7 @@
         el("span", { class: "name" }, r.name),
         el("span", { class: "value" }, el("span", { "aria-hidden": "true" }, r.value_text), sr(dollars(r.value)))));
     }
-    if (!rows.length) list.append(el("li", {}, el("span", {}), el("span", { class: "name" }, "Nobody is in the game")));
+    if (!rows.length) list.append(el("li", {}, el("span", {}), el("span", { class: "name" }, t("Nobody is in the game"))));
   }
 
   const SVG = "http://www.w3.org/2000/svg";
@@ -212,23 +228,23 @@
     line.hidden = !last;
     if (!last || key === previous.latest) return;  // the live region speaks only when something happened
     previous.latest = key;
-    clear(line).append(el("span", { class: "label" }, "Last"), " ", el("span", { class: "num" }, `#${last.id}`), " ",
+    clear(line).append(el("span", { class: "label" }, t("Last")), " ", el("span", { class: "num" }, `#${last.id}`), " ",
       el("span", { class: "says" + (last.undone ? " undone" : "") }, ...sentence(last, colour)));
-    if (last.undone) line.append(el("span", { class: "badge" }, "undone"));
+    if (last.undone) line.append(el("span", { class: "badge" }, t("undone")));
   }
 
   function drawJournal(entries, colour) {
     const list = clear($("journal-list"));
     for (const e of entries.slice().reverse()) {
       const badges = [];
-      if (e.undone) badges.push(el("span", { class: "badge" }, "undone"));
-      if (e.reverses) badges.push(el("span", { class: "badge" }, `undoes #${e.reverses}`));
+      if (e.undone) badges.push(el("span", { class: "badge" }, t("undone")));
+      if (e.reverses) badges.push(el("span", { class: "badge" }, t("undoes #{id}", { id: e.reverses })));
       list.append(el("li", { class: e.undone ? "undone" : "", "data-id": e.id },
         el("span", { class: "num" }, `#${e.id}`),
         el("span", { class: "says" }, ...sentence(e, colour), ...badges),
         el("span", { class: "when" }, clock(e.time))));
     }
-    if (!entries.length) list.append(el("li", {}, el("span", {}), el("span", { class: "says" }, "Nothing yet")));
+    if (!entries.length) list.append(el("li", {}, el("span", {}), el("span", { class: "says" }, t("Nothing yet"))));
   }
 
   // -- the unit's live view (docs/web.md, "Live views"): a timed auction before its sale is journalled -----------
@@ -239,18 +255,19 @@
     box.hidden = false;
     box.dataset.stage = v.stage;
     const side = (name, gives, id) => {
-      $(id).textContent = `${name} gives`;
+      $(id).textContent = t("{name} gives", { name });
       const list = $(id + "-gives");
       list.replaceChildren();
       const parts = [...gives.deed_names];
       if (gives.cash_text) parts.push(gives.cash_text);
       if (gives.jail_cards) parts.push(gives.jail_cards === 1 ? "a Get Out of Jail Free card" : `${gives.jail_cards} Get Out of Jail Free cards`);
-      for (const part of parts.length ? parts : ["nothing yet"]) list.append(el("li", {}, part));
+      for (const part of parts.length ? parts : [t("nothing yet")]) list.append(el("li", {}, part));
     };
     side(v.first, v.first_gives, "deal-first");
     side(v.second, v.second_gives, "deal-second");
-    $("deal-title").textContent = `Deal: ${v.first} and ${v.second}`;
-    $("deal-agreed").textContent = v.confirmed.length ? `Agreed: ${v.confirmed.join(" and ")}` : "";
+    $("deal-title").textContent = t("Deal: {first} and {second}", { first: v.first, second: v.second });
+    $("deal-agreed").textContent = v.confirmed.length ? t("Agreed: {names}", { names: v.confirmed.length > 1 ? t("{items} and {last}",
+      { items: v.confirmed.slice(0, -1).join(", "), last: v.confirmed[v.confirmed.length - 1] }) : v.confirmed[0] }) : "";
   }
 
   function drawLive(v) {
@@ -263,10 +280,10 @@
     box.className = "live-view" + (open ? "" : " ended");
     box.dataset.state = v.state;
     $("live-lot").textContent = v.lot;
-    $("live-price").textContent = `(price ${v.price_text})`;
-    $("live-high").textContent = v.high_text || "No bid";
+    $("live-price").textContent = t("(price {amount})", { amount: v.price_text });
+    $("live-high").textContent = v.high_text || t("No bid");
     $("live-bidder").textContent = v.bidder || "";
-    $("live-seconds").textContent = open ? `${v.seconds} s left` : "";
+    $("live-seconds").textContent = open ? t("{n} s left", { n: v.seconds }) : "";
     $("live-call").textContent = open ? (v.call ? v.call[0].toUpperCase() + v.call.slice(1) + "!" : "") : (v.text || "");
     liveTimer = setTimeout(() => { box.hidden = true; }, open ? LIVE_STALE_MS : LIVE_ENDED_MS);
   }
@@ -291,7 +308,7 @@
     }
     let text = told.join(" ");
     for (const p of [...names].map((name) => s.players.find((q) => q.name === name)).filter(Boolean)) {
-      text += ` ${p.name} has ${words(p.balance_text)}.`;
+      text += " " + t("{name} has {amount}.", { name: p.name, amount: words(p.balance_text) });
     }
     return text;
   }
@@ -328,7 +345,7 @@
     speech.on = on;
     const button = $("speak");
     button.setAttribute("aria-pressed", String(on));
-    $("speak-state").textContent = on ? "on" : "off";
+    $("speak-state").textContent = on ? t("on") : t("off");
     speakNote(on && !window.speechSynthesis ? "This browser cannot speak." : "");
     if (remember) {
       try { localStorage.setItem(SPEAK_KEY, on ? "on" : "off"); } catch (e) { /* storage off: not remembered */ }
@@ -340,7 +357,7 @@
     if (!window.speechSynthesis) return;
     if (!speech.on) { window.speechSynthesis.cancel(); return; }
     const s = speech.state, last = s && s.journal[s.journal.length - 1];
-    say(last ? spoken([last], s) : "Reading each transaction aloud.");  // at once, so that the viewer hears it works
+    say(last ? spoken([last], s) : t("Reading each transaction aloud."));  // at once, so that the viewer hears it works
   });
   try { setSpeaking(localStorage.getItem(SPEAK_KEY) === "on", false); } catch (e) { setSpeaking(false, false); }
 
@@ -363,7 +380,7 @@
     source.addEventListener("state", (ev) => {
       lastHeard = Date.now();
       retryMs = 1000;
-      status(true, "Live");
+      status(true, t("Live"));
       draw(JSON.parse(ev.data));
     });
     source.addEventListener("live", (ev) => {
@@ -378,11 +395,11 @@
     if (source) { source.close(); source = null; }
     drawLive(null);
     if (refused) return;
-    status(false, "Offline", "Lost the unit. Reconnecting…");
+    status(false, t("Offline"), t("Lost the unit. Reconnecting…"));
     fetch("/api/state", { headers: { Authorization: "Bearer " + token }, cache: "no-store" }).then((r) => {
       if (r.status === 401) {
         refused = true;
-        status(false, "Refused", "This page's access code is no longer valid: scan the QR code on the unit again (FN K).");
+        status(false, t("Refused"), t("This page's access code is no longer valid: scan the QR code on the unit again (FN K)."));
         return;
       }
       if (!r.ok) throw new Error(String(r.status));

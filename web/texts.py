@@ -1,0 +1,113 @@
+"""The table page's own words in the game's language: the texts of page.html and page.js, and the journal's sentences.
+
+Every text the page shows is written here (or in :mod:`web.journal`) as
+``pgettext("page", "...")``: pybabel extracts it into the same catalogs as
+the unit's screens (docs/languages.md), under the gettext context ``page``
+(words for a browser, not for the OLED: the width test leaves them out).
+:func:`texts` is the table ``state()['texts']`` hands the page: each English
+text to its translation; page.js looks its words up there and falls back to
+the English text (docs/web.md). ``{field}`` places are filled by the page.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+
+from banker.i18n import DEFAULT_LANGUAGE, LANGUAGES, Tr
+from runtime.languages import translations_for
+
+CONTEXT = "page"
+
+
+def pgettext(context: str, message: str) -> str:
+    """Marks ``message`` for the catalogs under ``context`` (pybabel's ``pgettext`` keyword); its value: itself."""
+    return message
+
+
+#: Every word page.html and page.js show, in English (the page's keys).
+PAGE_TEXTS = (
+    pgettext("page", "Monopoly Bank"),
+    pgettext("page", "Monopoly Bank: the table"),
+    pgettext("page", "Connecting to the unit…"),
+    pgettext("page", "Connecting"),
+    pgettext("page", "Live"),
+    pgettext("page", "Offline"),
+    pgettext("page", "Refused"),
+    pgettext("page", "Lost the unit. Reconnecting…"),
+    pgettext("page", "This page's access code is no longer valid: scan the QR code on the unit again (FN K)."),
+    pgettext("page", "Read aloud"),
+    pgettext("page", "on"),
+    pgettext("page", "off"),
+    pgettext("page", "Balances"),
+    pgettext("page", "Deeds"),
+    pgettext("page", "Bank"),
+    pgettext("page", "Standings"),
+    pgettext("page", "End value: cash, deeds at their price (mortgaged at half) and buildings at cost: how a short "
+                     "or time-limit game is decided."),
+    pgettext("page", "Worth over the game"),
+    pgettext("page", "Journal"),
+    pgettext("page", "Auction"),
+    pgettext("page", "Deal"),
+    pgettext("page", "No game has started yet"),
+    pgettext("page", "Game {id}"),
+    pgettext("page", "{n} transactions"),
+    pgettext("page", "{n} bankrupt"),
+    pgettext("page", "Free Parking"),
+    pgettext("page", "worth {amount}"),
+    pgettext("page", "1 deed"),
+    pgettext("page", "{n} deeds"),
+    pgettext("page", "1 jail card"),
+    pgettext("page", "{n} jail cards"),
+    pgettext("page", "out"),
+    pgettext("page", "No players enrolled yet"),
+    pgettext("page", "HOTEL"),
+    pgettext("page", "MORTGAGED"),
+    pgettext("page", "whole group"),
+    pgettext("page", "Every deed is still with the bank."),
+    pgettext("page", "Houses"),
+    pgettext("page", "Hotels"),
+    pgettext("page", "Unsold deeds"),
+    pgettext("page", "Jail cards"),
+    pgettext("page", "Nobody is in the game"),
+    pgettext("page", "Last"),
+    pgettext("page", "undone"),
+    pgettext("page", "undoes #{id}"),
+    pgettext("page", "Nothing yet"),
+    pgettext("page", "{name} gives"),
+    pgettext("page", "nothing yet"),
+    pgettext("page", "Deal: {first} and {second}"),
+    pgettext("page", "Agreed: {names}"),
+    pgettext("page", "{items} and {last}"),
+    pgettext("page", "(price {amount})"),
+    pgettext("page", "No bid"),
+    pgettext("page", "{n} s left"),
+    pgettext("page", "{name} has {amount}."),
+    pgettext("page", "Reading each transaction aloud."),
+    pgettext("page", "Brown"),
+    pgettext("page", "Light blue"),
+    pgettext("page", "Pink"),
+    pgettext("page", "Orange"),
+    pgettext("page", "Red"),
+    pgettext("page", "Yellow"),
+    pgettext("page", "Green"),
+    pgettext("page", "Dark blue"),
+    pgettext("page", "Railroads"),
+    pgettext("page", "Utilities"),
+)
+
+
+def page_tr(code: str) -> Tr:
+    """The catalog to write the page's words in (``code``: the game's language; English for any other)."""
+    return translations_for(code if code in LANGUAGES else DEFAULT_LANGUAGE)
+
+
+def say(tr: Tr, message: str) -> str:
+    """``message`` (a ``page`` text) in the language of ``tr``."""
+    return tr.pgettext(CONTEXT, message)  # type: ignore[attr-defined]  (GNUTranslations and NullTranslations have it)
+
+
+@cache
+def texts(code: str) -> dict[str, str]:
+    """The page's words in the language ``code``: each English text to its translation (English: to itself)."""
+    tr = page_tr(code)
+    return {message: say(tr, message) for message in PAGE_TEXTS}
