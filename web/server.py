@@ -66,7 +66,8 @@ def page_bytes() -> tuple[bytes, str]:
     static = resources.files("web") / "static"
     html = (static / "page.html").read_text(encoding="utf-8")
     css = (static / "page.css").read_text(encoding="utf-8")
-    js = (static / "page.js").read_text(encoding="utf-8")
+    js = (static / "page.js").read_text(encoding="utf-8").replace(  # the Read aloud, in the page's own closure
+        "  /*SPEECH*/", (static / "speech.js").read_text(encoding="utf-8").rstrip("\n"), 1)
 
     def sha(text: str) -> str:
         return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"

@@ -1,4 +1,4 @@
-"""The table page's own words in the game's language: the texts of page.html and page.js, and the journal's sentences.
+"""The table page's own words in the game's language: the texts of page.html and page.js (speech.js inlined in it), and the journal's sentences.
 
 Every text the page shows is written here (or in :mod:`web.journal`) as
 ``pgettext("page", "...")``: pybabel extracts it into the same catalogs as
