@@ -207,7 +207,13 @@ class LiveState:
     data: dict | None
 
 
-# -- the voice (issue 22, VOICE): one effect ---------------------------------------------------
+# -- the voice (issue 22, VOICE): what to say, and the balance key's request -------------------
+
+
+@dataclass(frozen=True)
+class ReadBalances:
+    """The balance key (``FN FN``, on a unit that speaks): the step turns it into a :class:`Say` of the balances of
+    the cards on the readers, in the game's language (:func:`banker.voice.balances_said`)."""
 
 
 @dataclass(frozen=True)
@@ -221,4 +227,4 @@ class Say:
     lang: str = "en"
 
 
-Effect = PlayTone | SetDisplayPower | Log | RenewWebToken | RevealKey | LiveState | Say
+Effect = PlayTone | SetDisplayPower | Log | RenewWebToken | RevealKey | LiveState | Say | ReadBalances

@@ -45,6 +45,10 @@ class Tr(Protocol):
 
     def ngettext(self, singular: str, plural: str, n: int, /) -> str: ...
 
+    def pgettext(self, context: str, message: str, /) -> str: ...
+
+    def npgettext(self, context: str, singular: str, plural: str, n: int, /) -> str: ...
+
 
 #: English: no catalog, the message ids are the English texts.
 ENGLISH: Tr = gettext.NullTranslations()

@@ -32,7 +32,8 @@ class Panel:
     the fresh bytes of the ``C`` held (a short game's deal is shuffled with
     them); ``clock``: where this process started counting a time-limit
     game's play (:mod:`banker.play_clock`): the game, its play time then, ``t`` then;
-    ``auction_seconds``: how long an auction's countdown runs (:mod:`banker.flows.auction`).
+    ``auction_seconds``: how long an auction's countdown runs (:mod:`banker.flows.auction`); ``speaks``: the
+    unit has a voice (``[voice]``): only then does the step say what happened (:mod:`banker.voice`).
     """
 
     left: str | None = None
@@ -53,6 +54,7 @@ class Panel:
     c_salt: bytes = b""
     clock: tuple[int, float, float] | None = None
     auction_seconds: float = AUCTION_SECONDS
+    speaks: bool = False
 
     @property
     def cards_down(self) -> bool:

@@ -40,6 +40,7 @@ from .events import (
     PinRefused,
     PlayTone,
     Reader,
+    ReadBalances,
     Say,
     ReaderFault,
     ReaderRecovered,
@@ -110,13 +111,15 @@ def _with_live(panel: Panel, game: Game, outcome: Outcome) -> Outcome:
 
 
 def _with_voice(panel: Panel, game: Game, event: Event, outcome: Outcome, tr: Tr = ENGLISH) -> Outcome:
-    """``outcome`` with a :class:`Say` of what happened (:func:`banker.voice.said`), if anything is said; and the
-    balance key, ``FN FN``: the menu closes and the cards on the readers say their balances (docs/voice.md)."""
-    if voice.asks_balance(panel, event):
-        home = replace(outcome.panel, mode=None, message=None)
-        return Outcome(home, (PlayTone("key", game.volume),
-                              Say(voice.balances_said(panel, game, tr), game.volume, game.language)))
+    """``outcome`` with a :class:`Say` of what happened (:func:`banker.voice.said`), if anything is said, on a unit
+    that speaks (``panel.speaks``: nothing is built for one that doesn't); the balance key's request
+    (:class:`ReadBalances`, from the FN menu) becomes the balances said (docs/voice.md)."""
+    if not panel.speaks:
+        return outcome
     after = outcome.folded[1] if outcome.folded is not None else game
+    if ReadBalances() in outcome.effects:
+        said = Say(voice.balances_said(panel, game, tr), game.volume, game.language)
+        return replace(outcome, effects=tuple(e for e in outcome.effects if not isinstance(e, ReadBalances)) + (said,))
     text = voice.said(panel, game, outcome, lambda: screen(outcome.panel, after, tr), tr)
     if text is None:
         return outcome

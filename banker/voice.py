@@ -21,13 +21,12 @@ a catalog translates them with the context ``"voice"`` (LANGUAGES' catalogs).
 
 from __future__ import annotations
 
-import gettext
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING
 
-from .events import Key, KeyDown, LiveState, PlayTone
-from .flows.menu import FnMenu
+from .events import LiveState, PlayTone
+from .i18n import ENGLISH, Tr
 from .records import BANK, POT, Enrolment, NewGame, Setting, Transaction
 
 if TYPE_CHECKING:
@@ -37,15 +36,6 @@ if TYPE_CHECKING:
     from .step import Outcome
 
 
-class Tr(Protocol):
-    """What the texts are translated through: a :class:`gettext.NullTranslations` or a catalog."""
-
-    def pgettext(self, context: str, message: str) -> str: ...
-    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str: ...
-
-
-#: The texts as written here (no catalog): English.
-ENGLISH: Tr = gettext.NullTranslations()
 #: The gettext context of every spoken text (a catalog may word a screen's text and its spoken text apart).
 VOICE = "voice"
 
@@ -249,12 +239,6 @@ def _live_said(panel: Panel, live: dict, tr: Tr) -> str:
 
 
 # -- the balance key -----------------------------------------------------------------------------
-
-
-def asks_balance(panel: Panel, event: object) -> bool:
-    """Whether ``event`` is the balance key: ``FN`` pressed again in the FN menu (``FN FN``), no digits typed."""
-    return (isinstance(event, KeyDown) and event.key == Key.FN and not panel.asleep
-            and isinstance(panel.mode, FnMenu) and not panel.mode.digits)
 
 
 def balances_said(panel: Panel, game: Game, tr: Tr = ENGLISH) -> str:

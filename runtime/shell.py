@@ -39,7 +39,7 @@ from banker.screen import Screen
 from banker.step import Outcome, step
 from banker.step import screen as screen_of
 
-from .languages import language_for, translations_of
+from .languages import language_for, translations_for
 from .ledger import Ledger
 from .wall_clock import time_of_day
 
@@ -109,7 +109,9 @@ class Shell:
         self.time_of_day = time_of_day
         self.voice = voice
         self.language = language  # the config's [unit] language, while the game has chosen none (FN 8)
-        self.panel = Panel(last_activity=now, now=now, sleep_after=sleep_after, auction_seconds=auction_seconds)
+        self._language: tuple = (None, None, None, "en")  # (game, configured, its catalog, its code), asked once
+        self.panel = Panel(last_activity=now, now=now, sleep_after=sleep_after, auction_seconds=auction_seconds,
+                           speaks=voice is not None)
         self._events: queue.SimpleQueue[Event] = queue.SimpleQueue()
         self._drawn: tuple[Panel, object] | None = None
         self._shown: Screen | None = None
@@ -177,10 +179,18 @@ class Shell:
             self.show()
         self._backup_said = problem
 
+    def _tr(self, game):
+        """The catalog ``game`` is shown and spoken in (its ``FN 8`` choice, else the config's), looked up once per
+        game value: events and frames ask it every time, the game changes far less often."""
+        if self._language[0] is not game or self._language[1] != self.language:
+            code = language_for(game, self.language)
+            self._language = (game, self.language, translations_for(code), code)
+        return self._language[2]
+
     def _step(self, event: Event) -> Outcome | None:
         game = self.ledger.game()
         try:
-            outcome = step(self.panel, game, event, translations_of(game, self.language))
+            outcome = step(self.panel, game, event, self._tr(game))
             if outcome.record is None and outcome.grant is None:
                 return outcome
             try:
@@ -192,9 +202,9 @@ class Shell:
                 locked = exc.seconds if isinstance(exc, PinLocked) else 0
                 why = "locked" if locked else "wrong" if isinstance(exc, WrongPin) else "needed"
                 after = self.ledger.game()
-                return step(outcome.panel, after, PinRefused(why, locked, event.t), translations_of(after, self.language))
+                return step(outcome.panel, after, PinRefused(why, locked, event.t), self._tr(after))
             except (LedgerError, Refused) as exc:
-                return step(outcome.panel, game, CommitFailed(str(exc), event.t), translations_of(game, self.language))
+                return step(outcome.panel, game, CommitFailed(str(exc), event.t), self._tr(game))
             if self.spy is not None:
                 self.spy("record", stored)
             return outcome
@@ -215,7 +225,8 @@ class Shell:
             log.info("%s", effect.text)
         elif isinstance(effect, Say):
             if self.voice is not None:
-                self.voice.say(effect.text, effect.volume, language_for(self.ledger.game(), self.language))
+                self._tr(self.ledger.game())
+                self.voice.say(effect.text, effect.volume, self._language[3])  # the config's language counts too
         elif isinstance(effect, RevealKey):  # the PIN let it through: the key goes to the screen that shows it
             self.handle(KeyRevealed(self.ledger.key_text(), self.clock()))
         elif self.on_effect is not None:
@@ -230,7 +241,7 @@ class Shell:
     def screen(self) -> Screen:
         """What the display shows now."""
         game = self.ledger.game()
-        return screen_of(self.panel, game, translations_of(game, self.language))
+        return screen_of(self.panel, game, self._tr(game))
 
     def show(self) -> None:
         """Send the screen to the display, if the panel or the game changed and the frame with them."""
@@ -238,7 +249,7 @@ class Shell:
         if self._drawn is not None and self._drawn[1] is state[1] and self._drawn[0] == state[0]:
             return
         self._drawn = state
-        screen = screen_of(*state, translations_of(state[1], self.language))
+        screen = screen_of(*state, self._tr(state[1]))
         if self.display is not None and screen != self._shown and not screen.asleep:
             self.display.show(screen)
         self._shown = screen

@@ -3,8 +3,19 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
+import pytest
+
 from banker.events import Say
 from firmware_sim.core_backend import CoreBackend
+
+
+@pytest.fixture
+def table(table):
+    """The shared table, on a unit with its [voice] on."""
+    table.shell.panel = replace(table.shell.panel, speaks=True)
+    return table
 
 
 def said(table) -> list[Say]:
@@ -30,6 +41,7 @@ def test_fn_fn_reads_the_balance_in_the_games_language(table):
 def test_the_configs_language_holds_until_a_game_picks_one(ledger):
     unit = CoreBackend(ledger)
     unit.shell.language = "es"
+    unit.shell.panel = replace(unit.shell.panel, speaks=True)
     unit.enrol("Alice", "A1")
     unit.insert("left", "Alice")
     assert unit.screen_lines()[0].startswith("+ Alice")

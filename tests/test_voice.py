@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import gettext
 
 import pytest
@@ -14,9 +16,19 @@ from tests.conftest import Table
 @pytest.fixture
 def table(ledger) -> Table:
     t = Table(ledger)
+    t.shell.panel = replace(t.shell.panel, speaks=True)  # a unit with its [voice] on
     for name, uid in (("Alice", "A1"), ("Bob", "B2"), ("Cleo", "C3")):
         t.enrol(name, uid)
     return t
+
+
+def test_a_unit_without_a_voice_builds_nothing_to_say_and_fn_fn_is_no_function(ledger):
+    quiet = Table(ledger)
+    quiet.enrol("Alice", "A1")
+    quiet.insert("left", "Alice")
+    quiet.type("2M")
+    quiet.type("FN FN")
+    assert not [e for e in quiet.effects if isinstance(e, Say)] and "no function" in quiet.shown
 
 
 def said(table: Table) -> list[str]:

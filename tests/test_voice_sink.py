@@ -3,6 +3,8 @@ shell never waiting for it. No sound card is needed: the WAV is measured, the pl
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import subprocess
 import threading
 import time
@@ -167,10 +169,12 @@ def test_say_is_an_effect_the_spy_sees(ledger):
     seen = []
     table = Table(ledger)
     table.enrol("Alice", "A1")
-    shell = Shell(ledger, spy=lambda kind, value: seen.append(value))
+    heard = []
+    shell = Shell(ledger, spy=lambda kind, value: seen.append(value),
+                  voice=SimpleNamespace(say=lambda *said: heard.append(said)))  # a unit that speaks
     shell.handle(table_event("insert", ledger, "left", "A1"))
     shell.handle(table_event("key", ledger, "GO"))
-    assert any(isinstance(v, Say) and "passes GO" in v.text for v in seen)
+    assert any(isinstance(v, Say) and "passes GO" in v.text for v in seen) and "passes GO" in heard[-1][0]
 
 
 def table_event(kind: str, ledger, *args):

@@ -22,7 +22,7 @@ from dataclasses import dataclass, replace
 
 from ..i18n import _
 from .. import views
-from ..events import DIGITS, Key
+from ..events import DIGITS, Key, ReadBalances
 from ..modes.base import Ctx, Mode, Reply
 from ..modes.pin import change_pin
 from ..modes.undo_prompt import ConfirmUndo
@@ -64,6 +64,8 @@ class FnMenu(Mode):
             return join_code(ctx)
         if key == Key.M:
             return key_code(ctx)
+        if key == Key.FN and ctx.panel.speaks:  # the balance key: the cards on the readers say their balances
+            return Reply(mode=None, effects=(ReadBalances(),))
         return ctx.refuse(views.refused(_('FN {key}: no function', key=key)))
 
     def cancel(self, ctx: Ctx) -> Reply:
