@@ -46,7 +46,7 @@ from .records import (
     Snapshot,
     Transaction,
 )
-from .house_rules import check_modes, clock_of, party as _party, play_clock as _play_clock
+from .house_rules import check_modes, party as _party, play_clock as _play_clock
 from .i18n import LANGUAGE_KEY, LANGUAGES, language_of, _
 from .lockout import recent
 from .retired import refuse_retired
@@ -77,7 +77,7 @@ class Game:
     entries; ``pin_failures`` the wall-clock times of the recent wrong
     PINs (:mod:`banker.lockout`); ``next_*`` the numbers the next records take;
     ``played`` the seconds a time-limit game has been played (its last
-    :class:`~banker.records.PlayClock`), ``time_up`` once that reached the limit.
+    :class:`~banker.records.PlayClock`); :attr:`time_up` once that reached the limit.
     """
 
     editions: Mapping[str, Edition] = field(default_factory=_empty)
@@ -97,7 +97,6 @@ class Game:
     bankruptcies: frozenset[int] = frozenset()
     transactions: int = 0
     played: float = 0.0
-    time_up: bool = False
     next_tx: int = 1
     next_card: int = 1
     next_game: int = 1
@@ -148,6 +147,12 @@ class Game:
     def pot(self) -> int | None:
         """The Free Parking pot (the jackpot house rule), or None when the game has none."""
         return None if self.settings.jackpot is None else self.balances.get(POT, 0)
+
+    @property
+    def time_up(self) -> bool:
+        """A time-limit game played to its limit: over, every further transaction refused."""
+        limit = self.settings.time_limit
+        return limit is not None and self.played >= limit
 
     @property
     def time_left(self) -> float | None:
@@ -340,10 +345,6 @@ def _snapshot(game: Game, rec: Snapshot) -> Game:
     return game
 
 
-def _unchanged(game: Game, rec: Record) -> Game:
-    return game
-
-
 def _new_game(game: Game, rec: NewGame) -> Game:
     if rec.settings.edition not in game.editions:
         raise Refused(f"this banker has no edition {rec.settings.edition!r}")
@@ -353,7 +354,7 @@ def _new_game(game: Game, rec: NewGame) -> Game:
     check_modes(rec.settings)
     fresh = replace(game, id=rec.game, settings=rec.settings, started=rec.time, balances=_EMPTY,
                     estate=Estate.new(edition), last=None, undone=frozenset(), bankruptcies=frozenset(),
-                    transactions=0, played=0.0, time_up=False, next_game=rec.game + 1)
+                    transactions=0, played=0.0, next_game=rec.game + 1)
     for opening in rec.openings:
         fresh = _transaction(fresh, opening)
     return fresh
@@ -374,7 +375,7 @@ def _with_checkpoint(game: Game, cp: Checkpoint) -> Game:
                    balances=MappingProxyType(dict(cp.balances)),
                    estate=apply_changes(Estate.new(edition), cp.estate), last=cp.last,
                    undone=frozenset(cp.undone), bankruptcies=frozenset(cp.bankruptcies),
-                   transactions=cp.transactions, **clock_of(cp))
+                   transactions=cp.transactions, played=cp.played or 0.0)
 
 
 _APPLY = {
@@ -390,10 +391,7 @@ _APPLY = {
     PinFailure: lambda game, rec: replace(game, pin_failures=recent(game.pin_failures, rec.time or 0.0)),
     PlayClock: _play_clock,
     Snapshot: _snapshot,
-    ChainStart: _unchanged,  # these change nothing in the game
-    JournalAccepted: _unchanged,
-    TokenRenewal: _unchanged,
-    KeyShown: _unchanged,
+    **dict.fromkeys((ChainStart, JournalAccepted, TokenRenewal, KeyShown), lambda game, rec: game),  # nothing changes
     KeyAdopted: lambda game, rec: game if rec.pin_hash is None else replace(game, pin_hash=rec.pin_hash),
 }
 

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 
 from .i18n import _
 from .errors import Refused
-from .records import POT, SUMS, Checkpoint, GameSettings, PlayClock
+from .records import POT, SUMS, GameSettings, PlayClock
 
 if TYPE_CHECKING:
     from .game import Game
@@ -45,11 +45,4 @@ def play_clock(game: Game, rec: PlayClock) -> Game:
         raise Refused(_('Time is up: game over'))
     if not game.played <= rec.played <= limit:
         raise Refused(f"the play clock can't go from {game.played:g} s to {rec.played:g} s of {limit} s")
-    return replace(game, played=rec.played, time_up=rec.played >= limit)
-
-
-
-def clock_of(cp: Checkpoint) -> dict:
-    """The play clock of a game a checkpoint brings back (none counted in older rows)."""
-    played, limit = cp.played or 0.0, cp.settings.time_limit
-    return {"played": played, "time_up": limit is not None and played >= limit}
+    return replace(game, played=rec.played)

@@ -50,8 +50,6 @@ def played_now(panel: Panel, game: Game, t: float) -> tuple[Panel, float]:
 def clock_tick(panel: Panel, game: Game, t: float) -> ClockTick:
     """The play clock at ``t`` for a time-limit game still running: the record due, if any."""
     limit = game.settings.time_limit
-    if limit is None or game.time_up:
-        return ClockTick(panel)
     panel, now = played_now(panel, game, t)
     now = min(now, float(limit))
     left_then, left_now = limit - game.played, limit - now

@@ -107,7 +107,7 @@ def game_list(db: Path | None) -> None:
                 + (f", Luxury Tax {format_amount(s.luxury_tax)}" if s.luxury_tax is not None else "")
                 + (f", {shown(s.edition)} deeds" if s.edition != "us" else "")
                 + (f", Free Parking pot (seed {format_amount(s.jackpot)})" if s.jackpot is not None else "")
-                + (f", time limit {time_left_line(s.time_limit, False).removesuffix(' left')}"
+                + (f", time limit {time_left_line(s.time_limit, False, left=False)}"
                    + (" (time is up)" if g.current and ledger.game().time_up else "") if s.time_limit else "")
                 + (f", sums {'asked' if s.sums == 'ask' else 'shown'}" if s.sums else "")
             )

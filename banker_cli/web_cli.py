@@ -6,7 +6,6 @@ Registered lazily as ``banker web`` from ``banker_cli.web_cli:web_command``;
 
 from __future__ import annotations
 
-import gc
 import signal
 import threading
 from pathlib import Path
@@ -33,13 +32,10 @@ def web_command(db: Path | None, config_path: Path | None, host: str | None, por
     is read from its game's start once, with a bar on a terminal. The page only reads the ledger,
     so it runs beside a unit that is playing on it. Ctrl-C stops it.
     """
-    collecting = gc.isenabled()
-    gc.disable()  # the start makes modules, classes and the state, which live on: collecting meanwhile is waste
-    try:
+    from store.hot_rows import collector_paused
+
+    with collector_paused():  # the start makes modules, classes and the state, which live on: collecting is waste
         server, path = _serve(db, config_path, host, port)
-    finally:
-        if collecting:
-            gc.enable()
     click.echo(shown(server.url))
     if server.waiting_for_network:
         click.echo("banker: no network yet: phones can't open the page until this computer has a LAN address "

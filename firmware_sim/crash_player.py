@@ -40,7 +40,7 @@ def play(path: str, seed: int) -> None:
         table.insert("right", payer)
         for key in str(rng.randint(1, 500)) + "K":
             table.press(key)
-        if [getattr(e, "tone", None) for e in table.effects if hasattr(e, "tone")][-1:] == ["success"]:
+        if next((e.tone for e in reversed(table.effects) if hasattr(e, "tone")), None) == "success":
             print("tx", ledger.transactions()[-1].id, flush=True)
         table.remove("left")
         table.remove("right")

@@ -107,8 +107,8 @@ class Mfrc522Chip:
         mosi = bytes(mosi)
         self.transfers.append(mosi)
         self.transfer_bytes += len(mosi)
-        self.bus_time_s += len(mosi) * 8 / self.spi_hz
-        self.clock.advance(len(mosi) * 8 / self.spi_hz)
+        self.bus_time_s += (seconds := len(mosi) * 8 / self.spi_hz)
+        self.clock.advance(seconds)
         if not mosi or not self.ready:
             return [0] * len(mosi)
         self._sync()
