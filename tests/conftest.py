@@ -64,6 +64,28 @@ def table(ledger) -> Table:
     return t
 
 
+@pytest.fixture(scope="module")
+def browser():
+    """Headless Chromium as a phone, for the module's tests."""
+    from tests.web_support import PHONE, as_device
+    from web.chromium import chromium
+
+    with chromium(*PHONE) as driver:
+        as_device(driver, *PHONE)
+        yield driver
+
+
+@pytest.fixture
+def unit(tmp_path):
+    """A ledger file with Alice (A1) and Bob (B2) enrolled."""
+    from runtime.ledger import SqliteLedger
+
+    with SqliteLedger(tmp_path / "ledger.db") as ledger:
+        ledger.enrol("Alice", "A1")
+        ledger.enrol("Bob", "B2")
+        yield ledger
+
+
 def pytest_terminal_summary(terminalreporter, config):
     """The crash harness's counts (calls enumerated, points killed, points held), for the closing note; and the
     random order's seed (pytest-randomly shuffles the tests each run), so an order dependence can be replayed."""

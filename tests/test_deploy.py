@@ -139,16 +139,24 @@ def runnable_python() -> str:
     return shutil.which(f"python{sys.version_info[0]}.{sys.version_info[1]}", path="/usr/bin:/usr/local/bin") or "python3"
 
 
+def skip_or_fail(why: str) -> None:
+    """What this machine lacks for a deploy test: a failure in CI (CI=true, where .ci/run runs as root with sudo,
+    useradd and runuser installed), a skip saying why on a developer's machine."""
+    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+        pytest.fail(why)
+    pytest.skip(why)
+
+
 @pytest.fixture
 def two_users():
     """A login user (``caller``, with a private home holding a script) and the unit's user (``unit``).
 
-    Made with useradd and removed after; the CI runs as root. Skipped (saying why) when not root.
+    Made with useradd and removed after; the CI runs as root. Skipped (saying why) when not root, except in CI.
     """
     if os.geteuid() != 0:
-        pytest.skip("making two users needs root (the CI runs as root)")
+        skip_or_fail("making two users needs root (the CI runs as root)")
     if not (shutil.which("useradd") and shutil.which("runuser")):
-        pytest.skip("useradd and runuser (Debian's passwd and util-linux) are not installed")
+        skip_or_fail("useradd and runuser (Debian's passwd and util-linux) are not installed")
     tag = f"{os.getpid() % 100000}"
     caller, unit = f"mbcaller{tag}", f"mbunit{tag}"
     base = Path(tempfile.mkdtemp(prefix="banker-users-", dir="/var/tmp"))
@@ -242,7 +250,7 @@ def test_sudo_banker_ledger_export_writes_into_the_callers_folder(two_users):
 def caller_may_sudo(two_users):
     """A sudoers rule letting the caller run commands as the unit's user (as a Pi's login user may); removed after."""
     if shutil.which("sudo") is None:
-        pytest.skip("sudo is not installed (.ci/run installs it)")
+        skip_or_fail("sudo is not installed (.ci/run installs it)")
     rule = Path(f"/etc/sudoers.d/zz-banker-test-{os.getpid()}")
     rule.write_text(f"{two_users['caller']} ALL=({two_users['unit']}) NOPASSWD:SETENV: ALL\n")
     rule.chmod(0o440)
@@ -276,7 +284,7 @@ def test_the_wrapper_hands_over_the_script_not_a_config_named_before_it():
     """``banker script --config cfg.toml game.kps``: the script is the file opened as the caller, the config's
     path is passed on as given (a fake unit program, run as the user nobody, prints what it got)."""
     if os.getuid() != 0 or not shutil.which("runuser"):
-        pytest.skip("the wrapper switches users only as root (runuser) or through sudo")
+        skip_or_fail("the wrapper switches users only as root (runuser) or through sudo")
     base = Path(tempfile.mkdtemp(prefix="banker-wrapper-", dir="/var/tmp"))
     try:
         base.chmod(0o755)

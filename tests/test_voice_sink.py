@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-import subprocess
 import threading
 import time
 
@@ -184,9 +183,3 @@ def table_event(kind: str, ledger, *args):
         reader, uid = args
         return CardPlaced(reader, uid, 1.0)
     return KeyDown(args[0], 2.0)
-
-
-def test_no_sound_card_here_is_what_ci_runs_on():
-    """The sink's tests above need no card: ALSA's null device and a fake player (``aplay -l`` may list none)."""
-    done = subprocess.run(["aplay", "-l"], capture_output=True, text=True)
-    assert done.returncode in (0, 1)

@@ -18,7 +18,7 @@ from selenium.webdriver.common.keys import Keys
 
 from firmware_sim.core_backend import CoreBackend
 from runtime.ledger import SqliteLedger
-from tests.test_web_browser import as_device, until
+from tests.web_support import QUIET, as_device, until
 from web import serve_in_background
 from web.chromium import chromium
 from web.demo import play_demo, play_house_rules_demo
@@ -38,8 +38,6 @@ axe.run(document, {runOnly: {type: 'tag', values: arguments[0]}})
   .then(r => done({violations: r.violations.map(brief), incomplete: r.incomplete.map(brief)}))
   .catch(e => done({error: String(e)}));
 """
-#: The speech synthesis replaced, so that nothing is said and the tests hear what would be.
-QUIET = "window.spoken = []; speechSynthesis.speak = (u) => window.spoken.push([u.lang, u.text]);"
 
 
 def audit(driver) -> dict:

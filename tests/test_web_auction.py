@@ -15,29 +15,9 @@ import urllib.request
 import pytest
 
 from firmware_sim.core_backend import CoreBackend
-from runtime.ledger import SqliteLedger
 from web import serve_in_background
-from web.chromium import chromium
 from web.screenshots import wait_for_state
-
-
-def until(check, timeout: float, what: str):
-    end = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value:
-            return value
-        if time.monotonic() > end:
-            raise AssertionError(f"{what}: not within {timeout} s")
-        time.sleep(0.02)
-
-
-@pytest.fixture
-def unit(tmp_path):
-    with SqliteLedger(tmp_path / "ledger.db") as ledger:
-        ledger.enrol("Alice", "A1")
-        ledger.enrol("Bob", "B2")
-        yield ledger
+from tests.web_support import until
 
 
 @pytest.fixture
@@ -93,12 +73,6 @@ def test_a_page_that_connects_during_a_deal_gets_it(table):
     time.sleep(0.3)
     (view,) = live_events(page, 1)
     assert (view["kind"], view["first"], view["second"], view["first_gives"]["cash_text"]) == ("deal", "Alice", "Bob", "2M")
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium(390, 844) as driver:
-        yield driver
 
 
 def shown(browser, element_id: str) -> str:

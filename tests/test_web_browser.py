@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import time
 
-import pytest
 
 from banker import script
 
@@ -16,8 +15,8 @@ from banker import script_run
 from firmware_sim.core_backend import CoreBackend
 from runtime.ledger import SqliteLedger
 from web import serve_in_background
-from web.chromium import chromium
 from web.screenshots import wait_for_state
+from tests.web_support import as_device, until
 
 PAYMENT = """\
 insert left Alice
@@ -29,42 +28,10 @@ remove right
 """
 
 
-def until(check, timeout: float, what: str):
-    end = time.monotonic() + timeout
-    while True:
-        value = check()
-        if value:
-            return value
-        if time.monotonic() > end:
-            raise AssertionError(f"{what}: not within {timeout} s")
-        time.sleep(0.02)
-
-
 def balance(driver, name: str) -> str:
     return driver.execute_script(
         "const n = document.querySelector(`.balances li[data-player='${arguments[0]}'] .amount`);"
         "return n ? n.textContent : null;", name)
-
-
-def as_device(driver, width: int, height: int) -> None:
-    """The viewport of a phone or a TV (a window can't be made narrower than 500 px)."""
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                           {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": width < 800})
-
-
-@pytest.fixture(scope="module")
-def browser():
-    with chromium(390, 844) as driver:
-        as_device(driver, 390, 844)
-        yield driver
-
-
-@pytest.fixture
-def unit(tmp_path):
-    with SqliteLedger(tmp_path / "ledger.db") as ledger:
-        ledger.enrol("Alice", "A1")
-        ledger.enrol("Bob", "B2")
-        yield ledger
 
 
 def test_the_page_shows_a_keypad_payment_without_a_reload(browser, unit):
