@@ -9,7 +9,8 @@ from ..i18n import _
 from .. import views
 from ..entry import AmountEntry
 from ..errors import AmountError, Refused
-from ..events import AMOUNT_KEYS, SUFFIXES, Key
+from ..deeds import UnknownDeed
+from ..events import AMOUNT_KEYS, DIGITS, SUFFIXES, Key
 from ..game import Game
 from ..modes.base import MENU, STAY, Ctx, Mode, Reply, Then
 from ..money import format_amount, format_signed
@@ -125,3 +126,20 @@ class AmountFlow(Flow):
     def priced(self, cleared: AmountFlow, ctx: Ctx, amount: int) -> Reply:
         """``amount`` typed; ``cleared`` is this flow with its entry cleared."""
         raise NotImplementedError
+
+
+def square_typed(ctx: Ctx, mode, key: Key, *hint: str) -> Reply | str:
+    """A board square typed after ``FN`` in a flow that takes deeds itself (a deal, a house's lot): ``mode.square``
+    holds the digit so far ("" just after ``FN``). The reply while typing or for a refusal (``hint``: the refusal's
+    extra line), or the slug of the deed the two digits name."""
+    back = replace(mode, square=None)
+    if key not in DIGITS or (not mode.square and key not in "0123"):
+        return ctx.refuse(views.refused(_('FN: two digits 01-39'), *hint), then=back)
+    if not mode.square:
+        return ctx.enter(replace(mode, square=str(key)))
+    position = int(mode.square + key)
+    try:
+        return ctx.game.edition.at(position).slug
+    except UnknownDeed:  # a square with no deed (GO, a tax, a card)
+        return ctx.refuse(views.refused(_('No deed on {position}', position=f"{position:02d}"),
+                                        _('Deeds: squares 01-39')), then=back)

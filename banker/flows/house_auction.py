@@ -19,9 +19,8 @@ from dataclasses import dataclass, replace
 
 from ..i18n import _
 from .. import views
-from ..deeds import UnknownDeed
 from ..errors import Refused
-from ..events import DIGITS, Key, LiveState
+from ..events import Key, LiveState
 from ..modes.base import END, STAY, Ctx, Reply
 from ..money import format_amount
 from ..records import Card
@@ -29,7 +28,7 @@ from ..rules import build
 from ..rules.buildings import house_lots, house_shortage, require_house_lot
 from ..screen import Screen
 from .auction import Auction, seconds_left
-from .common import Flow, act
+from .common import Flow, act, square_typed
 
 
 def start(ctx: Ctx, owner: Card, slug: str) -> Reply:
@@ -107,16 +106,8 @@ class HouseLot(Flow):
         return ctx.enter(replace(self, square=""))
 
     def _square_key(self, ctx: Ctx, key: Key) -> Reply:
-        if key not in DIGITS or (not self.square and key not in "0123"):
-            return ctx.refuse(views.refused(_('FN: two digits 01-39')), then=replace(self, square=None))
-        if not self.square:
-            return ctx.enter(replace(self, square=str(key)))
-        position = int(self.square + key)
-        try:
-            slug = ctx.game.edition.at(position).slug
-        except UnknownDeed:
-            return ctx.refuse(views.refused(_('No deed on {position}', position=f"{position:02d}")), then=replace(self, square=None))
-        return replace(self, square=None).place(ctx, slug)
+        typed = square_typed(ctx, self, key)
+        return typed if isinstance(typed, Reply) else replace(self, square=None).place(ctx, typed)
 
     def deed_tapped(self, ctx: Ctx, slug: str) -> Reply:
         """A deed's tag: the house goes on that lot, if it is one of the winner's that may take it."""

@@ -27,10 +27,9 @@ from dataclasses import dataclass, replace
 
 from .. import views
 from ..i18n import _, _n, spread
-from ..deeds import UnknownDeed
 from ..entry import AmountEntry
 from ..errors import AmountError, InsufficientFunds, Refused
-from ..events import AMOUNT_KEYS, DIGITS, SUFFIXES, Key
+from ..events import AMOUNT_KEYS, SUFFIXES, Key
 from ..game import Game, apply
 from ..modes.base import STAY, Ctx, Reply
 from ..money import format_amount
@@ -38,7 +37,7 @@ from ..records import Card
 from ..rules import Deal, Offer, interest, trade
 from ..rules.holdings import group_is_built
 from ..screen import LINE_WIDTH, Screen
-from .common import Flow, price_of
+from .common import Flow, price_of, square_typed
 
 BUILD, MORTGAGES, AGREE = "build", "mortgages", "agree"
 #: Parts of the deal on one page (the screen's two middle lines).
@@ -202,18 +201,8 @@ class DealMode(Flow):
     def _square_key(self, ctx: Ctx, key: Key) -> Reply:
         if key == JAIL_KEY and not self.square:
             return self._jail_card(ctx, replace(self, square=None))
-        if key not in DIGITS or (not self.square and key not in "0123"):
-            return ctx.refuse(views.refused(_('FN: two digits 01-39'), _('or 4: a jail card')),
-                              then=replace(self, square=None))
-        if not self.square:
-            return ctx.enter(replace(self, square=str(key)))
-        position = int(self.square + key)
-        try:
-            slug = ctx.game.edition.at(position).slug
-        except UnknownDeed:  # a square with no deed (GO, a tax, a card)
-            return ctx.refuse(views.refused(_('No deed on {position}', position=f"{position:02d}"), _('Deeds: squares 01-39')),
-                              then=replace(self, square=None))
-        return self.deed_tapped(ctx, slug, replace(self, square=None))
+        typed = square_typed(ctx, self, key, _('or 4: a jail card'))
+        return typed if isinstance(typed, Reply) else self.deed_tapped(ctx, typed, replace(self, square=None))
 
     def cancel(self, ctx: Ctx) -> Reply:
         """``C``: clears what is typed; steps back from the mortgages or the agreement; else cancels the deal."""
