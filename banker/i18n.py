@@ -68,7 +68,7 @@ class Text(str):
     def __new__(cls, msgid: str, fields: Mapping[str, object], plural: str | None = None, n: int | None = None,
                 width: int | None = None) -> Text:
         pattern = msgid if plural is None or n == 1 else plural
-        english = _cut(pattern.format(**fields) if fields else pattern, width)
+        english = cut(pattern.format(**fields) if fields else pattern, width)
         self = super().__new__(cls, english)
         self.msgid, self.fields, self.plural, self.n, self.width = msgid, fields, plural, n, width
         return self
@@ -78,7 +78,7 @@ class Text(str):
 
     def fitted(self, width: int) -> Text:
         """This text, cut to ``width`` characters when shown (in any language)."""
-        fitted = str.__new__(Text, _cut(str(self), width))
+        fitted = str.__new__(Text, cut(str(self), width))
         fitted.msgid, fitted.fields, fitted.plural, fitted.n, fitted.width = (self.msgid, self.fields, self.plural,
                                                                              self.n, width)
         return fitted
@@ -91,7 +91,7 @@ class Text(str):
             pattern = tr.gettext(self.msgid)
         else:
             pattern = tr.ngettext(self.msgid, self.plural, self.n if self.n is not None else 1)
-        return _cut(pattern.format(**{k: translate(v, tr) for k, v in self.fields.items()}), self.width)
+        return cut(pattern.format(**{k: translate(v, tr) for k, v in self.fields.items()}), self.width)
 
 
 class _Composed(Text):
@@ -130,6 +130,11 @@ def _compose(how: str, parts: list[str], width: int) -> str:
     if how == "spread":
         left, right = parts
         return left[: width - len(right) - 1].ljust(width - len(right)) + right
+    return one_line(parts, width)
+
+
+def one_line(parts, width: int) -> str:
+    """``parts`` two spaces apart when that fits ``width``, else one."""
     wide = "  ".join(parts)
     return wide if len(wide) <= width else " ".join(parts)
 
@@ -169,5 +174,6 @@ def language_of(stored: str | None) -> str:
     return stored if stored in LANGUAGES else DEFAULT_LANGUAGE
 
 
-def _cut(text: str, width: int | None) -> str:
+def cut(text: str, width: int | None) -> str:
+    """``text`` cut to ``width`` characters, the cut marked with ``~`` (None: as it is)."""
     return text if width is None or len(text) <= width else text[: width - 1] + "~"

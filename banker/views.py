@@ -6,7 +6,7 @@ import ipaddress
 from dataclasses import replace
 from urllib.parse import urlsplit
 
-from .i18n import N_, Text, _, _n, joined
+from .i18n import N_, Text, _, _n, cut, joined, one_line
 from .records import Card
 from .money import format_amount, format_signed
 from .screen import BIG_WIDTH, LINE_WIDTH, Screen
@@ -26,17 +26,14 @@ VOLUME_NAMES = (
 
 def _fit(text: str, width: int = LINE_WIDTH) -> str:
     """Cut ``text`` to ``width`` characters, marking the cut with ``~`` (a text to translate: when shown)."""
-    if isinstance(text, Text):
-        return text.fitted(width)
-    return text if len(text) <= width else text[: width - 1] + "~"
+    return text.fitted(width) if isinstance(text, Text) else cut(text, width)
 
 
 def fitted(*parts: str) -> str:
     """Parts of one line, two spaces apart when that fits the line, else one (texts: once translated)."""
     if any(isinstance(part, Text) for part in parts):
         return joined(*parts, width=LINE_WIDTH)
-    wide = "  ".join(parts)
-    return wide if len(wide) <= LINE_WIDTH else " ".join(parts)
+    return one_line(parts, LINE_WIDTH)
 
 
 def screen(*lines: str, big: int | None = None, error: bool = False) -> Screen:
