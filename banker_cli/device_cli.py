@@ -141,7 +141,7 @@ def run_command(backend: str, seconds: float | None, web: bool | None, db: Path 
             fail(str(exc), UNUSABLE)
         from runtime.voice import open_speaker
 
-        voice = open_speaker(config)  # None unless [voice] enabled (docs/voice.md)
+        voice = open_speaker(config.voice)  # None unless [voice] enabled (docs/voice.md)
         if voice is not None:
             device.voice = voice
         with device:

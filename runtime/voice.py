@@ -199,14 +199,14 @@ class Speaker:
         self.close()
 
 
-def open_speaker(config) -> Speaker | None:
-    """The voice ``[voice]`` asks for (``config.voice``), or None when it is off."""
-    voice = config.voice
-    if not voice.enabled:
+def open_speaker(voice, player=None) -> Speaker | None:
+    """The voice ``[voice]`` asks for (``voice``: the config's :class:`~runtime.config.VoiceConfig`), or None when
+    it is off; ``player``: what plays the sound (``aplay`` on the configured device; the simulator's mixer)."""
+    if voice is None or not voice.enabled:
         return None
     if shutil.which("espeak-ng") is None:
         log.warning("[voice] is on but espeak-ng is not installed (sudo apt install espeak-ng): the unit is silent")
-    return Speaker(voice=voice.language, speed=voice.speed, player=AplayPlayer(voice.device))
+    return Speaker(voice=voice.language, speed=voice.speed, player=player or AplayPlayer(voice.device))
 
 
 # -- banker doctor ---------------------------------------------------------------------------------

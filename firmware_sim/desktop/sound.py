@@ -171,8 +171,8 @@ class _MixerRun:
 def desktop_voice(buzzer: ToneBuzzer, voice):
     """The simulator's voice for ``[voice]`` (``voice``): a Speaker through the desktop's audio, or None when the
     voice is off or the buzzer found no audio device."""
-    if voice is None or not voice.enabled or not buzzer.audible:
+    if not buzzer.audible:
         return None
-    from runtime.voice import Speaker
+    from runtime.voice import open_speaker
 
-    return Speaker(voice=voice.language, speed=voice.speed, player=MixerPlayer())
+    return open_speaker(voice, MixerPlayer())
