@@ -66,8 +66,10 @@ def _width(message) -> int:
 
 
 def _on_the_screen(message) -> bool:
-    """A text the OLED shows: not the voice's (pgettext ``voice``) nor the table page's (pgettext ``page``)."""
-    return not (message.context or "").startswith(("voice", "page"))
+    """A text the OLED shows: not the voice's (pgettext ``voice``) nor the table page's (pgettext ``page``, or a
+    core's text for the page's live view, so marked for the translators)."""
+    return not ((message.context or "").startswith(("voice", "page"))
+                or any("table page" in comment for comment in message.auto_comments))
 
 
 def _forms(message) -> list[tuple[str, dict]]:

@@ -124,6 +124,34 @@ def test_a_cancelled_auction_and_no_bid_say_so_on_the_page(browser, table):
     until(lambda: shown(browser, "live-call") == "No bid: nothing sold", 2.0, "no bid on the page")
 
 
+def test_a_german_game_s_auction_calls_and_sale_are_german_on_the_page(browser, table, unit):
+    """The core writes an auction's end as a text with its message id; the page server puts it in the game's
+    language (a game played in German: FN 8 2 on the unit), and the page its calls."""
+    from banker.records import Setting
+
+    driver, page = table
+    unit.commit(Setting("language", "de"))
+    browser.get(page.url)
+    wait_for_state(browser)
+    until(lambda: browser.execute_script("return document.documentElement.lang") == "de", 3.0,
+          "the setting read by the page server")
+    for key in ("FN", "3", "9", "GO"):
+        driver.press(key)
+    until(lambda: shown(browser, "live-lot") == "Boardwalk", 2.0, "the auction on the page")
+    bid(driver, "Bob", "1", ".", "5", "M")
+    driver.wait(8.2)
+    until(lambda: shown(browser, "live-call") == "Zum Ersten!", 2.0, "going once, in German")
+    driver.wait(1)
+    until(lambda: shown(browser, "live-call") == "Zum Zweiten!", 2.0, "going twice, in German")
+    driver.wait(1)
+    until(lambda: shown(browser, "live-call") == "Verkauft an Bob für 1.5M", 2.0, "the sale, in German")
+    for key in ("FN", "0", "1", "GO"):
+        driver.press(key)
+    until(lambda: shown(browser, "live-lot") == "Mediterranean Avenue", 2.0, "the next auction")
+    driver.press("C")
+    until(lambda: shown(browser, "live-call") == "Auktion abgebrochen", 2.0, "the cancel, in German")
+
+
 def test_a_slow_page_skips_older_live_views_before_any_state():
     import asyncio
 

@@ -10,6 +10,7 @@ import pytest
 
 from banker.i18n import LANGUAGES
 from banker.records import Setting
+from banker.rules import bankrupt
 from runtime.ledger import SqliteLedger
 from web import serve_in_background
 from web.chromium import chromium
@@ -68,6 +69,13 @@ def test_the_german_page_shows_german_headings_and_journal(tmp_path):
             "return document.querySelector('#journal-list li[data-id=\"1\"] .says').textContent")
         assert first == "Die Bank zahlte an Alice 15M zum Start"
         assert "Spiel " in browser.find_element("id", "game-line").text
+        heard = browser.execute_script(  # what a screen reader reads that the eye doesn't see
+            "return [...document.querySelectorAll('.sr, #chart-title, #chart-desc')].map(n => n.textContent)"
+            ".concat([...document.querySelectorAll('[aria-label]')].map(n => n.getAttribute('aria-label')))")
+        assert "7.500.000 Dollar" in heard and "Gesamtvermögen jedes Spielers im Spielverlauf" in heard
+        assert any(text.endswith("Häusern übrig") for text in heard)
+        english = [text for text in heard if re.search(r"\b(dollars|of|left|unsold|decks|Total|Now|a hotel|houses?|mortgaged)\b", text)]
+        assert english == []
 
 
 def test_the_state_carries_the_games_words_and_journal_and_english_stays_english():
@@ -86,3 +94,86 @@ def test_the_state_carries_the_games_words_and_journal_and_english_stays_english
 def _state(ledger) -> dict:
     game, journal = ledger.game(), [tx for tx in ledger.transactions() if tx.game == ledger.game().id]
     return state(game, journal, WorthHistory.of(game, journal), seq=1)
+
+
+def _house_rules_game(language: str):
+    """The house-rules demo (short game dealt, Free Parking, 90 minutes, sums shown) played in ``language``."""
+    from web.demo import play_house_rules_demo
+
+    ledger = SqliteLedger(":memory:")
+    play_house_rules_demo(ledger)
+    ledger.commit(Setting("language", language))
+    return ledger
+
+
+def test_the_game_line_the_time_and_the_end_are_in_the_games_language():
+    from banker.records import PlayClock
+
+    with _house_rules_game("de") as ledger:
+        game = _state(ledger)["game"]
+        assert game["modes"] == ["kurzes Spiel (Hotels nach 3 Häusern, Besitzrechte verteilt)",
+                                 "Frei Parken (Startgeld 500K)", "Zeitlimit 1 Std. 30 Min.", "Rechnungen gezeigt"]
+        ledger.commit(PlayClock(ledger.game().id, 5400.0))
+        game = _state(ledger)["game"]
+        assert game["time_left_text"] == "Zeit ist um"
+        assert game["over"].startswith("Die Zeit ist um: ") and game["over"].endswith(("gewinnt", "gewinnen"))
+        ledger.commit(Setting("language", "fr"))
+        assert _state(ledger)["game"]["over"].startswith("Le temps est écoulé : ")
+
+
+def test_a_game_over_line_is_in_the_games_language():
+    with SqliteLedger(":memory:") as ledger:
+        play_demo(ledger)
+        ledger.commit(Setting("language", "nl"))
+        game = ledger.game()
+        for name in ("Bob", "Cleo", "Dan"):
+            ledger.post(bankrupt(ledger.game(), debtor=game.card_by_name(name).id, creditor=None).to_transaction())
+        assert _state(ledger)["game"]["over"] == "Einde: Alice wint"
+
+
+@pytest.mark.parametrize(("code", "heard", "balance"), [
+    ("en", "Dan paid Bob rent 120 thousand (Vermont Avenue)", "14.88 million"),
+    ("de", "Dan zahlte an Bob 120 tausend Miete (Vermont Avenue)", "14,88 Millionen"),
+    ("fr", None, "14,88 millions"),
+])
+def test_read_aloud_hears_the_amounts_in_words_of_the_games_language(code, heard, balance):
+    """The page's Read aloud says what the unit's voice would: "2 Millionen", not "2 million" in a German sentence;
+    a transaction's number as a word too."""
+    with SqliteLedger(":memory:") as ledger:
+        play_demo(ledger)
+        ledger.commit(Setting("language", code))
+        s = _state(ledger)
+    last = s["journal"][-1]
+    if heard is not None:
+        assert last["heard"] == heard
+    assert not any(ch.isdigit() and suffix in last["heard"] for ch in "0123456789" for suffix in ("M ", "K "))
+    assert [p["balance_said"] for p in s["players"] if p["name"] == "Dan"] == [balance]
+    undo = next(e for e in s["journal"] if e["reverses"])
+    assert "#" not in undo["heard"] and {"en": "number 19", "de": "Nummer 19", "fr": "n°19"}[code] in undo["heard"]
+
+
+def test_the_configured_language_is_the_pages_while_the_game_has_chosen_none(tmp_path):
+    """``[unit] language = de`` shows the unit in German from the first game on; the page follows it, until
+    the game chooses its own (FN 8)."""
+    import json
+    import urllib.request
+
+    from runtime.config import Config
+
+    with SqliteLedger(":memory:") as ledger:
+        play_demo(ledger)
+        game, journal = ledger.game(), list(ledger.transactions())
+        german = state(game, journal, WorthHistory.of(game, journal), seq=1, language="de")
+        assert german["language"] == "de" and german["texts"]["Balances"] == "Guthaben"
+        assert "".join(german["journal"][0]["says"]).startswith("Die Bank zahlte an")
+        ledger.commit(Setting("language", "fr"))
+        game = ledger.game()
+        assert state(game, journal, WorthHistory.of(game, journal), seq=1, language="de")["language"] == "fr"
+
+    path = tmp_path / "demo.db"
+    with SqliteLedger(path) as ledger:
+        play_demo(ledger)
+    with serve_in_background(path, Config(language="es"), host="127.0.0.1", port=0) as page:
+        with urllib.request.urlopen(page.url.replace("/?t=", "/api/state?t="), timeout=5) as answer:
+            served = json.loads(answer.read())
+    assert served["language"] == "es" and served["texts"]["Balances"] != "Balances"

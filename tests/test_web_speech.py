@@ -97,7 +97,8 @@ def test_in_the_games_language_and_never_for_a_state_without_a_new_transaction(b
             seq = browser.execute_script("return document.body.dataset.seq")
             (spoken, announced) = browser.execute_script(HEARD)
             assert announced == 1 and spoken[1][0] == "de"  # the commit, in the game's language, once
-            assert spoken[1][1].startswith("Alice zahlte Einkommensteuer")  # (its amounts: still English words)
+            assert spoken[1][1].startswith("Alice zahlte Einkommensteuer 2 Millionen in Frei Parken. Alice hat ")
+            assert "million" not in spoken[1][1]  # the amounts in German words, as the unit's voice says them
             ledger.commit(PlayClock(ledger.game().id, 49 * 60.0))  # a minute of play: a new state, no transaction
             until(lambda: browser.execute_script("return document.body.dataset.seq") != seq, 2.0, "the clock's state")
             until(lambda: browser.find_element("id", "time-left").text == "noch 41 Min.", 2.0, "the time left")

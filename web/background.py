@@ -83,13 +83,14 @@ def page_url(host: str, port: int, token: str, *, lan: Callable[[], str | None] 
     return phone_url(host, port, token, lan=lan)
 
 
-def _source_and_tokens(ledger_or_path, editions=None):
-    """The read side for a ledger (a :class:`runtime.ledger.Ledger` or a file path) and its token store."""
+def _source_and_tokens(ledger_or_path, language: str | None = None):
+    """The read side for a ledger (a :class:`runtime.ledger.Ledger` or a file path) and its token store;
+    ``language``: the config's ``[unit] language``."""
     path = getattr(ledger_or_path, "path", ledger_or_path)
     if hasattr(ledger_or_path, "game") and str(path) == ":memory:":
-        return SnapshotSource(ledger_or_path), TokenStore(None)
-    editions = editions if editions is not None else getattr(ledger_or_path, "editions", None)
-    return FileSource(os.fspath(path), editions=editions), TokenStore(token_path(path))
+        return SnapshotSource(ledger_or_path, language), TokenStore(None)
+    editions = getattr(ledger_or_path, "editions", None)
+    return FileSource(os.fspath(path), editions=editions, language=language), TokenStore(token_path(path))
 
 
 class PageServer:
@@ -97,8 +98,8 @@ class PageServer:
 
     def __init__(self, ledger_or_path, host: str, port: int, *, post: Callable | None = None,
                  clock: Callable[[], float] = time.monotonic, lan: Callable[[], str | None] = lan_address,
-                 **server_options) -> None:
-        source, self.tokens = _source_and_tokens(ledger_or_path)
+                 language: str | None = None, **server_options) -> None:
+        source, self.tokens = _source_and_tokens(ledger_or_path, language)
         self.server = WebServer(source, self.tokens, **server_options)
         self.host, self._post, self._clock, self._lan = host, post, clock, lan
         self._announced: str | None = None
@@ -225,4 +226,4 @@ def serve_in_background(ledger_or_path, config=None, *, post: Callable | None = 
     web_config = getattr(config, "web", config) or WebConfig()
     return PageServer(ledger_or_path, host if host is not None else web_config.host,
                       port if port is not None else web_config.port, post=post, clock=clock, lan=lan,
-                      **server_options)
+                      language=getattr(config, "language", None), **server_options)

@@ -37,6 +37,7 @@ from banker.visible import shown
 
 from .gzipped import Gzipped, GzipStream, Plain, accepts_gzip
 from .tokens import TokenStore
+from .view import live_view
 
 log = logging.getLogger("banker.web")
 #: aiohttp's own error lines (a malformed request, with its request line) go here, the token cut out.
@@ -301,8 +302,9 @@ class WebServer:
         """Send the unit's live view (:class:`banker.events.LiveState`: a running auction, a deal being built) to
         every page, from the server's loop. A page that connects meanwhile gets it after the state, until it ends
         (an auction's ``state`` not ``"open"``) or goes (None). A slow page skips older live views before any
-        state: each one is whole."""
-        body = json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
+        state: each one is whole. Its texts are the core's, put in the page's language here."""
+        worded = live_view(data, self.source.game, self.source.language)
+        body = json.dumps(worded, separators=(",", ":"), ensure_ascii=False).encode("utf-8")
         message = b"event: live\ndata: %s\n\n" % body
         running = data is not None and data.get("state", "open") == "open"  # a deal has no state: it runs till None
         self._live = message if running else b""

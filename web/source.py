@@ -47,7 +47,8 @@ Progress = Callable[[int, int], None]
 class _Folded:
     """A game, its journal's tail (the current game's newest transactions, in order) and its worth trail."""
 
-    def __init__(self) -> None:
+    def __init__(self, language: str | None = None) -> None:
+        self.language = language  # the config's [unit] language: the page's while the game has chosen none
         self.game: Game | None = None
         self.journal: deque[Transaction] = deque(maxlen=JOURNAL_TAIL)
         self.trail = WorthTrail(0)
@@ -84,6 +85,7 @@ class _Folded:
 
     def state(self) -> dict:
         return state(self.game, list(self.journal), self.history(), seq=self.seq, entries=self.entries,
+                     language=self.language,
                      dealt=self.dealt)
 
 
@@ -93,8 +95,8 @@ class FileSource(_Folded):
     Create it, and call every method, in one thread (the server's).
     """
 
-    def __init__(self, path: str | os.PathLike, *, editions=None) -> None:
-        super().__init__()
+    def __init__(self, path: str | os.PathLike, *, editions=None, language: str | None = None) -> None:
+        super().__init__(language)
         self.path = Path(path).expanduser()
         self.editions = editions
         self.store = None
@@ -174,8 +176,8 @@ class FileSource(_Folded):
 class SnapshotSource(_Folded):
     """The game a :class:`runtime.ledger.Ledger` holds now (an immutable value, read from any thread)."""
 
-    def __init__(self, ledger) -> None:
-        super().__init__()
+    def __init__(self, ledger, language: str | None = None) -> None:
+        super().__init__(language)
         self.ledger = ledger
 
     def open(self, progress: Progress | None = None) -> dict:

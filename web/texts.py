@@ -93,6 +93,25 @@ PAGE_TEXTS = (
     pgettext("page", "Dark blue"),
     pgettext("page", "Railroads"),
     pgettext("page", "Utilities"),
+    pgettext("page", "Going once!"),
+    pgettext("page", "Going twice!"),
+    pgettext("page", "{amount} dollars"),
+    pgettext("page", "Free Parking pot: {amount}"),
+    pgettext("page", "{group}: {n} of {m}"),
+    pgettext("page", "{n} of {m} houses left"),
+    pgettext("page", "{n} of {m} hotels left"),
+    pgettext("page", "{n} deeds unsold"),
+    pgettext("page", "{n} Get Out of Jail Free cards in the decks"),
+    pgettext("page", "a Get Out of Jail Free card"),
+    pgettext("page", "a hotel"),
+    pgettext("page", "1 house"),
+    pgettext("page", "{n} houses"),
+    pgettext("page", "mortgaged"),
+    pgettext("page", "{n} Get Out of Jail Free cards"),
+    pgettext("page", "Total worth of each player over the game"),
+    pgettext("page", "Cash, deeds and buildings after each of {n} transactions. Now: {worths}."),
+    pgettext("page", "Touch or click the page once to let this browser speak."),
+    pgettext("page", "This browser cannot speak."),
 )
 
 
@@ -104,6 +123,11 @@ def page_tr(code: str) -> Tr:
 def say(tr: Tr, message: str) -> str:
     """``message`` (a ``page`` text) in the language of ``tr``."""
     return tr.pgettext(CONTEXT, message)  # type: ignore[attr-defined]  (GNUTranslations and NullTranslations have it)
+
+
+def words(tr: Tr, message: str, **fields: object) -> str:
+    """``message`` (a ``page`` text) in the language of ``tr``, its ``{field}`` places filled."""
+    return say(tr, message).format(**fields)
 
 
 @cache

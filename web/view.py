@@ -10,25 +10,30 @@ games :func:`banker.game.apply` makes of them, for the chart.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from collections.abc import Iterable, Sequence
 
 from banker.errors import Refused
 from banker.game import Game, apply
 from banker.history import before_play
-from banker.i18n import translate
+from banker.i18n import ENGLISH, Tr, translate
 from banker.money import format_amount
 from banker.play_clock import time_left_line
 from banker.records import BANK, Transaction
 from banker.rules import total_worth
 from banker.rules.estate import HOTEL
 from banker.rules.standings import game_over_line, standings
+from banker.voice import spoken_amount, spoken_text
+from runtime.languages import language_for
 
 from .journal import says
-from .texts import page_tr, texts
+from .texts import page_tr, pgettext, say, texts, words
 
 #: Journal entries sent with each state (the newest).
 JOURNAL_TAIL = 50
+#: A transaction's number in a journal sentence ("undid #12").
+_NUMBER = re.compile(r"#(\d+)")
 #: Points the worth chart keeps at most (evenly thinned, the last one always kept).
 CHART_POINTS = 200
 
@@ -101,20 +106,24 @@ class EntryCache:
         self.language: str | None = None
         self.entries: dict[int, dict] = {}
 
-    def entry(self, game: Game, tx: Transaction) -> dict:
-        if game.names is not self.names or game.language != self.language:
-            self.names, self.language, self.entries = game.names, game.language, {}
+    def entry(self, game: Game, tx: Transaction, language: str | None = None) -> dict:
+        """``tx`` written out in ``language`` (None: the game's)."""
+        language = language or game.language
+        if game.names is not self.names or language != self.language:
+            self.names, self.language, self.entries = game.names, language, {}
         written = self.entries.get(tx.id)
         if written is None:
-            written = self.entries[tx.id] = _entry(game, tx)
+            written = self.entries[tx.id] = _entry(game, tx, page_tr(language))
         return {**written, "undone": tx.id in game.undone}
 
 
-def _entry(game: Game, tx: Transaction) -> dict:
+def _entry(game: Game, tx: Transaction, tr: Tr) -> dict:
     amount = sum(p.amount for p in tx.postings)
+    sentence = says(game, tx, tr)
     return {
         "id": tx.id, "time": tx.time, "kind": tx.kind, "memo": tx.memo or tx.kind,
-        "says": says(game, tx, page_tr(game.language)),
+        "says": sentence,
+        "heard": heard(sentence, tr),
         "amount": amount, "amount_text": format_amount(amount) if amount else "",
         "postings": [{"from": game.name_of(p.payer), "to": game.name_of(p.payee), "amount": p.amount,
                       "amount_text": format_amount(p.amount), "kind": p.kind} for p in tx.postings],
@@ -123,38 +132,56 @@ def _entry(game: Game, tx: Transaction) -> dict:
     }
 
 
-def duration_text(seconds: int) -> str:
-    """A time limit as players say it: ``45 min``, ``1h``, ``1h 30m``."""
+def heard(sentence: Sequence[str], tr: Tr) -> str:
+    """A journal ``sentence`` (text and names taking turns) as the page's Read aloud says it, in the language of
+    ``tr``: its amounts in words (:func:`banker.voice.spoken_text`: "2.5 million"), ``#12`` as "number 12"."""
+    number = say(tr, pgettext("page", "number {n}"))
+    return "".join(_NUMBER.sub(lambda m: number.format(n=m.group(1)), spoken_text(part, tr)) if i % 2 == 0 else part
+                   for i, part in enumerate(sentence))
+
+
+def duration_text(seconds: int, tr: Tr = ENGLISH) -> str:
+    """A time limit as players say it: ``45 min``, ``1h``, ``1h 30m`` (in the language of ``tr``)."""
     minutes = -(-int(seconds) // 60)
     if minutes < 60:
-        return f"{minutes} min"
-    return f"{minutes // 60}h" + (f" {minutes % 60}m" if minutes % 60 else "")
+        return words(tr, pgettext("page", "{n} min"), n=minutes)
+    if minutes % 60:
+        return words(tr, pgettext("page", "{hours}h {minutes}m"), hours=minutes // 60, minutes=minutes % 60)
+    return words(tr, pgettext("page", "{hours}h"), hours=minutes // 60)
 
 
-def modes(game: Game, *, dealt: bool) -> list[str]:
-    """The game's rules and modes as the game line names them (``dealt``: a short game's deeds were dealt)."""
+def modes(game: Game, *, dealt: bool, tr: Tr = ENGLISH) -> list[str]:
+    """The game's rules and modes as the game line names them, in the language of ``tr`` (``dealt``: a short
+    game's deeds were dealt)."""
     s = game.settings
     out = []
     if game.is_short_game:
-        out.append("short game (hotels after 3 houses" + (", deeds dealt)" if dealt else ")"))
+        out.append(words(tr, pgettext("page", "short game (hotels after 3 houses, deeds dealt)")) if dealt
+                   else words(tr, pgettext("page", "short game (hotels after 3 houses)")))
     if s.jackpot is not None:
-        out.append(f"Free Parking (seed {format_amount(s.jackpot) if s.jackpot else '0'})")
+        out.append(words(tr, pgettext("page", "Free Parking (seed {amount})"),
+                         amount=format_amount(s.jackpot) if s.jackpot else "0"))
     if s.time_limit is not None:
-        out.append(f"time limit {duration_text(s.time_limit)}")
+        out.append(words(tr, pgettext("page", "time limit {limit}"), limit=duration_text(s.time_limit, tr)))
     if s.sums is not None:
-        out.append("sums shown" if s.sums == "show" else "sums asked")
+        out.append(words(tr, pgettext("page", "sums shown")) if s.sums == "show"
+                   else words(tr, pgettext("page", "sums asked")))
     return out
 
 
-def over_line(game: Game, ranked: Sequence[tuple[int, str, int]]) -> str | None:
-    """``Time is up: Alice wins`` when a time-limit game has ended (the richest by end value), else the rules' line."""
+def over_line(game: Game, ranked: Sequence[tuple[int, str, int]], tr: Tr = ENGLISH) -> str | None:
+    """``Time is up: Alice wins`` when a time-limit game has ended (the richest by end value), else the rules' line,
+    in the language of ``tr``."""
     if not game.time_up:
-        return game_over_line(game)
+        return translate(game_over_line(game), tr)
     winners = [name for place, name, _ in ranked if place == 1]
-    return f"Time is up: {' & '.join(winners)} win{'s' if len(winners) == 1 else ''}" if winners else "Time is up"
+    if not winners:
+        return translate(time_left_line(0, True), tr)
+    return tr.npgettext("page", "Time is up: {names} wins", "Time is up: {names} win",  # type: ignore[attr-defined]
+                        len(winners)).format(names=" & ".join(winners))
 
 
-def _house_rules(game: Game, journal: Sequence[Transaction], dealt: bool | None) -> dict:
+def _house_rules(game: Game, journal: Sequence[Transaction], dealt: bool | None, tr: Tr) -> dict:
     """The pot, the play clock and the modes, for ``state()['game']``."""
     pot, left = game.pot, game.time_left
     if dealt is None:
@@ -162,9 +189,19 @@ def _house_rules(game: Game, journal: Sequence[Transaction], dealt: bool | None)
     return {"pot": pot, "pot_text": None if pot is None else (format_amount(pot) if pot else "0"),
             "jackpot": game.settings.jackpot, "time_limit": game.settings.time_limit,
             "time_left": None if left is None else int(left), "time_up": game.time_up,
-            "time_left_text": translate(time_left_line(left, game.time_up), page_tr(game.language)),
+            "time_left_text": translate(time_left_line(left, game.time_up), tr),
             "sums": game.settings.sums,
-            "dealt": bool(dealt) and game.is_short_game, "modes": modes(game, dealt=bool(dealt))}
+            "dealt": bool(dealt) and game.is_short_game, "modes": modes(game, dealt=bool(dealt), tr=tr)}
+
+
+def live_view(data: dict | None, game: Game | None, language: str | None = None) -> dict | None:
+    """The unit's live view (:class:`banker.events.LiveState`'s data: an auction, a deal) in the page's language:
+    the texts the core wrote in it (an auction's end) translated, as the game's state is (``language``: the
+    config's ``[unit] language``)."""
+    if data is None or game is None:
+        return data
+    tr = page_tr(language_for(game, language))
+    return {key: translate(value, tr) for key, value in data.items()}
 
 
 def _nice_ticks(low: int, high: int, count: int = 4) -> list[tuple[int, str]]:
@@ -207,17 +244,20 @@ def chart(game: Game, history: WorthHistory) -> dict:
 
 
 def state(game: Game, journal: Sequence[Transaction], history: WorthHistory, *, seq: int,
-          entries: EntryCache | None = None, dealt: bool | None = None) -> dict:
+          entries: EntryCache | None = None, dealt: bool | None = None, language: str | None = None) -> dict:
     """The page's whole state: the game now, the journal's tail, the chart, the standings.
 
     ``journal`` is the current game's transactions in order (the tail is
     taken here); ``seq`` counts the records read so far (it only grows);
     ``entries`` keeps journal entries written out from one state to the next;
-    ``dealt`` says a short game's deeds were dealt at its start (None: a deal in ``journal``).
+    ``dealt`` says a short game's deeds were dealt at its start (None: a deal in ``journal``);
+    ``language`` is the config's ``[unit] language``, the page's while the game has chosen none (as the unit's).
     """
     entries = entries if entries is not None else EntryCache()
+    code = language_for(game, language)
+    tr = page_tr(code)
     if game.id == 0:
-        return {"seq": seq, "game": None, "texts": texts(game.language), "balances": {}, "players": [], "deeds": [],
+        return {"seq": seq, "game": None, "language": code, "texts": texts(code), "balances": {}, "players": [], "deeds": [],
                 "bank": None,
                 "standings": [], "journal": [], "worth": {"players": [], "points": [], "ticks": [[0, "0"]],
                                                           "complete": True}}
@@ -225,6 +265,7 @@ def state(game: Game, journal: Sequence[Transaction], history: WorthHistory, *, 
     ranked = standings(game)
     players = [{
         "id": c.id, "name": c.name, "balance": game.balance(c.id), "balance_text": format_amount(game.balance(c.id)),
+        "balance_said": spoken_amount(game.balance(c.id), tr),
         "worth": total_worth(game, c.id), "worth_text": format_amount(total_worth(game, c.id)),
         "deeds": len(estate.deeds_of(c.id)), "jail_cards": estate.jail_cards_of(c.id),
         "in_game": game.balance(c.id) > 0 or bool(estate.deeds_of(c.id)),
@@ -232,13 +273,14 @@ def state(game: Game, journal: Sequence[Transaction], history: WorthHistory, *, 
     s = game.settings
     return {
         "seq": seq,
-        "texts": texts(game.language),
+        "language": code,
+        "texts": texts(code),
         "game": {"id": game.id, "started": game.started, "edition": s.edition, "title": game.edition.title,
-                 "language": game.language,
+                 "language": code,
                  "short_game": game.is_short_game, "houses_for_hotel": s.houses_for_hotel,
                  "allow_negative": s.allow_negative, "transactions": game.transactions,
-                 "bankruptcies": game.live_bankruptcies(), "over": over_line(game, ranked),
-                 **_house_rules(game, journal, dealt)},
+                 "bankruptcies": game.live_bankruptcies(), "over": over_line(game, ranked, tr),
+                 **_house_rules(game, journal, dealt, tr)},
         "balances": {c.name: game.balance(c.id) for c in game.cards},
         "players": players,
         "deeds": _deeds(game),
@@ -248,6 +290,6 @@ def state(game: Game, journal: Sequence[Transaction], history: WorthHistory, *, 
                  "jail_cards": estate.jail_cards_of(None)},
         "standings": [{"place": place, "name": name, "value": value, "value_text": format_amount(value)}
                       for place, name, value in ranked],
-        "journal": [entries.entry(game, tx) for tx in journal[-JOURNAL_TAIL:]],
+        "journal": [entries.entry(game, tx, code) for tx in journal[-JOURNAL_TAIL:]],
         "worth": chart(game, history),
     }

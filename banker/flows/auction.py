@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from ..i18n import _
+from ..i18n import _, joined
 from .. import views
 from ..entry import AmountEntry
 from ..errors import AmountError, InsufficientFunds, Refused
@@ -195,7 +195,7 @@ class Auction(Flow):
         if not self.entry.empty:
             return ctx.enter(replace(self, entry=AmountEntry(), notice=None))
         return Reply(mode=None, message=views.message(_('Auction cancelled'), self.what(ctx), _('Nothing sold')),
-                     effects=(LiveState(self._live(ctx, "cancelled", text="Auction cancelled")),))
+                     effects=(LiveState(self._live(ctx, "cancelled", text=_('Auction cancelled'))),))
 
     # -- time ----------------------------------------------------------------------------------
 
@@ -218,7 +218,8 @@ class Auction(Flow):
     def _close(self, ctx: Ctx) -> Reply:
         if self.bidder is None:
             return Reply(mode=None, message=views.message(_('No bid'), self.what(ctx), _('Nothing sold')),
-                         effects=(LiveState(self._live(ctx, "no-bid", text="No bid: nothing sold")),))
+                         # Translators: the table page's words (a browser shows them: no line of the OLED)
+                         effects=(LiveState(self._live(ctx, "no-bid", text=_('No bid: nothing sold'))),))
         return self.sell(ctx, ctx.game.card_by_id(self.bidder))
 
     def sell(self, ctx: Ctx, winner: Card) -> Reply:
@@ -236,9 +237,12 @@ class Auction(Flow):
 
     def told(self, ctx: Ctx, reply: Reply, winner: Card) -> Reply:
         """``reply`` (the sale's record, or its refusal) with the page told how the auction ended."""
-        done = self._live(ctx, "sold", text=f"Sold to {winner.name} for {format_amount(self.high)}")
+        # Translators: the table page's words (a browser shows them: no line of the OLED)
+        done = self._live(ctx, "sold", text=_('Sold to {name} for {amount}', name=winner.name,
+                                                amount=format_amount(self.high)))
         if reply.record is None:
-            done = self._live(ctx, "refused", text="Not sold: " + " ".join(reply.message.lines))
+            # Translators: the table page's words (a browser shows them: no line of the OLED)
+            done = self._live(ctx, "refused", text=_('Not sold: {why}', why=joined(*reply.message.lines, width=0)))
         return replace(reply, effects=reply.effects + (LiveState(done),))
 
 

@@ -71,7 +71,8 @@ class HouseAuction(Auction):
             return HouseLot(self, winner, lots).place(ctx, lots[0], back=None)
         if not lots:
             return self.told(ctx, ctx.refuse(views.refused(_("{name} can't build", name=winner.name), _('Nothing sold'))), winner)
-        text = f"{winner.name} won at {format_amount(self.high)}: choosing the lot"
+        # Translators: the table page's words (a browser shows them: no line of the OLED)
+        text = _('{name} won at {amount}: choosing the lot', name=winner.name, amount=format_amount(self.high))
         return Reply(mode=HouseLot(self, winner, lots), tone="success",
                      effects=(LiveState(self._live(ctx, "sold", text=text)),))
 
@@ -140,7 +141,8 @@ class HouseLot(Flow):
             return ctx.enter(replace(self, square=None))
         name = self.winner.name
         return Reply(mode=None, message=views.message(_('House not taken'), _('{name} gave it up', name=name), _('Nothing written')),
-                     effects=(LiveState(self.auction._live(ctx, "cancelled", text=f"{name} gave the house up")),))
+                     # Translators: the table page's words (a browser shows them: no line of the OLED)
+                     effects=(LiveState(self.auction._live(ctx, "cancelled", text=_('{name} gave the house up', name=name))),))
 
 
 def _short(ctx: Ctx, slug: str) -> str:

@@ -10,6 +10,7 @@
   const SILENT_MS = 25000;   // the server says something every 10 s; silence this long means the unit is gone
   const LIVE_STALE_MS = 10000;  // an open live view is sent every second: silence this long means it is over
   const LIVE_ENDED_MS = 8000;   // "Sold to Bob for 1.5M" stays this long
+  const CALLS = { "going once": "Going once!", "going twice": "Going twice!" };  // an auction's call, as shown
   let source = null, lastHeard = 0, retryMs = 1000, retryTimer = null, previous = {}, refused = false, liveTimer = null;
 
   const $ = (id) => document.getElementById(id);
@@ -26,14 +27,15 @@
   const sr = (text) => el("span", { class: "sr" }, text);
   const clear = (node) => { while (node.firstChild) node.removeChild(node.firstChild); return node; };
   const clock = (epoch) => epoch ? new Date(epoch * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) : "";
-  const dollars = (n) => n.toLocaleString("en-US") + " dollars";
+  // An amount in full, for a screen reader: "15,000,000 dollars", its digits grouped the game's language's way.
+  const dollars = (n) => t("{amount} dollars", { amount: n.toLocaleString(document.documentElement.lang || "en") });
 
   // -- drawing one state -----------------------------------------------------------------------
 
   // The page's fixed words (page.html's, marked data-t) in the game's language.
   function drawWords(s) {
     TEXTS = s.texts || {};
-    document.documentElement.lang = (s.game && s.game.language) || "en";
+    document.documentElement.lang = s.language || "en";
     for (const node of document.querySelectorAll("[data-t]")) {
       if (!node.dataset.t) node.dataset.t = node.textContent;
       node.textContent = t(node.dataset.t);
@@ -77,7 +79,7 @@
       const changed = "pot" in previous && previous.pot !== g.pot;
       clear(pot).append(el("span", { class: "label" }, t("Free Parking")), " ",
         el("b", { class: "amount" + (changed ? " flash" : "") }, g.pot_text));
-      pot.setAttribute("aria-label", `Free Parking pot: ${g.pot_text}, ${dollars(g.pot)}`);
+      pot.setAttribute("aria-label", t("Free Parking pot: {amount}", { amount: `${g.pot_text}, ${dollars(g.pot)}` }));
       pot.dataset.pot = g.pot;
       if (changed) setTimeout(() => pot.querySelectorAll(".flash").forEach((n) => n.classList.remove("flash")), 1500);
     }
@@ -112,16 +114,16 @@
       el("span", { "aria-hidden": "true" }, d.short));
     if (d.hotel) {
       chip.append(el("span", { class: "hotel", "aria-hidden": "true" }, t("HOTEL")));
-      label.push("a hotel");
+      label.push(t("a hotel"));
     } else if (d.houses) {
       const row = el("span", { class: "houses", "aria-hidden": "true" });
       for (let i = 0; i < d.houses; i++) row.append(el("i", { class: "house" }));
       chip.append(row);
-      label.push(d.houses === 1 ? "1 house" : `${d.houses} houses`);
+      label.push(d.houses === 1 ? t("1 house") : t("{n} houses", { n: d.houses }));
     }
     if (d.mortgaged) {
       chip.append(el("span", { class: "tag", "aria-hidden": "true" }, t("MORTGAGED")));
-      label.push("mortgaged");
+      label.push(t("mortgaged"));
     }
     chip.append(sr(label.join(", ")));
     return chip;
@@ -139,7 +141,7 @@
       for (const d of mine) { if (!byGroup.has(d.group)) byGroup.set(d.group, []); byGroup.get(d.group).push(d); }
       for (const [group, deeds] of byGroup) {
         const whole = deeds.length === sizes[group];
-        groups.append(el("li", { class: `group g-${group}`, "aria-label": `${GROUPS[group] || group}: ${deeds.length} of ${sizes[group]}` },
+        groups.append(el("li", { class: `group g-${group}`, "aria-label": t("{group}: {n} of {m}", { group: GROUPS[group] ? t(GROUPS[group]) : group, n: deeds.length, m: sizes[group] }) },
           el("span", { class: "gname" }, el("b", {}, GROUPS[group] ? t(GROUPS[group]) : group), ` ${deeds.length}/${sizes[group]}` + (whole ? " · " + t("whole group") : "")),
           ...deeds.map(deedChip)));
       }
@@ -152,10 +154,10 @@
     const list = clear($("bank-list"));
     const row = (term, value, spoken) => el("div", {}, el("dt", {}, term),
       el("dd", {}, el("span", { "aria-hidden": "true" }, value), sr(spoken)));
-    list.append(row(t("Houses"), b.houses, `${b.houses} of ${b.house_stock} houses left`),
-      row(t("Hotels"), b.hotels, `${b.hotels} of ${b.hotel_stock} hotels left`),
-      row(t("Unsold deeds"), b.unsold, `${b.unsold} deeds unsold`),
-      row(t("Jail cards"), b.jail_cards, `${b.jail_cards} Get Out of Jail Free cards in the decks`));
+    list.append(row(t("Houses"), b.houses, t("{n} of {m} houses left", { n: b.houses, m: b.house_stock })),
+      row(t("Hotels"), b.hotels, t("{n} of {m} hotels left", { n: b.hotels, m: b.hotel_stock })),
+      row(t("Unsold deeds"), b.unsold, t("{n} deeds unsold", { n: b.unsold })),
+      row(t("Jail cards"), b.jail_cards, t("{n} Get Out of Jail Free cards in the decks", { n: b.jail_cards })));
   }
 
   function drawStandings(rows) {
@@ -191,12 +193,13 @@
     const ticks = w.ticks, lo = ticks[0][0], hi = Math.max(ticks[ticks.length - 1][0], lo + 1), n = w.points.length;
     const x = (i) => left + (n > 1 ? i / (n - 1) : 0) * (W - left - right);
     const y = (v) => top + (1 - (Math.min(hi, Math.max(lo, v)) - lo) / (hi - lo)) * (H - top - bottom);
-    const now = w.players.map((name, k) => `${name} ${n && w.points[n - 1][1][k] !== null ? w.points[n - 1][1][k].toLocaleString("en-US") : 0} dollars`);
+    const now = w.players.map((name, k) => `${name} ${dollars(n && w.points[n - 1][1][k] !== null ? w.points[n - 1][1][k] : 0)}`);
     const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, preserveAspectRatio: "none", role: "img",
       "aria-labelledby": "chart-title chart-desc" });
     const yaxis = el("div", { class: "yaxis", "aria-hidden": "true" }), xaxis = el("div", { class: "xaxis", "aria-hidden": "true" });
-    chart.append(svg("title", { id: "chart-title" }, "Total worth of each player over the game"),
-      svg("desc", { id: "chart-desc" }, `Cash, deeds and buildings after each of ${n} transactions. Now: ${now.join(", ")}.`));
+    chart.append(svg("title", { id: "chart-title" }, t("Total worth of each player over the game")),
+      svg("desc", { id: "chart-desc" }, t("Cash, deeds and buildings after each of {n} transactions. Now: {worths}.",
+        { n, worths: now.join(", ") })));
     for (const [value, text] of ticks) {
       chart.append(svg("line", { class: "grid", x1: left, x2: W - right, y1: y(value), y2: y(value) }));
       const label = el("span", { class: "tick" }, text);
@@ -260,7 +263,7 @@
       list.replaceChildren();
       const parts = [...gives.deed_names];
       if (gives.cash_text) parts.push(gives.cash_text);
-      if (gives.jail_cards) parts.push(gives.jail_cards === 1 ? "a Get Out of Jail Free card" : `${gives.jail_cards} Get Out of Jail Free cards`);
+      if (gives.jail_cards) parts.push(gives.jail_cards === 1 ? t("a Get Out of Jail Free card") : t("{n} Get Out of Jail Free cards", { n: gives.jail_cards }));
       for (const part of parts.length ? parts : [t("nothing yet")]) list.append(el("li", {}, part));
     };
     side(v.first, v.first_gives, "deal-first");
@@ -284,7 +287,7 @@
     $("live-high").textContent = v.high_text || t("No bid");
     $("live-bidder").textContent = v.bidder || "";
     $("live-seconds").textContent = open ? t("{n} s left", { n: v.seconds }) : "";
-    $("live-call").textContent = open ? (v.call ? v.call[0].toUpperCase() + v.call.slice(1) + "!" : "") : (v.text || "");
+    $("live-call").textContent = open ? (v.call ? t(CALLS[v.call] || v.call) : "") : (v.text || "");
     liveTimer = setTimeout(() => { box.hidden = true; }, open ? LIVE_STALE_MS : LIVE_ENDED_MS);
   }
 

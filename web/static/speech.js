@@ -5,22 +5,18 @@
   const SPEAK_KEY = "banker.readAloud";
   const speech = { on: false, heard: null, lang: "en", last: null, state: null };  // heard: the newest entry already seen
 
-  // The unit's M/K notation in words, for a voice ("2.5M" would be "two point five M"); "#12" as "number 12".
-  const words = (text) => String(text).replace(/(\d+(?:\.\d+)?)M\b/g, "$1 million")
-    .replace(/(\d+(?:\.\d+)?)K\b/g, "$1 thousand").replace(/#(\d+)/g, "number $1");
-
-  // What is said for journal entries: each one's sentence, then the balance now of each player they name.
+  // What is said for journal entries: each one's sentence, then the balance now of each player they name; the
+  // server words the amounts for a voice in the game's language ("2.5 million", not "two point five M": docs/web.md).
   function spoken(entries, s) {
     const told = [], names = new Set();
     for (const e of entries) {
-      const says = e.says && e.says.length ? e.says : [e.memo];
-      const text = says.map((part, i) => i % 2 ? part : words(part)).join("").trim();
+      const text = (e.heard || e.memo).trim();
       told.push(/[.!?]$/.test(text) ? text : text + ".");
-      says.forEach((part, i) => { if (i % 2) names.add(part); });
+      (e.says || []).forEach((part, i) => { if (i % 2) names.add(part); });
     }
     let text = told.join(" ");
     for (const p of [...names].map((name) => s.players.find((q) => q.name === name)).filter(Boolean)) {
-      text += " " + t("{name} has {amount}.", { name: p.name, amount: words(p.balance_text) });
+      text += " " + t("{name} has {amount}.", { name: p.name, amount: p.balance_said });
     }
     return text;
   }
@@ -32,7 +28,7 @@
     u.lang = speech.lang;
     u.onerror = (ev) => {  // a browser speaks only after the viewer has touched the page once (a stored "on")
       if (ev.error !== "not-allowed") return;
-      speakNote("Touch or click the page once to let this browser speak.");
+      speakNote(t("Touch or click the page once to let this browser speak."));
       const heard = () => speakNote("");
       document.addEventListener("pointerdown", heard, { once: true });
       document.addEventListener("keydown", heard, { once: true });
@@ -43,7 +39,7 @@
 
   function readAloud(s) {
     speech.state = s;
-    speech.lang = (s.game && s.game.language) || "en";
+    speech.lang = s.language || "en";
     const last = s.journal.length ? s.journal[s.journal.length - 1].id : 0;
     if (speech.heard === null || last < speech.heard) { speech.heard = last; return; }  // the page opened: nothing new
     const fresh = s.journal.filter((e) => e.id > speech.heard);
@@ -58,7 +54,7 @@
     const button = $("speak");
     button.setAttribute("aria-pressed", String(on));
     $("speak-state").textContent = on ? t("on") : t("off");
-    speakNote(on && !window.speechSynthesis ? "This browser cannot speak." : "");
+    speakNote(on && !window.speechSynthesis ? t("This browser cannot speak.") : "");
     if (remember) {
       try { localStorage.setItem(SPEAK_KEY, on ? "on" : "off"); } catch (e) { /* storage off: not remembered */ }
     }
