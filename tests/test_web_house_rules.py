@@ -22,7 +22,7 @@ from runtime.ledger import SqliteLedger
 from web.demo import play_house_rules_demo
 from web.journal import says
 from web.source import FileSource, SnapshotSource
-from web.view import EntryCache, WorthHistory, duration_text, state
+from web.view import EntryCache, WorthHistory, state
 
 HOUSE_RULES = GameSettings(houses_for_hotel=3, jackpot=500_000, time_limit=3600)
 
@@ -83,7 +83,7 @@ def test_the_pot_and_the_time_left_are_in_the_state(table):
 def test_the_game_line_names_the_modes():
     g = Table().state()["game"]
     assert g["modes"] == ["short game (hotels after 3 houses, deeds dealt)", "Free Parking (seed 500K)",
-                          "time limit 1h"]
+                          "time limit 1h 00m"]
     g = Table(GameSettings(jackpot=0, time_limit=5400, sums="ask")).state()["game"]
     assert g["modes"] == ["Free Parking (seed 0)", "time limit 1h 30m", "sums asked"]
     assert not g["dealt"] and g["pot_text"] == "0"
@@ -147,9 +147,10 @@ def test_no_posting_of_the_pot_shows_card_0(table):
     assert [(p["from"], p["to"]) for p in entry["postings"]] == [("Free Parking", "Bob"), ("Bank", "Free Parking")]
 
 
-def test_time_limits_are_written_as_players_say_them():
-    assert [duration_text(s) for s in (600, 2700, 3600, 5400, 7200, 90)] == [
-        "10 min", "45 min", "1h", "1h 30m", "2h", "2 min"]
+def test_time_limits_are_written_as_the_unit_writes_them():
+    limits = [Table(GameSettings(time_limit=s)).state()["game"]["modes"][-1] for s in (600, 2700, 3600, 5400, 90)]
+    assert limits == ["time limit 10 min", "time limit 45 min", "time limit 1h 00m", "time limit 1h 30m",
+                      "time limit 2 min"]
 
 
 def test_the_file_source_publishes_a_state_for_each_play_clock_record(tmp_path):

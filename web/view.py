@@ -17,7 +17,7 @@ from collections.abc import Iterable, Sequence
 from banker.errors import Refused
 from banker.game import Game, apply
 from banker.history import before_play
-from banker.i18n import ENGLISH, Tr, translate
+from banker.i18n import Tr, translate
 from banker.money import format_amount
 from banker.play_clock import time_left_line
 from banker.records import BANK, Transaction
@@ -106,9 +106,8 @@ class EntryCache:
         self.language: str | None = None
         self.entries: dict[int, dict] = {}
 
-    def entry(self, game: Game, tx: Transaction, language: str | None = None) -> dict:
-        """``tx`` written out in ``language`` (None: the game's)."""
-        language = language or game.language
+    def entry(self, game: Game, tx: Transaction, language: str) -> dict:
+        """``tx`` written out in ``language``."""
         if game.names is not self.names or language != self.language:
             self.names, self.language, self.entries = game.names, language, {}
         written = self.entries.get(tx.id)
@@ -140,17 +139,7 @@ def heard(sentence: Sequence[str], tr: Tr) -> str:
                    for i, part in enumerate(sentence))
 
 
-def duration_text(seconds: int, tr: Tr = ENGLISH) -> str:
-    """A time limit as players say it: ``45 min``, ``1h``, ``1h 30m`` (in the language of ``tr``)."""
-    minutes = -(-int(seconds) // 60)
-    if minutes < 60:
-        return words(tr, pgettext("page", "{n} min"), n=minutes)
-    if minutes % 60:
-        return words(tr, pgettext("page", "{hours}h {minutes}m"), hours=minutes // 60, minutes=minutes % 60)
-    return words(tr, pgettext("page", "{hours}h"), hours=minutes // 60)
-
-
-def modes(game: Game, *, dealt: bool, tr: Tr = ENGLISH) -> list[str]:
+def modes(game: Game, *, dealt: bool, tr: Tr) -> list[str]:
     """The game's rules and modes as the game line names them, in the language of ``tr`` (``dealt``: a short
     game's deeds were dealt)."""
     s = game.settings
@@ -162,14 +151,15 @@ def modes(game: Game, *, dealt: bool, tr: Tr = ENGLISH) -> list[str]:
         out.append(words(tr, pgettext("page", "Free Parking (seed {amount})"),
                          amount=format_amount(s.jackpot) if s.jackpot else "0"))
     if s.time_limit is not None:
-        out.append(words(tr, pgettext("page", "time limit {limit}"), limit=duration_text(s.time_limit, tr)))
+        limit = translate(time_left_line(s.time_limit, False, left=False), tr)  # as the unit writes it: 1h 30m
+        out.append(words(tr, pgettext("page", "time limit {limit}"), limit=limit))
     if s.sums is not None:
         out.append(words(tr, pgettext("page", "sums shown")) if s.sums == "show"
                    else words(tr, pgettext("page", "sums asked")))
     return out
 
 
-def over_line(game: Game, ranked: Sequence[tuple[int, str, int]], tr: Tr = ENGLISH) -> str | None:
+def over_line(game: Game, ranked: Sequence[tuple[int, str, int]], tr: Tr) -> str | None:
     """``Time is up: Alice wins`` when a time-limit game has ended (the richest by end value), else the rules' line,
     in the language of ``tr``."""
     if not game.time_up:
