@@ -254,8 +254,9 @@ def test_a_retired_player_gets_no_deal(dealt):
     assert not isinstance(dealt.shell.panel.mode, DealMode) and posted(dealt) == before
 
 
-def test_a_retired_player_is_refused_by_the_fold_too(dealt):
-    """A deal built before a bankruptcy can't go through after it (the rule's record is refused by the fold)."""
+def test_a_deal_built_before_a_bankruptcy_is_refused_when_checked_after_it(dealt):
+    """A deal built before a bankruptcy can't go through after it: checking it names the retired player (the fold
+    refusing a deed given to a retired player is tests/test_retired.py's)."""
     from banker.flows.trade import DealMode as Deal
     from banker.rules import Offer
 

@@ -193,13 +193,13 @@ def test_the_pot_and_the_time_left_change_live_and_fit_a_phone_and_a_tv(browser,
             assert browser.execute_script(LAYOUT)["latest"]  # the header's longer, the last line still in view
             alice = ledger.game().card_by_name("Alice").id
             ledger.post(income_tax(ledger.game(), player=alice).to_transaction())  # the unit commits a tax
-            until(lambda: chip(browser, "pot") == "Free Parking 6M", 1.0, "the pot after a tax")
+            until(lambda: chip(browser, "pot") == "Free Parking 6M", 3.0, "the pot after a tax")
             assert browser.find_element("id", "latest").text == "LAST #17 Alice paid Income Tax 2M into Free Parking"
             ledger.commit(PlayClock(ledger.game().id, 49 * 60.0))  # a minute of play: a clock record, no money
-            until(lambda: chip(browser, "time-left") == "41 min left", 1.0, "the time left after a clock record")
+            until(lambda: chip(browser, "time-left") == "41 min left", 3.0, "the time left after a clock record")
             assert browser.execute_script("return document.getElementById('over').hidden")
             ledger.commit(PlayClock(ledger.game().id, 90 * 60.0))
-            until(lambda: chip(browser, "time-left") == "Time is up", 1.0, "the end of the time limit")
+            until(lambda: chip(browser, "time-left") == "Time is up", 3.0, "the end of the time limit")
             assert browser.find_element("id", "over").text == "Time is up: Bob wins"
             as_device(browser, 1920, 1000)
             try:

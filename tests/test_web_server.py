@@ -87,11 +87,9 @@ class EventStream:
 
 
 @pytest.fixture
-def game(tmp_path):
-    with SqliteLedger(tmp_path / "ledger.db") as ledger:
-        ledger.enrol("Alice", "A1")
-        ledger.enrol("Bob", "B2")
-        yield ledger
+def game(unit):
+    """The unit's ledger file (conftest's ``unit``: Alice and Bob enrolled), the game the page follows."""
+    return unit
 
 
 @pytest.fixture
