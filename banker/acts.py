@@ -86,7 +86,7 @@ def new_game(game: Game, settings: GameSettings | None = None, *, shuffle: bytes
         seed = Transaction("pot-seed", (Posting(BANK, POT, settings.jackpot, "pot-seed"),), "Free Parking seeded")
         openings += (replace(seed, id=game.next_tx + len(openings), game=number),)
     record = NewGame(number, settings, openings)
-    if settings.houses_for_hotel != 3 or not game.cards:
+    if not settings.is_short_game or not game.cards:
         return record
     try:
         started = apply(game, record)

@@ -34,7 +34,7 @@ def openings(record: Record, game: Game) -> list[Problem]:
             problems.append(Problem(tx.id, "seeds the Free Parking pot with other than the game's seed"))
         elif tx.kind == "deal" and not _dealt_at_prices(tx, game.editions.get(settings.edition)):
             problems.append(Problem(tx.id, "deals deeds other than at their printed prices"))
-        elif tx.kind not in ("opening", "pot-seed", "deal") or (tx.kind == "deal" and settings.houses_for_hotel != 3):
+        elif tx.kind not in ("opening", "pot-seed", "deal") or (tx.kind == "deal" and not settings.is_short_game):
             problems.append(Problem(tx.id, f"a {tx.kind} entry among a game's openings"))
     return problems
 

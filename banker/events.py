@@ -207,7 +207,7 @@ class LiveState:
     data: dict | None
 
 
-# -- the voice (issue 22, VOICE): what to say, and the balance key's request -------------------
+# -- the voice: what to say, and the balance key's request ------------------------------------
 
 
 @dataclass(frozen=True)

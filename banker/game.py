@@ -173,7 +173,7 @@ class Game:
     @property
     def is_short_game(self) -> bool:
         """A short game is one whose hotels need 3 houses (``banker game new --short-game``)."""
-        return self.settings.houses_for_hotel == 3
+        return self.settings.is_short_game
 
     def in_game(self) -> list[Card]:
         """The players still playing: not retired, with money left or a deed (a bankrupt player has neither)."""

@@ -7,7 +7,7 @@ A view writes each line it shows with :func:`_` (or :func:`_n` for a count)::
 
 The value is the English text, an ordinary ``str`` (tests, keypad scripts,
 the CLI and error messages read English as before), that also keeps its
-gettext message id and its fields. :func:`localize` turns a screen's texts
+gettext message id and its fields. :func:`localized` turns a screen's texts
 into the game's language with a :class:`Tr`: a :class:`gettext.GNUTranslations`
 the runtime loads from the ``locales/`` catalogs (``runtime/languages.py``);
 :data:`ENGLISH` is no catalog at all. Nothing here reads a file or keeps
@@ -21,12 +21,8 @@ from __future__ import annotations
 
 import gettext
 from collections.abc import Mapping
-from dataclasses import replace
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Protocol
-
-if TYPE_CHECKING:
-    from .screen import Screen
+from typing import Protocol
 
 #: The languages the unit speaks, in the order the ``FN 8`` key steps through them.
 LANGUAGES = ("en", "de", "fr", "es", "nl")
@@ -157,11 +153,6 @@ def N_(msgid: str) -> str:  # noqa: N802  (gettext's name for the marker)
 def translate(text: object, tr: Tr) -> object:
     """``text`` in the language of ``tr`` when it is a :class:`Text`; anything else (a name, an amount) as it is."""
     return text.translated(tr) if isinstance(text, Text) else text
-
-
-def localize(screen: Screen, tr: Tr) -> Screen:
-    """``screen`` with its texts in the language of ``tr``, as plain strings (a screen with none: itself)."""
-    return replace(screen, lines=localized(screen.lines, tr))
 
 
 def localized(lines: tuple[str, ...], tr: Tr) -> tuple[str, ...]:

@@ -121,6 +121,11 @@ class GameSettings:
     time_limit: int | None = field(default=None, metadata=WHEN_SET)
     sums: str | None = field(default=None, metadata=WHEN_SET)
 
+    @property
+    def is_short_game(self) -> bool:
+        """The short game: its hotels need 3 houses (``banker game new --short-game``)."""
+        return self.houses_for_hotel == 3
+
 
 @dataclass(frozen=True)
 class Enrolment:

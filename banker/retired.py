@@ -13,18 +13,14 @@ from typing import TYPE_CHECKING
 
 from .i18n import _
 from .errors import Refused
-from .records import BANK, POT, JailCardChange, OwnerChange, RetiredChange, Transaction
+from .records import JailCardChange, OwnerChange, RetiredChange, Transaction
 
 if TYPE_CHECKING:
     from .game import Game
 
 
 class PlayerRetired(Refused):
-    """A transaction named a player who is out of the game; ``player`` is their card id."""
-
-    def __init__(self, message: str, player: int) -> None:
-        super().__init__(message)
-        self.player = player
+    """A transaction named a player who is out of the game."""
 
 
 def refuse_retired(game: Game, tx: Transaction) -> None:
@@ -34,5 +30,5 @@ def refuse_retired(game: Game, tx: Transaction) -> None:
     parties = [p.payer for p in tx.postings] + [p.payee for p in tx.postings]
     parties += [c.after for c in tx.changes if type(c) in (OwnerChange, JailCardChange)]
     for party in parties:
-        if party is not BANK and party != POT and party in out:
-            raise PlayerRetired(_('{name} is bankrupt', name=game.name_of(party)), party)
+        if party in out:  # only players retire: never the bank (None) nor the pot (0)
+            raise PlayerRetired(_('{name} is bankrupt', name=game.name_of(party)))

@@ -270,17 +270,10 @@ def _parse_expect(text: str, words: list[str], number: int) -> Step:
     what = words[1].lower() if len(words) > 1 else ""
     if what == "balance":
         _arity(words, number, 3, 3, "expect balance NAME AMOUNT")
-        try:
-            amount = parse_amount(words[3], allow_negative=True, allow_zero=True)
-        except AmountError as exc:
-            raise ScriptError(number, str(exc)) from None
-        return ExpectBalance(words[2], amount)
+        return ExpectBalance(words[2], _amount(words[3], number, allow_negative=True))
     if what == "pot":
         _arity(words, number, 2, 2, "expect pot AMOUNT")
-        try:
-            return ExpectPot(parse_amount(words[2], allow_zero=True))
-        except AmountError as exc:
-            raise ScriptError(number, str(exc)) from None
+        return ExpectPot(_amount(words[2], number))
     if what == "screen":
         needle = text.strip()[len("expect"):].strip()[len("screen"):].strip()
         if not needle:
@@ -300,6 +293,14 @@ def _count(word: str, number: int, high: int) -> int:
     return int(word)
 
 
+def _amount(word: str, number: int, *, allow_negative: bool = False) -> int:
+    """An expected amount (zero too), or the line's error."""
+    try:
+        return parse_amount(word, allow_negative=allow_negative, allow_zero=True)
+    except AmountError as exc:
+        raise ScriptError(number, str(exc)) from None
+
+
 def _parse_deed_expect(what: str, words: list[str], number: int) -> Step:
     if what == "owner":
         _arity(words, number, 3, 3, "expect owner SLUG NAME|bank")
@@ -316,11 +317,7 @@ def _parse_deed_expect(what: str, words: list[str], number: int) -> Step:
         _arity(words, number, 2, 2, f"expect {what} N")
         return ExpectBank(what[len("bank-"):], _count(words[2], number, 999))
     _arity(words, number, 3, 3, "expect worth NAME AMOUNT")
-    try:
-        amount = parse_amount(words[3], allow_negative=True, allow_zero=True)
-    except AmountError as exc:
-        raise ScriptError(number, str(exc)) from None
-    return ExpectWorth(words[2], amount)
+    return ExpectWorth(words[2], _amount(words[3], number, allow_negative=True))
 
 
 #: The most steps a script may hold (it is parsed whole before anything runs, so its steps are all in memory).

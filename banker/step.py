@@ -107,7 +107,7 @@ def _with_live(panel: Panel, game: Game, outcome: Outcome) -> Outcome:
     return replace(outcome, effects=outcome.effects + (LiveState(after),))
 
 
-# -- the voice (issue 22, VOICE's one block: the texts are banker.voice's) ---------------------------
+# -- the voice (the texts are banker.voice's) ----------------------------------------------------------
 
 
 def _with_voice(panel: Panel, game: Game, event: Event, outcome: Outcome, tr: Tr = ENGLISH) -> Outcome:

@@ -26,7 +26,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .events import LiveState, PlayTone
+from .errors import AmountError
 from .i18n import ENGLISH, Tr
+from .money import parse_amount
 from .records import BANK, POT, Enrolment, NewGame, Setting, Transaction
 
 if TYPE_CHECKING:
@@ -34,10 +36,6 @@ if TYPE_CHECKING:
     from .panel import Panel
     from .screen import Screen
     from .step import Outcome
-
-
-#: The gettext context of every spoken text (a catalog may word a screen's text and its spoken text apart).
-VOICE = "voice"
 
 
 # -- amounts -----------------------------------------------------------------------------------
@@ -74,13 +72,14 @@ def spoken_text(text: str, tr: Tr = ENGLISH) -> str:
     thousand"), the readers' ``+`` and ``-`` named."""
 
     def word(match: re.Match) -> str:
-        sign, number, suffix = match.groups()
+        _sign, number, suffix = match.groups()
         if not suffix and "," not in number:
             return match.group(0)  # a count, a board square, a PIN's length: read as it is
-        whole, _dot, part = number.replace(",", "").partition(".")
-        unit = {"M": 1_000_000, "K": 1_000, "": 1}[suffix]
-        amount = int(whole) * unit + (int(part.ljust(len(str(unit)) - 1, "0")) if part else 0)
-        return spoken_amount(-amount if sign == "-" else amount, tr)
+        try:
+            amount = parse_amount(match.group(0).lstrip("+"), allow_negative=True, allow_zero=True)
+        except AmountError:
+            return match.group(0)  # not whole dollars ("1.2345K"): read as it is
+        return spoken_amount(amount, tr)
 
     text = _NOTATION.sub(word, text)
     text = re.sub(r"(?<!\S)\+(?!\S)", tr.pgettext("voice", "plus"), text)
