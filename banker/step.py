@@ -51,6 +51,7 @@ from .events import (
 from .flows.home import HOME
 from .flows.key_code import revealed
 from .flows.menu import FnMenu
+from .flows.raise_cash import short_offer
 from .errors import Refused
 from .game import Game, apply
 from .i18n import ENGLISH, Tr, _, localized
@@ -150,6 +151,8 @@ def _mode(panel: Panel) -> Mode:
 
 
 def _outcome(panel: Panel, game: Game, reply: Reply) -> Outcome:
+    if reply.short is not None:
+        reply = short_offer(Ctx(panel, game), reply)  # a payment refused for a shortfall: "0: raise cash"
     if reply.record is not None and reply.grant is None and requires_pin(game, reply.record):
         reply = ask_pin(reply)  # the banker's act: the PIN goes with its record to the write path
     elif game.settings.sums is not None and reply.after is not None and not isinstance(panel.mode, AskSum):

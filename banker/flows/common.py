@@ -39,18 +39,7 @@ def act(ctx: Ctx, rule, shown: DealShown, *, actor: Card | None, stay: object = 
     except (Refused, AmountError) as exc:
         return ctx.refuse(views.refused(str(exc)), then=back)
     tx = game.numbered(deal.to_transaction(memo))
-    return offer_raise_cash(ctx, ctx.commit(tx, lambda after: shown(deal, after), mode=stay, on_refusal=back,
-                                            actor=actor))
-
-
-def offer_raise_cash(ctx: Ctx, reply: Reply) -> Reply:
-    """``reply`` as it is, unless the fold refused its payment for a shortfall: then the refusal screen offers
-    ``0: raise cash`` (:mod:`banker.flows.raise_cash`), and keeps the payment to retry it."""
-    if reply.short is None:
-        return reply
-    from .raise_cash import short_offer  # raise_cash builds on this module (and the home screen): imported late
-
-    return short_offer(ctx, reply)
+    return ctx.commit(tx, lambda after: shown(deal, after), mode=stay, on_refusal=back, actor=actor)
 
 
 def one_player_result(card: Card, title: str | None = None) -> DealShown:
@@ -92,7 +81,7 @@ class Flow(Mode):
     def key(self, ctx: Ctx, key: Key) -> Reply:
         if key == Key.FN:
             return self.fn(ctx)
-        return offer_raise_cash(ctx, self.press(ctx, key))  # a payment committed by the flow itself, short
+        return self.press(ctx, key)
 
     def fn(self, ctx: Ctx) -> Reply:
         return ctx.enter(MENU)

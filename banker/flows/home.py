@@ -27,7 +27,6 @@ from ..screen import Screen
 from ..money import format_amount
 from ..play_clock import time_left_line
 from ..rules.standings import standings
-from .common import offer_raise_cash
 from .menu import FnMenu
 
 #: The keys a reader's fault refuses on the home screen (nothing is paid until it reads again).
@@ -131,7 +130,7 @@ def _post(ctx: Ctx, payer: Card | None, payee: Card | None, amount: int, kind: s
             return views.received(payee, amount, after.balance(payee.id), memo)
         return views.paid(payer, amount, after.balance(payer.id))
 
-    return offer_raise_cash(ctx, ctx.commit(tx, shown, actor=payer))
+    return ctx.commit(tx, shown, actor=payer)
 
 
 # -- FN and enrolment on the device ------------------------------------------------------------

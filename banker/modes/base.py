@@ -91,7 +91,7 @@ Shown = Callable[[Game], Screen]
 @dataclass(frozen=True)
 class Shortfall:
     """A payment the fold refused because ``actor`` is ``amount`` short: kept with a funds refusal's reply so the
-    flows can offer to raise the cash (:mod:`banker.flows.raise_cash`) and then retry the very same payment.
+    step can offer to raise the cash (:mod:`banker.flows.raise_cash`) and then retry the very same payment.
     ``record``: the transaction as it was refused; ``shown``: its success screen; ``mode``: the mode after it
     succeeds."""
 
@@ -167,7 +167,7 @@ class Ctx:
         ``mode`` is the mode after a success; ``on_refusal`` where a refusal leaves the unit (as in
         :meth:`refuse`); ``actor`` is the card whose shortfall a funds refusal names (the fold,
         :func:`banker.game.apply`, is the one place that refuses a balance below zero). A transaction refused
-        for ``actor``'s shortfall carries a :class:`Shortfall` in the reply (``short``): the flows turn it into
+        for ``actor``'s shortfall carries a :class:`Shortfall` in the reply (``short``): the step turns it into
         the refusal screen's offer to raise the cash (``0``) and keep the payment to retry it.
         """
         if self.wall:  # the key's own time: the fold here is then the one the ledger keeps
