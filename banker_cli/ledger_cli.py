@@ -219,7 +219,7 @@ def _journal(ledger_, game_id: int, label: str = "reading"):
     """
     from banker_cli.progress import progress_bar
 
-    names = ledger_.game().names
+    game = ledger_.game()
     count = next((g.transactions for g in ledger_.games() if g.id == game_id), 0)
     rows_on_screen = sys.stdout.isatty()
     with ExitStack() as bar:
@@ -239,19 +239,16 @@ def _journal(ledger_, game_id: int, label: str = "reading"):
                 yield {
                     "id": tx.id, "game": tx.game,
                     "time": datetime.fromtimestamp(tx.time).isoformat(timespec="seconds"),
-                    "kind": tx.kind, "payer": _party(names, p.payer), "payee": _party(names, p.payee),
+                    "kind": tx.kind, "payer": _party(game, p.payer), "payee": _party(game, p.payee),
                     "amount": p.amount, "memo": tx.memo, "reverses": tx.reverses,
                     "reversed_by": undone_by.get(tx.id),
                 }
 
 
-def _party(names, card_id: int | None) -> str:
-    """A posting's party as the listing names it: a player, "bank", or the Free Parking pot (a house rule)."""
-    from banker.records import POT
-
-    if card_id is None:
-        return "bank"
-    return "Free Parking" if card_id == POT else names.get(card_id, f"card {card_id}")
+def _party(game, card_id: int | None) -> str:
+    """A posting's party as the listing names it: "bank" (lower case, as exports always had it), else
+    :meth:`banker.game.Game.name_of` (a player, the Free Parking pot)."""
+    return "bank" if card_id is None else game.name_of(card_id)
 
 
 def _game_id(ledger_, game_id: int | None) -> int:
