@@ -166,9 +166,8 @@ def game_new(start, go, allow_negative, short_game, income_tax_choice, luxury_ta
 
 def _time_limit(minutes: int | None, end_at: str | None, now: int | None) -> int | None:
     """The new game's time limit in seconds: minutes, or until an hour (the clock must be known right)."""
-    from datetime import timedelta
-
-    from runtime.wall_clock import clock_synced
+    from banker.play_clock import seconds_until
+    from runtime.wall_clock import time_of_day
 
     if minutes is not None and end_at is not None:
         fail("give --time-limit or --end-at, not both", USAGE)
@@ -180,11 +179,10 @@ def _time_limit(minutes: int | None, end_at: str | None, now: int | None) -> int
         at = datetime.strptime(end_at, "%H:%M")
     except ValueError:
         fail(f"--end-at {shown(end_at)}: an hour as HH:MM (21:30)", USAGE)
-    if not clock_synced():
+    day = time_of_day()
+    if day is None:
         fail("this machine's clock is not synchronised to network time: give --time-limit MINUTES", USAGE)
-    wall = datetime.now()
-    end = wall.replace(hour=at.hour, minute=at.minute, second=0, microsecond=0)
-    return int(((end if end > wall else end + timedelta(days=1)) - wall).total_seconds())
+    return seconds_until(at.hour, at.minute, day)
 
 
 @click.command("restore")
