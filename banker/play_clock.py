@@ -25,6 +25,8 @@ from .records import PlayClock
 EVERY = 60.0
 #: Seconds left at which the buzzer warns (each once, when the game is longer than that).
 WARNINGS = (300.0, 60.0)
+#: Seconds in a day: an hour to end at is at most this far ahead.
+DAY = 24 * 3600
 
 
 @dataclass(frozen=True)
@@ -58,6 +60,17 @@ def clock_tick(panel: Panel, game: Game, t: float) -> ClockTick:
     if not ended and warned is None and int(now // EVERY) == int(game.played // EVERY):
         return ClockTick(panel)
     return ClockTick(panel, PlayClock(game.id, now), None if ended else warned, ended)
+
+
+def seconds_until(hour: int, minute: int, day: float) -> int:
+    """The seconds from ``day`` (the time of day: seconds since midnight) to ``hour:minute``, today or tomorrow
+    (tomorrow when it is past, or now): a game ending at an hour (``21.30 K`` on the keypad, ``--end-at 21:30``).
+
+    >>> seconds_until(21, 30, 20 * 3600 + 15 * 60), seconds_until(1, 0, 23 * 3600)
+    (4500, 7200)
+    """
+    seconds = int(hour * 3600 + minute * 60 - day)
+    return seconds if seconds > 0 else seconds + DAY
 
 
 def time_left_line(seconds: float | None, time_up: bool, *, left: bool = True) -> str | None:

@@ -141,9 +141,7 @@ def run_command(backend: str, seconds: float | None, web: bool | None, db: Path 
             fail(str(exc), UNUSABLE)
         from runtime.voice import open_speaker
 
-        voice = open_speaker(config.voice)  # None unless [voice] enabled (docs/voice.md)
-        if voice is not None:
-            device.voice = voice
+        device.voice = voice = open_speaker(config.voice)  # None unless [voice] enabled (docs/voice.md)
         with device:
             shell = Shell(ledger, display=device.display, buzzer=device.buzzer, clock=hw.clock, now=hw.clock(),
                           sleep_after=config.sleep_after, auction_seconds=config.auction_seconds, voice=voice,

@@ -166,9 +166,8 @@ def game_new(start, go, allow_negative, short_game, income_tax_choice, luxury_ta
 
 def _time_limit(minutes: int | None, end_at: str | None, now: int | None) -> int | None:
     """The new game's time limit in seconds: minutes, or until an hour (the clock must be known right)."""
-    from datetime import timedelta
-
-    from runtime.wall_clock import clock_synced
+    from banker.play_clock import seconds_until
+    from runtime.wall_clock import time_of_day
 
     if minutes is not None and end_at is not None:
         fail("give --time-limit or --end-at, not both", USAGE)
@@ -180,11 +179,10 @@ def _time_limit(minutes: int | None, end_at: str | None, now: int | None) -> int
         at = datetime.strptime(end_at, "%H:%M")
     except ValueError:
         fail(f"--end-at {shown(end_at)}: an hour as HH:MM (21:30)", USAGE)
-    if not clock_synced():
+    day = time_of_day()
+    if day is None:
         fail("this machine's clock is not synchronised to network time: give --time-limit MINUTES", USAGE)
-    wall = datetime.now()
-    end = wall.replace(hour=at.hour, minute=at.minute, second=0, microsecond=0)
-    return int(((end if end > wall else end + timedelta(days=1)) - wall).total_seconds())
+    return seconds_until(at.hour, at.minute, day)
 
 
 @click.command("restore")
@@ -219,7 +217,7 @@ def _journal(ledger_, game_id: int, label: str = "reading"):
     """
     from banker_cli.progress import progress_bar
 
-    names = ledger_.game().names
+    game = ledger_.game()
     count = next((g.transactions for g in ledger_.games() if g.id == game_id), 0)
     rows_on_screen = sys.stdout.isatty()
     with ExitStack() as bar:
@@ -239,19 +237,16 @@ def _journal(ledger_, game_id: int, label: str = "reading"):
                 yield {
                     "id": tx.id, "game": tx.game,
                     "time": datetime.fromtimestamp(tx.time).isoformat(timespec="seconds"),
-                    "kind": tx.kind, "payer": _party(names, p.payer), "payee": _party(names, p.payee),
+                    "kind": tx.kind, "payer": _party(game, p.payer), "payee": _party(game, p.payee),
                     "amount": p.amount, "memo": tx.memo, "reverses": tx.reverses,
                     "reversed_by": undone_by.get(tx.id),
                 }
 
 
-def _party(names, card_id: int | None) -> str:
-    """A posting's party as the listing names it: a player, "bank", or the Free Parking pot (a house rule)."""
-    from banker.records import POT
-
-    if card_id is None:
-        return "bank"
-    return "Free Parking" if card_id == POT else names.get(card_id, f"card {card_id}")
+def _party(game, card_id: int | None) -> str:
+    """A posting's party as the listing names it: "bank" (lower case, as exports always had it), else
+    :meth:`banker.game.Game.name_of` (a player, the Free Parking pot)."""
+    return "bank" if card_id is None else game.name_of(card_id)
 
 
 def _game_id(ledger_, game_id: int | None) -> int:

@@ -48,7 +48,7 @@ def refusal(report: Report, repeat: int) -> None:
     report.zero2("amount + M refused (short) on the core", seconds)
 
 
-def _estatefour_players():
+def _alice_owns_the_board():
     """Alice owns every deed: the bank's 12 hotels and 32 houses on her streets (hotels first, 4 houses a lot)."""
     game = four_players()
     alice = game.card_by_name("Alice").id
@@ -65,7 +65,7 @@ def plan_and_screen(report: Report, repeat: int) -> None:
     from banker.modes.base import Ctx, Shortfall
     from banker.rules.raising import raising_plan
 
-    game, alice = _estatefour_players()
+    game, alice = _alice_owns_the_board()
     plan = raising_plan(game, player=alice, shortfall=50_000_000)
     report.note(f"the plan: {len(plan.steps)} steps, {plan.total:,} raised in all")
     seconds = best_cpu(lambda: [raising_plan(game, player=alice, shortfall=50_000_000) for _ in range(20)], repeat) / 20

@@ -17,7 +17,7 @@ import subprocess
 import sys
 import time
 
-from common import ZERO2_CPU_FACTOR, median, percentile  # noqa: F401  (puts the tree on sys.path)
+from common import GNU_TIME, best_cpu, median, percentile, zero2  # (puts the tree on sys.path)
 
 from banker import voice
 from banker.events import KeyDown, Tick
@@ -33,17 +33,6 @@ SENTENCES = {
     "de": "Alice zahlt Bob 2 Millionen. Alice hat 13 Millionen. Bob hat 17 Millionen.",
     "fr": "Alice paie 2 millions à Bob. Alice a 13 millions. Bob a 17 millions.",
 }
-
-
-def _cpu(func, runs: int) -> float:
-    """CPU seconds per call of ``func`` (the best of three batches of ``runs``)."""
-    best = float("inf")
-    for _ in range(3):
-        start = time.process_time()
-        for _ in range(runs):
-            func()
-        best = min(best, (time.process_time() - start) / runs)
-    return best
 
 
 def text_building(runs: int) -> None:
@@ -63,8 +52,8 @@ def text_building(runs: int) -> None:
         cases["idle tick"] = (panel, game, step(panel, game, Tick(panel.now + 0.2)))
         for name, case in cases.items():
             said = _said(*case)
-            cpu = _cpu(lambda case=case: _said(*case), runs)
-            print(f"text {name:<16} {cpu * 1e6:8.1f} us CPU here  {cpu * ZERO2_CPU_FACTOR * 1e3:6.3f} ms on a Zero 2"
+            cpu = best_cpu(lambda case=case: [_said(*case) for _ in range(runs)], 3) / runs  # per call
+            print(f"text {name:<16} {cpu * 1e6:8.1f} us CPU here  {zero2(cpu) * 1e3:6.3f} ms on a Zero 2"
                   f"  ({said!r})")
 
 
@@ -95,11 +84,9 @@ def espeak(runs: int) -> None:
 
 def _rss_kb(args: list[str], data: bytes = b"") -> float:
     """The peak RSS of ``args`` alone in KB, by GNU time (a child's own figure from here would count this
-    Python process's pages it was forked from); else that upper bound."""
-    import shutil
-
-    if shutil.which("time") or __import__("os").path.exists("/usr/bin/time"):
-        done = subprocess.run(["/usr/bin/time", "-f", "%M", *args], input=data, capture_output=True)
+    Python process's pages it was forked from); else that upper bound. (``common.run_child`` can't feed stdin.)"""
+    if GNU_TIME.exists():
+        done = subprocess.run([str(GNU_TIME), "-f", "%M", *args], input=data, capture_output=True)
         return float(done.stderr.decode().strip().splitlines()[-1])
     subprocess.run(args, input=data, capture_output=True)
     return resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss

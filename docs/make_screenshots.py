@@ -199,8 +199,8 @@ SHOTS: dict[str, tuple] = {
     "raise-not-enough": ("unit", RAISE_CASH + "press 1 5 M 0\nexpect screen Even selling all"),
     # Languages (docs/languages.md): FN 8 2 makes the game German; the OLED's frame in the game's language
     "screen-german-transfer": ("oled", "press FN 8 2\ninsert left Cleo\ninsert right Dan\npress 6 0 K\n"
-                                       "expect screen Paid 60K"),
-    "screen-german-refused": ("oled", "press FN 8 2\ninsert right Bob\npress 2 0 M\nexpect screen Bob short 5M"),
+                                       "expect screen Bezahlt 60K"),
+    "screen-german-refused": ("oled", "press FN 8 2\ninsert right Bob\npress 2 0 M\nexpect screen Bob fehlt 5M"),
 }
 #: Shots taken with another ``[display] digits`` than the default (docs/config.md).
 DIGITS = {"screen-large-balance": "large"}
@@ -229,14 +229,11 @@ def shoot(name: str, cut: str, text: str, held: str | None = None, seconds: floa
 
 
 def _oled(sim) -> Image.Image:
-    """The OLED's frame as the unit draws it in the game's language (``screen(panel, game, tr)``), scaled up
-    crisply with a dark border (the scripts' ``expect screen`` reads the English texts the screens keep)."""
-    from banker.step import screen
+    """The OLED's frame as the unit draws it, in the game's language (:attr:`runtime.shell.Shell.screen`, which
+    the scripts' ``expect screen`` reads too), scaled up crisply with a dark border."""
     from render.frame import render_image
-    from runtime.languages import translations_of
 
-    game = sim.shell.ledger.game()
-    frame = render_image(screen(sim.shell.panel, game, translations_of(game))).convert("L")
+    frame = render_image(sim.shell.screen).convert("L")
     frame = frame.point(lambda v: 235 if v else 20).resize((frame.width * 4, frame.height * 4), Image.NEAREST)
     framed = Image.new("L", (frame.width + 16, frame.height + 16), 20)
     framed.paste(frame, (8, 8))

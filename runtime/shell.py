@@ -109,7 +109,6 @@ class Shell:
         self.time_of_day = time_of_day
         self.voice = voice
         self.language = language  # the config's [unit] language, while the game has chosen none (FN 8)
-        self._language: tuple = (None, None, None, "en")  # (game, configured, its catalog, its code), asked once
         self.panel = Panel(last_activity=now, now=now, sleep_after=sleep_after, auction_seconds=auction_seconds,
                            speaks=voice is not None)
         self._events: queue.SimpleQueue[Event] = queue.SimpleQueue()
@@ -180,12 +179,8 @@ class Shell:
         self._backup_said = problem
 
     def _tr(self, game):
-        """The catalog ``game`` is shown and spoken in (its ``FN 8`` choice, else the config's), looked up once per
-        game value: events and frames ask it every time, the game changes far less often."""
-        if self._language[0] is not game or self._language[1] != self.language:
-            code = language_for(game, self.language)
-            self._language = (game, self.language, translations_for(code), code)
-        return self._language[2]
+        """The catalog ``game`` is shown and spoken in (its ``FN 8`` choice, else the config's; each loaded once)."""
+        return translations_for(language_for(game, self.language))
 
     def _step(self, event: Event) -> Outcome | None:
         game = self.ledger.game()
@@ -225,8 +220,8 @@ class Shell:
             log.info("%s", effect.text)
         elif isinstance(effect, Say):
             if self.voice is not None:
-                self._tr(self.ledger.game())
-                self.voice.say(effect.text, effect.volume, self._language[3])  # the config's language counts too
+                language = language_for(self.ledger.game(), self.language)  # the config's language counts too
+                self.voice.say(effect.text, effect.volume, language)
         elif isinstance(effect, RevealKey):  # the PIN let it through: the key goes to the screen that shows it
             self.handle(KeyRevealed(self.ledger.key_text(), self.clock()))
         elif self.on_effect is not None:

@@ -121,7 +121,6 @@ class Speaker:
         self.player = player if player is not None else AplayPlayer()
         self.render = render
         self.problem: str | None = None
-        self.spoken: list[Utterance] = []  # what was handed to the player, oldest first (tests, the benchmark)
         self._lock = threading.Condition()
         self._pending: Utterance | None = None
         self._playing: Playing | None = None
@@ -178,7 +177,6 @@ class Speaker:
             if self._pending is not None or self._closed:
                 return  # a newer one came while this one rendered: this one is stale
             self._playing = self.player.start(wav)
-            self.spoken.append(utterance)
         self._playing.wait()
         self.problem = None
 

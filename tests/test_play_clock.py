@@ -143,3 +143,20 @@ def test_the_system_clock_is_asked_whether_it_is_synchronised(monkeypatch):
     assert wall_clock.time_of_day() is None
     monkeypatch.setattr(wall_clock, "clock_synced", lambda: True)
     assert 0 <= wall_clock.time_of_day() < 24 * 3600
+
+
+def test_the_cli_ends_a_game_at_an_hour_as_the_keypad_does(tmp_path, monkeypatch):
+    from runtime import wall_clock
+    from tests.cli_support import banker
+
+    db = tmp_path / "ledger.db"
+    monkeypatch.setattr(wall_clock, "time_of_day", lambda: None)
+    refused = banker("game", "new", "--end-at", "21:30", "--db", db)
+    assert refused.exit_code == 2 and "clock is not synchronised" in refused.output
+    monkeypatch.setattr(wall_clock, "time_of_day", lambda: 23 * 3600.0)  # 23:00, network time
+    started = banker("game", "new", "--end-at", "1:00", "--db", db)
+    assert started.exit_code == 0 and started.output == "game 2 started: 0 players at 15M\n"  # the refusal started none
+    with open_ledger(db) as ledger:
+        assert ledger.game().settings.time_limit == 2 * 3600  # tomorrow, as "1.00 K" on the keypad
+    bad = banker("game", "new", "--end-at", "24:00", "--db", db)
+    assert bad.exit_code == 2 and "an hour as HH:MM (21:30)" in bad.output

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from banker.i18n import DEFAULT_LANGUAGE, LANGUAGES, Tr
+from banker.i18n import Tr
 from runtime.languages import translations_for
 
 CONTEXT = "page"
@@ -115,11 +115,6 @@ PAGE_TEXTS = (
 )
 
 
-def page_tr(code: str) -> Tr:
-    """The catalog to write the page's words in (``code``: the game's language; English for any other)."""
-    return translations_for(code if code in LANGUAGES else DEFAULT_LANGUAGE)
-
-
 def say(tr: Tr, message: str) -> str:
     """``message`` (a ``page`` text) in the language of ``tr``."""
     return tr.pgettext(CONTEXT, message)  # type: ignore[attr-defined]  (GNUTranslations and NullTranslations have it)
@@ -133,5 +128,5 @@ def words(tr: Tr, message: str, **fields: object) -> str:
 @cache
 def texts(code: str) -> dict[str, str]:
     """The page's words in the language ``code``: each English text to its translation (English: to itself)."""
-    tr = page_tr(code)
+    tr = translations_for(code)  # English for a code the unit doesn't speak
     return {message: say(tr, message) for message in PAGE_TEXTS}

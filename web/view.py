@@ -25,10 +25,10 @@ from banker.rules import total_worth
 from banker.rules.estate import HOTEL
 from banker.rules.standings import game_over_line, standings
 from banker.voice import spoken_amount, spoken_text
-from runtime.languages import language_for
+from runtime.languages import language_for, translations_for, translations_of
 
 from .journal import says
-from .texts import page_tr, pgettext, say, texts, words
+from .texts import pgettext, say, texts, words
 
 #: Journal entries sent with each state (the newest).
 JOURNAL_TAIL = 50
@@ -112,7 +112,7 @@ class EntryCache:
             self.names, self.language, self.entries = game.names, language, {}
         written = self.entries.get(tx.id)
         if written is None:
-            written = self.entries[tx.id] = _entry(game, tx, page_tr(language))
+            written = self.entries[tx.id] = _entry(game, tx, translations_for(language))
         return {**written, "undone": tx.id in game.undone}
 
 
@@ -190,7 +190,7 @@ def live_view(data: dict | None, game: Game | None, language: str | None = None)
     config's ``[unit] language``)."""
     if data is None or game is None:
         return data
-    tr = page_tr(language_for(game, language))
+    tr = translations_of(game, language)
     return {key: translate(value, tr) for key, value in data.items()}
 
 
@@ -245,7 +245,7 @@ def state(game: Game, journal: Sequence[Transaction], history: WorthHistory, *, 
     """
     entries = entries if entries is not None else EntryCache()
     code = language_for(game, language)
-    tr = page_tr(code)
+    tr = translations_for(code)
     if game.id == 0:
         return {"seq": seq, "game": None, "language": code, "texts": texts(code), "balances": {}, "players": [], "deeds": [],
                 "bank": None,

@@ -23,7 +23,7 @@ from ..errors import AmountError
 from ..events import AMOUNT_KEYS, Key
 from ..modes.base import STAY, Ctx, Reply, card_moved
 from ..money import format_amount
-from ..play_clock import time_left_line
+from ..play_clock import seconds_until, time_left_line
 from ..records import Card, GameSettings
 from ..rules.jackpot import pay_pot, take_pot as take_pot_rule
 from ..screen import Screen
@@ -123,8 +123,7 @@ def _until(typed: str, ctx: Ctx) -> int:
     if not hour.isdigit() or not (minute.isdigit() or not minute) or int(hour) > 23 or int(minute or 0) > 59 \
             or len(minute) not in (0, 2):
         raise AmountError(_('Hour as 21.30, then K'))
-    seconds = int(int(hour) * 3600 + int(minute or 0) * 60 - ctx.day)
-    return seconds if seconds > 0 else seconds + LONGEST
+    return seconds_until(int(hour), int(minute or 0), ctx.day)
 
 
 def take_pot(ctx: Ctx, card: Card) -> Reply:
