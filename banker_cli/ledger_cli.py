@@ -102,7 +102,7 @@ def game_list(db: Path | None) -> None:
                 f"{mark} {g.id:>4}  {_when(g.started)}  {g.transactions:>5} {'transaction' if g.transactions == 1 else 'transactions':<12}"
                 f"  start {format_amount(s.start_balance)}, GO {format_amount(s.go_salary)}"
                 + (", negative balances" if s.allow_negative else "")
-                + (", short game" if s.houses_for_hotel == 3 else "")
+                + (", short game" if s.is_short_game else "")
                 + (", Income Tax 10% option" if s.income_tax_choice else "")
                 + (f", Luxury Tax {format_amount(s.luxury_tax)}" if s.luxury_tax is not None else "")
                 + (f", {shown(s.edition)} deeds" if s.edition != "us" else "")

@@ -89,7 +89,7 @@ def game_state(ledger) -> dict:
     estate, edition, names, settings, players = game.estate, game.edition, game.names, game.settings, game.cards
     return {
         "game": game.id,
-        "rules": {"edition": settings.edition, "short_game": settings.houses_for_hotel == 3,
+        "rules": {"edition": settings.edition, "short_game": settings.is_short_game,
                   "income_tax_choice": settings.income_tax_choice, "allow_negative": settings.allow_negative,
                   "free_parking_seed": settings.jackpot, "time_limit": settings.time_limit, "sums": settings.sums},
         "free_parking": game.pot,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import logging
 import threading
 import time
 
@@ -13,6 +14,7 @@ import pytest
 from banker.events import Say
 from runtime.shell import Shell
 from runtime.voice import AMPLITUDE, AplayPlayer, Speaker, Utterance, espeak_wav
+from runtime.voice import log as voice_log
 from tests.conftest import Table
 from tests.voice_support import FakePlayer, measures
 
@@ -50,13 +52,16 @@ def test_the_speech_plays_through_aplay_on_a_device():
     assert run.process.returncode == 0
 
 
-def test_a_device_that_does_not_open_is_said_once_and_play_goes_on():
+def test_a_device_that_does_not_open_is_said_once_and_play_goes_on(caplog):
     rendered = []
-    with Speaker(player=AplayPlayer("hw:CARD=NoSuchCard"), render=lambda u: rendered.append(u) or
-                 espeak_wav(u)) as voice:
+    with caplog.at_level(logging.WARNING, logger=voice_log.name), Speaker(
+            player=AplayPlayer("hw:CARD=NoSuchCard"), render=lambda u: rendered.append(u) or espeak_wav(u)) as voice:
         voice.say("Bob has 15 million.", 2)
         assert voice.idle()
-    assert rendered and "aplay" in (voice.problem or "")
+        voice.say("Alice has 13 million.", 2)  # the next sentence is still tried: play goes on
+        assert voice.idle()
+    assert len(rendered) == 2 and "aplay" in (voice.problem or "")
+    assert [r.message for r in caplog.records].count(f"the voice failed: {voice.problem}") == 1  # logged once
 
 
 def test_a_newer_utterance_replaces_the_stale_one():
