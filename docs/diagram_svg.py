@@ -24,13 +24,14 @@ class Svg:
         self.parts = [f'<title>{escape(title)}</title>',
                       f'<rect x="0" y="0" width="{width}" height="{height}" fill="{PAPER}"/>']
 
-    def rect(self, x, y, w, h, *, fill="none", stroke=INK, width=1.5, radius=0, dash=False) -> None:
-        extra = ' stroke-dasharray="6 4"' if dash else ""
+    def rect(self, x, y, w, h, *, fill="none", stroke=INK, width=1.5, radius=0, dash=False, mark="") -> None:
+        extra = (' stroke-dasharray="6 4"' if dash else "") + (f" {mark}" if mark else "")
         self.parts.append(f'<rect x="{x:g}" y="{y:g}" width="{w:g}" height="{h:g}" rx="{radius:g}" fill="{fill}" '
                           f'stroke="{stroke}" stroke-width="{width:g}"{extra}/>')
 
-    def line(self, x1, y1, x2, y2, *, stroke=INK, width=1.5, dash=False) -> None:
-        extra = ' stroke-dasharray="6 4"' if dash else ""
+    def line(self, x1, y1, x2, y2, *, stroke=INK, width=1.5, dash=False, mark="") -> None:
+        """A line; ``mark`` is extra attributes, e.g. the ``data-jumper`` and ``data-plug`` a jumper's line carries."""
+        extra = (' stroke-dasharray="6 4"' if dash else "") + (f" {mark}" if mark else "")
         self.parts.append(f'<line x1="{x1:g}" y1="{y1:g}" x2="{x2:g}" y2="{y2:g}" stroke="{stroke}" '
                           f'stroke-width="{width:g}"{extra}/>')
 
@@ -65,9 +66,9 @@ def resistor(svg: Svg, x, y, length, *, vertical: bool, label: str) -> None:
         svg.text(x + length / 2, y - 12, label, size=12, anchor="middle")
 
 
-def terminal(svg: Svg, x, y, wire, *, anchor="start") -> None:
-    """A header pin as the end of a wire: a small box with its number and what it is."""
-    svg.rect(x - 22, y - 11, 44, 22, fill="#22262e", stroke="#22262e", radius=3)
+def terminal(svg: Svg, x, y, wire, *, anchor="start", mark="") -> None:
+    """A header pin as the end of a wire: a small box with its number and what it is (``mark``: as for a line)."""
+    svg.rect(x - 22, y - 11, 44, 22, fill="#22262e", stroke="#22262e", radius=3, mark=mark)
     svg.text(x, y + 5, str(wire.pin), size=12, anchor="middle", colour="#ffffff", bold=True)
     offset = 30 if anchor == "start" else -30
     svg.text(x + offset, y + 5, f"pin {wire.pin}: {wire.line}", size=12, anchor=anchor)

@@ -26,6 +26,8 @@ from runtime.pins import DEVICES, HEADER, TITLES, WIRES, Wire, wires_of  # noqa:
 from diagram_svg import CHAR, COLOURS, DIM, INK, POWER, Svg, resistor, terminal  # noqa: E402  (docs/diagram_svg.py)
 from voice_diagram import voice_diagram  # noqa: E402  (docs/voice_diagram.py: the I2S amplifier, docs/voice.md)
 from enclosure_diagram import enclosure_diagram  # noqa: E402  (docs/enclosure_diagram.py)
+from breadboard import (  # noqa: E402  (docs/breadboard.py: the jumpers and the breadboard's splices)
+    FF, MALE_PINS, MF, breadboard_diagram, breadboard_table, header_jumper, jumper_note, splice_row)
 
 IMG = ROOT / "docs" / "img"
 WIRING_MD = ROOT / "docs" / "wiring.md"
@@ -43,6 +45,7 @@ WARNINGS = {
     "+ reader": "the order of the RC522's header strip; solder the strip to the board first (it comes loose)",
     "- reader": "the order of the RC522's header strip; solder the strip to the board first (it comes loose)",
     "display": "check the labels on YOUR board: many are GND VCC SCL SDA, some VCC GND SCL SDA; swapped power kills it",
+    "keypad": "its ribbon can't plug straight onto the header: the pins aren't 8 side by side (GND pin 34 is among them)",
 }
 
 
@@ -96,6 +99,8 @@ def header_diagram() -> str:
             svg.text(label_x, y + 4, name, size=12, anchor=anchor, colour="#a0a0aa")
             continue
         words = "; ".join(f"{w.device} {w.terminal}" for w in uses)
+        if splice_row(pin) is not None:
+            words = f"breadboard row {splice_row(pin)}: {words}"
         colour = COLOURS[uses[0].device] if name.startswith("GPIO") else INK
         svg.text(label_x, y + 4, f"{name}: {words}" if right else f"{words}: {name}", size=12, anchor=anchor,
                  colour=colour)
@@ -120,11 +125,11 @@ def device_diagram(device: str) -> str:
     rows = terminals(device)
     pitch, top = 34, 84
     warning = WARNINGS.get(device)
-    svg = Svg(900, top + len(rows) * pitch + (52 if warning else 30), TITLES[device])
+    svg = Svg(960, top + len(rows) * pitch + (74 if warning else 52), TITLES[device])
     colour = COLOURS[device]
     svg.text(30, 34, TITLES[device], size=16, bold=True)
-    svg.text(30, 56, "the module's pins on the left, in their order on the board; the Pi's header on the right",
-             colour=DIM)
+    svg.text(30, 56, "the module's pins on the left, in their order on the board; the Pi's header on the right "
+             "(a pin two modules share: a breadboard row)", colour=DIM)
     box_h = len(rows) * pitch
     svg.rect(30, top - 20, 190, box_h, fill="#f7f7f9", stroke=colour, width=2, radius=8)
     for n, (name, wire) in enumerate(rows):
@@ -136,16 +141,29 @@ def device_diagram(device: str) -> str:
             svg.text(310, y + 5, UNCONNECTED.get(name, "not connected"), size=12, colour=DIM)
             continue
         svg.circle(220, y, 4, fill=colour)
-        stroke = POWER.get(HEADER[wire.pin], colour)
-        svg.line(224, y, 560, y, stroke=stroke, width=2.5)
-        if wire.via:
-            svg.text(392, y - 7, wire.via, size=11, anchor="middle", colour=DIM)
+        _device_wire(svg, y, wire, POWER.get(HEADER[wire.pin], colour))
+    svg.text(30, top + box_h + 14, "jumpers: " + jumper_note(device), size=13)
+    if warning:
+        svg.text(30, top + box_h + 36, "! " + warning, size=13, colour="#b03a2e", bold=True)
+    return svg.svg()
+
+
+def _device_wire(svg: Svg, y, wire: Wire, stroke: str) -> None:
+    """One jumper from a module's pin: to its header pin, or to the breadboard row of a pin it shares."""
+    row = splice_row(wire.pin)
+    kind = MF if row is not None or wire.device not in MALE_PINS else FF
+    plug = "" if row is not None else f' data-plug="{wire.pin}"'
+    svg.line(224, y, 560, y, stroke=stroke, width=2.5 if kind == FF else 2, mark=f'data-jumper="{kind}"{plug}')
+    if wire.via:
+        svg.text(392, y - 7, wire.via, size=11, anchor="middle", colour=DIM)
+    if row is None:
         svg.rect(560, y - 11, 44, 22, fill="#22262e", stroke="#22262e", radius=3)
         svg.text(582, y + 5, str(wire.pin), size=12, anchor="middle", colour="#ffffff", bold=True)
         svg.text(616, y + 5, wire.line, size=13)
-    if warning:
-        svg.text(30, top + box_h + 14, "! " + warning, size=13, colour="#b03a2e", bold=True)
-    return svg.svg()
+        return
+    svg.rect(560, y - 11, 60, 22, fill="#f3efe2", stroke=INK, radius=3)
+    svg.text(590, y + 5, f"row {row}", size=12, anchor="middle", bold=True)
+    svg.text(632, y + 5, f"on to pin {wire.pin}: {wire.line}", size=13)
 
 
 # -- circuits ----------------------------------------------------------------------------------
@@ -154,12 +172,12 @@ def device_diagram(device: str) -> str:
 def buzzer_diagram() -> str:
     """The buzzer's switch: GPIO -> 1 kOhm -> NPN base; 5 V -> 68 Ohm -> buzzer -> collector; a flyback diode."""
     signal, supply, ground = (next(w for w in wires_of("buzzer") if w.terminal == t) for t in ("signal", "+ terminal", "emitter"))
-    svg = Svg(860, 600, "The buzzer's transistor circuit")
+    svg = Svg(860, 620, "The buzzer's transistor circuit")
     svg.text(30, 34, "Buzzer: the GPIO switches an NPN transistor (2N2222A or PN2222A)", size=16, bold=True)
     svg.text(30, 56, "a 68 Ohm resistor in series keeps any 16-42 Ohm buzzer under 60 mA; the GPIO gives only 2.6 mA",
              colour=DIM)
     bx = 540  # the buzzer's and the collector's column
-    terminal(svg, bx, 96, supply, anchor="start")
+    header_jumper(svg, bx, 96, supply)
     svg.line(bx, 107, bx, 116)
     resistor(svg, bx, 116, 60, vertical=True, label="68 Ohm, 1/4 W")
     svg.line(bx, 176, bx, 220)
@@ -188,19 +206,20 @@ def buzzer_diagram() -> str:
     svg.text(bx - 44, 358, "B", size=12)
     svg.text(bx - 80, 416, "NPN", size=12, anchor="middle", colour=DIM)
     svg.line(bx, 396, bx, 456)
-    terminal(svg, bx, 468, ground, anchor="start")
+    header_jumper(svg, bx, 468, ground)
     # the base resistor from the GPIO
     svg.line(bx - 30, 366, bx - 60, 366)
     resistor(svg, bx - 200, 366, 140, vertical=False, label="1 kOhm")
     svg.line(bx - 200, 366, bx - 230, 366)
-    terminal(svg, bx - 252, 366, signal, anchor="end")
+    header_jumper(svg, bx - 252, 366, signal, anchor="end")
     for n, line in enumerate((
             "Current: (5 V - 0.2 V) / (16 Ohm + 68 Ohm) = 57 mA; 42 Ohm: 4.8 V / 110 Ohm = 44 mA "
             "(without the 68 Ohm: up to 300 mA).",
             "Transistor: a 2N2222A or PN2222A takes 600 mA; its base gets (3.3 V - 0.7 V) / 1 kOhm = 2.6 mA, "
             "enough to switch 57 mA hard.",
             "68 Ohm: 57 mA x 57 mA x 68 Ohm = 0.22 W while sounding, half that on a tone's PWM: a 1/4 W resistor.",
-            f"GPIO{signal.gpio} drives the tones as PWM; a piezo disc needs no diode, a magnetic buzzer does.")):
+            f"GPIO{signal.gpio} drives the tones as PWM; a piezo disc needs no diode, a magnetic buzzer does.",
+            f"It sits on the breadboard (its rows: the breadboard's picture): {jumper_note('buzzer')}.")):
         svg.text(30, 516 + n * 20, line, size=12, colour=DIM if n == 3 else INK)
     return svg.svg()
 
@@ -272,9 +291,11 @@ def power_diagram() -> str:
     total = sum(peak for _, _, rail, _, peak in LOADS if rail == "3V3")
     svg.text(30, 330, f"At most about {total} mA on 3.3 V with both readers' fields on: within what the Pi's regulator "
              "spares, but hang nothing more on it.", size=12)
-    svg.text(30, 352, "Each reader gets its own wire from the header and a 10 uF + 100 nF capacitor at its 3.3V pin; "
-             "all grounds meet at the Pi.", size=12)
-    svg.text(30, 374, "If a reader drops out when the other one or the buzzer runs, feed the readers from a separate "
+    svg.text(30, 352, "Each reader has its own 3.3 V pin (pin 1 feeds the - reader and the OLED through breadboard row "
+             f"{splice_row(1)}) and a 10 uF + 100 nF", size=12)
+    svg.text(30, 370, "capacitor soldered at its 3.3V pin; each module's GND has a ground pin of its own, and all grounds "
+             "meet at the Pi.", size=12)
+    svg.text(30, 392, "If a reader drops out when the other one or the buzzer runs, feed the readers from a separate "
              "3.3 V regulator on 5 V (grounds joined).", size=12, colour=DIM)
     return svg.svg()
 
@@ -288,7 +309,9 @@ def device_table(device: str) -> str:
         if wire is None:
             rows.append(f"| {name} | - | {UNCONNECTED.get(name, 'not connected')} |  |")
         else:
-            rows.append(f"| {name} | {wire.pin} | {wire.line} | {wire.via or ''} |")
+            row = splice_row(wire.pin)
+            via = "; ".join(([f"breadboard row {row}"] if row is not None else []) + ([wire.via] if wire.via else []))
+            rows.append(f"| {name} | {wire.pin} | {wire.line} | {via} |")
     return "\n".join(rows)
 
 
@@ -296,6 +319,8 @@ def summary_table() -> str:
     rows = ["| pin | what | the unit's use | pin | what | the unit's use |", "|---|---|---|---|---|---|"]
     def cell(pin: int) -> str:
         uses = "; ".join(f"{w.device} {w.terminal}" for w in WIRES if w.pin == pin)
+        if splice_row(pin) is not None:
+            uses += f" (breadboard row {splice_row(pin)})"
         return f"{pin} | {HEADER[pin]} | {uses or '-'}"
     for odd in range(1, 41, 2):
         rows.append(f"| {cell(odd)} | {cell(odd + 1)} |")
@@ -304,7 +329,8 @@ def summary_table() -> str:
 
 def tables() -> dict[str, str]:
     """The generated sections of docs/wiring.md by marker name."""
-    return {**{device: device_table(device) for device in DEVICES}, "summary": summary_table()}
+    return {**{device: device_table(device) for device in DEVICES}, "breadboard": breadboard_table(),
+            "summary": summary_table()}
 
 
 MARKER = re.compile(r"(<!-- wiring:(?P<name>[^>]+?) -->\n)(?P<body>.*?)(<!-- /wiring -->)", re.S)
@@ -332,6 +358,7 @@ def diagrams() -> dict[str, str]:
     """Every generated picture: file name in docs/img -> SVG text."""
     out = {"wiring-header.svg": header_diagram()}
     out.update({f"wiring-{slug}.svg": device_diagram(device) for device, slug in SLUGS.items()})
+    out["wiring-breadboard.svg"] = breadboard_diagram()
     out["wiring-buzzer.svg"] = buzzer_diagram()
     out["wiring-rdm6300.svg"] = rdm6300_diagram()
     out["wiring-voice.svg"] = voice_diagram()
