@@ -25,7 +25,9 @@ FF, MF = "female-female", "male-female"
 #: male-female ones go to the keypad's ribbon and to the breadboard beside the Pi.
 LENGTH_CM = {FF: 20, MF: 10}
 #: The buzzer circuit's nodes start at this breadboard row (the splices take rows 1, 2, ...).
-BUZZER_FIRST_ROW = 10
+BUZZER_FIRST_ROW = 7
+#: The colour a breadboard row's number is written in.
+BREADBOARD_INK = "#8a5a00"
 
 
 @dataclass(frozen=True)
@@ -59,17 +61,19 @@ def splice_row(pin: int) -> int | None:
 
 
 def buzzer_rows() -> tuple[tuple[int, str], ...]:
-    """The buzzer circuit on the breadboard: (row, what goes in it), a 2N2222A's legs E B C in three rows in a row."""
+    """The buzzer circuit on the breadboard: (row, what goes in it). A 2N2222A's legs E B C take three rows in a
+    row; a resistor's legs are at least 4 rows (10 mm) apart, so a 1/4 W one lies flat, and the buzzer's 3 (its
+    legs are 7.6 mm apart)."""
     signal, supply, ground = (next(w for w in wires_of("buzzer") if w.terminal == t)
                               for t in ("signal", "+ terminal", "emitter"))
     first = BUZZER_FIRST_ROW
     return (
         (first, f"the jumper from {pin_words(signal)}; the 1 kOhm resistor"),
-        (first + 1, f"the transistor's E (emitter); the jumper from {pin_words(ground)}"),
-        (first + 2, "the transistor's B (base); the 1 kOhm resistor's other leg"),
-        (first + 3, "the transistor's C (collector); the buzzer's -; the 1N4148's anode"),
-        (first + 6, "the buzzer's +; the 1N4148's cathode (the ring); the 68 Ohm resistor"),
-        (first + 10, f"the 68 Ohm resistor's other leg; the jumper from {pin_words(supply)}"),
+        (first + 4, f"the transistor's E (emitter); the jumper from {pin_words(ground)}"),
+        (first + 5, "the transistor's B (base); the 1 kOhm resistor's other leg"),
+        (first + 6, "the transistor's C (collector); the buzzer's -; the 1N4148's anode"),
+        (first + 9, "the buzzer's +; the 1N4148's cathode (the ring); the 68 Ohm resistor"),
+        (first + 13, f"the 68 Ohm resistor's other leg; the jumper from {pin_words(supply)}"),
     )
 
 

@@ -70,6 +70,7 @@ def test_the_bom_buys_a_jumper_for_every_connection_the_wiring_table_needs():
     assert f"{needed['female-female']} female-female and {needed['male-female']} male-female" in WIRING
     amplifier = section(BOM, "## For the voice")
     assert bom_quantity("female-female jumper wires", amplifier) == len(pins.I2S_WIRES)  # its pins are male too
+    assert f"{len(pins.I2S_WIRES)} female-female jumpers" in prose(section(WIRING, "## A speaker"))
 
 
 def test_every_shared_header_pin_has_a_breadboard_row_in_the_bom_and_in_wiring_md():
@@ -225,3 +226,22 @@ def test_no_two_colours_of_the_header_picture_can_be_mistaken():
     for (a, ca), (b, cb) in itertools.combinations(colours.items(), 2):
         distance = sum((p - q) ** 2 for p, q in zip(lab(ca), lab(cb))) ** 0.5
         assert distance >= 30, f"{a} ({ca}) and {b} ({cb}) look alike (CIE76 distance {distance:.0f})"
+
+
+def test_the_breadboards_rows_in_the_prose_are_the_rows_its_table_gives():
+    board = prose(section(WIRING, "## The breadboard"))
+    table = WIRING.split("<!-- wiring:breadboard -->")[1].split("<!-- /wiring -->")[0]
+    rows = {int(line.split(" | ")[0].lstrip("| ")): line for line in table.strip().splitlines()[2:]}
+    transistor = [n for n, what in rows.items() if "the transistor's" in what]
+    assert f"rows {transistor[0]}, {transistor[1]} and {transistor[2]}" in board
+    assert transistor == list(range(transistor[0], transistor[0] + 3))  # its three legs side by side
+    splices = [n for n, what in rows.items() if "a jumper to the " in what]
+    assert f"Rows {splices[0]}-{splices[-1]} are the splices" in board
+    buzzer_first = min(n for n in rows if n not in splices)
+    assert f"from row {buzzer_first}" in prose(section(WIRING, "## Buzzer"))
+    assert max(rows) <= 30  # a half-size breadboard's rows
+    rdm = prose(section(WIRING, "## 125 kHz reader instead"))
+    divider = named("rows?", rdm) - set(splices)  # "the - reader keeps breadboard rows 1-4"
+    assert divider and not divider & set(rows) and max(divider) <= 30, "the RDM6300's divider rows collide"
+    assert re.search(r"1 female-female and 4 male-female", rdm)
+    assert "| 1 + 4 | female-female + male-female jumper wires" in section(BOM, "## Instead of the RC522s")
