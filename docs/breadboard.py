@@ -167,3 +167,12 @@ def breadboard_diagram() -> str:
 def header_jumper(svg: Svg, x, y, wire: Wire, *, anchor="start") -> None:
     """A header pin at the end of a male-female jumper from the breadboard (the buzzer's picture)."""
     terminal(svg, x, y, wire, anchor=anchor, mark=f'data-jumper="{MF}" data-plug="{wire.pin}"')
+
+
+def buzzer_row_labels(svg: Svg, bx) -> None:
+    """Each node's breadboard row on the buzzer's picture (its collector's column at ``bx``): signal, emitter, base,
+    collector, buzzer +, 5 V."""
+    spots = ((bx - 215, 386, "middle"), (bx - 8, 432, "end"), (bx - 48, 388, "end"), (bx - 8, 324, "end"),
+             (bx - 8, 192, "end"), (bx - 8, 124, "end"))
+    for (x, y, anchor), (row, _) in zip(spots, buzzer_rows()):
+        svg.text(x, y, f"row {row}", size=11, anchor=anchor, colour=BREADBOARD_INK, bold=True)

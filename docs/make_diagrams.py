@@ -27,8 +27,7 @@ from diagram_svg import CHAR, COLOURS, DIM, INK, POWER, Svg, resistor, terminal 
 from voice_diagram import voice_diagram  # noqa: E402  (docs/voice_diagram.py: the I2S amplifier, docs/voice.md)
 from enclosure_diagram import enclosure_diagram  # noqa: E402  (docs/enclosure_diagram.py)
 from breadboard import (  # noqa: E402  (docs/breadboard.py: the jumpers and the breadboard's splices)
-    BREADBOARD_INK, FF, MALE_PINS, MF, breadboard_diagram, breadboard_table, buzzer_rows, header_jumper, jumper_note,
-    splice_row)
+    FF, MALE_PINS, MF, breadboard_diagram, breadboard_table, buzzer_row_labels, header_jumper, jumper_note, splice_row)
 
 IMG = ROOT / "docs" / "img"
 WIRING_MD = ROOT / "docs" / "wiring.md"
@@ -213,11 +212,7 @@ def buzzer_diagram() -> str:
     resistor(svg, bx - 200, 366, 140, vertical=False, label="1 kOhm")
     svg.line(bx - 200, 366, bx - 230, 366)
     header_jumper(svg, bx - 252, 366, signal, anchor="end")
-    # each node's breadboard row (docs/breadboard.py): signal, emitter, base, collector, buzzer +, 5 V
-    spots = ((bx - 215, 386, "middle"), (bx - 8, 432, "end"), (bx - 48, 388, "end"), (bx - 8, 324, "end"),
-             (bx - 8, 192, "end"), (bx - 8, 124, "end"))
-    for (x, y, anchor), (row, _) in zip(spots, buzzer_rows()):
-        svg.text(x, y, f"row {row}", size=11, anchor=anchor, colour=BREADBOARD_INK, bold=True)
+    buzzer_row_labels(svg, bx)
     for n, line in enumerate((
             "Current: (5 V - 0.2 V) / (16 Ohm + 68 Ohm) = 57 mA; 42 Ohm: 4.8 V / 110 Ohm = 44 mA "
             "(without the 68 Ohm: up to 300 mA).",

@@ -78,6 +78,8 @@ def test_every_shared_header_pin_has_a_breadboard_row_in_the_bom_and_in_wiring_m
     assert bom_quantity("half-size solderless breadboard") == 1
     breadboard_row = next(line for line in BOM.splitlines() if "solderless breadboard" in line)
     assert {int(n) for n in re.findall(r"pin (\d+)", breadboard_row)} == SHARED
+    jumper_row = next(line for line in BOM.splitlines() if "| male-female jumper wires" in line)
+    assert f"the {len(SHARED)} splices" in breadboard_row and f"the {len(SHARED)} splices" in jumper_row
     assert "Wago" not in BOM and "perfboard" not in BOM  # one way to splice, not three
     table = WIRING.split("<!-- wiring:breadboard -->")[1].split("<!-- /wiring -->")[0]
     from_pins = [int(n) for n in re.findall(r"the jumper from pin (\d+)", table)]
@@ -103,6 +105,14 @@ def test_the_diagrams_draw_each_jumper_the_bom_buys_and_one_plug_per_header_pin(
     twice = sorted(pin for pin, n in plugs.items() if n > 1)
     assert not twice, f"the diagrams put two plugs on header pins {twice}"
     assert set(plugs) == set(USERS)  # every pin the wiring table uses has its plug drawn
+
+
+def test_each_module_has_a_ground_pin_of_its_own_as_wiring_md_says():
+    grounds = [w.pin for w in BUILD if pins.HEADER[w.pin] == "GND"]
+    assert len(grounds) == len(set(grounds)) == 4  # the two readers, the OLED, the buzzer's emitter
+    paragraph = prose(section(WIRING, "## Power")).split("Each module's GND")[1]
+    assert named("pins?", paragraph.split(" so ")[0]) == set(grounds)
+    assert not SHARED & set(grounds)
 
 
 def test_the_voice_build_also_puts_one_plug_on_each_header_pin():
