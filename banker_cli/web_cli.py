@@ -6,7 +6,9 @@ Registered lazily as ``banker web`` from ``banker_cli.web_cli:web_command``;
 
 from __future__ import annotations
 
+import os
 import signal
+import sys
 import threading
 from pathlib import Path
 
@@ -24,11 +26,12 @@ from banker_cli.progress import progress_bar
 @click.option("--host", help="Address to listen on. [default: the config's web.host, else 127.0.0.1: "
                              "this computer only; 0.0.0.0 for every network]")
 @click.option("--port", type=click.IntRange(0, 65535), help="TCP port (0: any free one). [default: web.port, else 8080]")
-def web_command(db: Path | None, config_path: Path | None, host: str | None, port: int | None) -> None:
+@click.option("--qr", is_flag=True, help="Draw the address as a QR code under it, for a phone's camera.")
+def web_command(db: Path | None, config_path: Path | None, host: str | None, port: int | None, qr: bool) -> None:
     """Serve the table page for the ledger: every phone and the TV see the game, live.
 
     The first line printed is the page's address with its access token;
-    open it (or scan the unit's FN K code). A ledger of an earlier release
+    open it (or scan the unit's FN K code, or --qr's in the terminal). A ledger of an earlier release
     is read from its game's start once, with a bar on a terminal. The page only reads the ledger,
     so it runs beside a unit that is playing on it. Ctrl-C stops it.
     """
@@ -36,15 +39,19 @@ def web_command(db: Path | None, config_path: Path | None, host: str | None, por
 
     with collector_paused():  # the start makes modules, classes and the state, which live on: collecting is waste
         server, path = _serve(db, config_path, host, port)
-    click.echo(shown(server.url))
-    if server.waiting_for_network:
-        click.echo("banker: no network yet: phones can't open the page until this computer has a LAN address "
-                   "(the unit's FN K shows the code then)", err=True)
-    click.echo(f"banker: serving the table page for {shown(path)}; Ctrl-C stops it", err=True)
     stop = threading.Event()
     main = threading.current_thread() is threading.main_thread()
+    # the handler before the lines: whoever reads them may stop it at once
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set()) if main else None
     try:
+        url = server.url
+        click.echo(shown(url))
+        if qr:
+            _draw_code(url, waiting=server.waiting_for_network)
+        if server.waiting_for_network:
+            click.echo("banker: no network yet: phones can't open the page until this computer has a LAN address "
+                       "(the unit's FN K shows the code then)", err=True)
+        click.echo(f"banker: serving the table page for {shown(path)}; Ctrl-C stops it", err=True)
         while not stop.wait(0.5):
             pass
     except KeyboardInterrupt:
@@ -53,6 +60,46 @@ def web_command(db: Path | None, config_path: Path | None, host: str | None, por
         if main:
             signal.signal(signal.SIGTERM, previous)
         server.close()
+
+
+#: Half blocks: a character cell is two modules, one above the other (True: light).
+_HALVES = {(True, True): "\u2588", (True, False): "\u2580", (False, True): "\u2584", (False, False): " "}
+
+
+def qr_drawing(text: str, *, blocks: bool) -> list[str]:
+    """``text`` as a QR code to print, a line each: the same code as ``FN K``'s (segno, low error correction) with
+    its quiet zone of 4 modules; the light modules are drawn (the terminal's text is light on dark).
+
+    ``blocks``: half-block characters, two rows of modules a line (a near-square module in a terminal's cell);
+    else plain ASCII, ``##`` a light module and a row a line, for a terminal that can't show the blocks.
+    segno's own terminal writers draw in colour (ANSI) or in blocks only; this draws either from its matrix.
+    """
+    import segno
+
+    rows = [[not dark for dark in row] for row in segno.make(text, error="l", micro=False, boost_error=True)
+            .matrix_iter(border=4)]
+    if not blocks:
+        return ["".join("##" if light else "  " for light in row) for row in rows]
+    if len(rows) % 2:
+        rows.append([False] * len(rows[0]))
+    return ["".join(_HALVES[pair] for pair in zip(top, bottom)) for top, bottom in zip(rows[::2], rows[1::2])]
+
+
+def _draw_code(url: str, *, waiting: bool) -> None:
+    """``url``'s QR code on stdout: blocks where stdout can write them, else ASCII; white on black on a terminal
+    (so that a light theme doesn't draw it inverted), unless NO_COLOR is set."""
+    stream = sys.stdout  # its encoding as Python reads it from the locale (click's own stream would say UTF-8)
+    try:
+        "\u2588\u2580\u2584".encode(getattr(stream, "encoding", None) or "ascii")
+        blocks = True
+    except (LookupError, UnicodeEncodeError):
+        blocks = False
+    colour = stream.isatty() and not os.environ.get("NO_COLOR")
+    for line in qr_drawing(url, blocks=blocks):
+        click.echo(f"\x1b[97;40m{line}\x1b[0m" if colour else line)
+    if not waiting and url.startswith(("http://127.", "http://[::1]")):  # (waiting: web_command says why)
+        click.echo("banker: the code opens the page on this computer only: phones need --host 0.0.0.0 (or the "
+                   "config's [web] host) and this computer on the network", err=True)
 
 
 def _serve(db: Path | None, config_path: Path | None, host: str | None, port: int | None):

@@ -25,10 +25,12 @@ def _first(paths: tuple[str, ...], name: str) -> str:
 
 
 @contextmanager
-def chromium(width: int = 1280, height: int = 900, *, text_size: int | None = None) -> Iterator[object]:
+def chromium(width: int = 1280, height: int = 900, *, text_size: int | None = None,
+             locale: str | None = None) -> Iterator[object]:
     """A selenium WebDriver on headless Chromium with a ``width`` x ``height`` window; quit afterwards.
 
-    ``text_size``: the browser's default font size in px (its "Font size" setting; 16 unless set).
+    ``text_size``: the browser's default font size in px (its "Font size" setting; 16 unless set);
+    ``locale``: the browser's own language (``en-US``: its ``--lang`` and ``intl.accept_languages``; the system's unless set).
     """
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
@@ -41,8 +43,14 @@ def chromium(width: int = 1280, height: int = 900, *, text_size: int | None = No
                  "--no-first-run", "--no-default-browser-check", "--disable-extensions", "--hide-scrollbars",
                  "--force-color-profile=srgb", f"--user-data-dir={profile}", f"--window-size={width},{height}"):
         options.add_argument(flag)
+    prefs: dict[str, object] = {}
     if text_size is not None:
-        options.add_experimental_option("prefs", {"webkit.webprefs.default_font_size": text_size})
+        prefs["webkit.webprefs.default_font_size"] = text_size
+    if locale is not None:
+        options.add_argument(f"--lang={locale}")
+        prefs["intl.accept_languages"] = locale
+    if prefs:
+        options.add_experimental_option("prefs", prefs)
     os.environ.setdefault("SE_AVOID_STATS", "true")
     driver = webdriver.Chrome(options=options, service=Service(executable_path=_first(DRIVERS, "chromedriver")))
     try:

@@ -26,7 +26,14 @@
   }
   const sr = (text) => el("span", { class: "sr" }, text);
   const clear = (node) => { while (node.firstChild) node.removeChild(node.firstChild); return node; };
-  const clock = (epoch) => epoch ? new Date(epoch * 1000).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" }) : "";
+  // A time of day in the game's language, never the browser's: 24 h in each, as the unit writes an hour (21.30 K).
+  const clocks = {};
+  const clock = (epoch) => {
+    if (!epoch) return "";
+    const lang = document.documentElement.lang || "en";
+    clocks[lang] = clocks[lang] || new Intl.DateTimeFormat(lang, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+    return clocks[lang].format(new Date(epoch * 1000));
+  };
   // An amount in full, for a screen reader: "15,000,000 dollars", its digits grouped the game's language's way.
   const dollars = (n) => t("{amount} dollars", { amount: n.toLocaleString(document.documentElement.lang || "en") });
 
