@@ -5,14 +5,17 @@ Every word the window draws around the OLED is written where it is drawn as
 marked with :func:`pgettext` where it is a constant: pybabel extracts them
 (``babel.cfg``) into the unit's catalogs under the gettext context ``sim``.
 They are words for the desktop, drawn in pygame's font: the OLED's width test
-leaves them out, and ``tests/test_sim_language.py`` draws every one in every
-language and checks that it fits its box. ``tr`` is the catalog the unit's
+leaves them out, and ``tests/test_sim_language.py`` draws the window in every
+language at every scale, with every kind of line and mark, and checks that no
+word is cut to its box (each is cut with ``~`` rather than drawn beyond it;
+only a journal line, with its names and memo, may be). ``tr`` is the catalog the unit's
 own screen is drawn with (:func:`words_of`): the game's ``FN 8`` choice, else
 the config's ``[unit] language``, else English; so a new language shows in
 the panels in the very frame that chooses it. What is not translated is what
 the unit's screen leaves alone too (docs/languages.md): names, amounts, the
-key names printed on the unit, and the memos kept in the journal (a
-transaction read back from the journal shows its memo as journalled).
+key names printed on the unit, and the memos kept in the journal, but for
+the rules' (:data:`.panel.RULE_MEMOS`: ``Bought Boardwalk``, which a
+transaction read back from the journal carries only in English words).
 """
 
 from __future__ import annotations
