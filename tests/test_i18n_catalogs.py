@@ -9,6 +9,7 @@ from string import Formatter
 
 import pytest
 from babel.messages.extract import DEFAULT_KEYWORDS, extract_from_dir
+from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
@@ -66,9 +67,10 @@ def _width(message) -> int:
 
 
 def _on_the_screen(message) -> bool:
-    """A text the OLED shows: not the voice's (pgettext ``voice``) nor the table page's (pgettext ``page``, or a
-    core's text for the page's live view, so marked for the translators)."""
-    return not ((message.context or "").startswith(("voice", "page"))
+    """A text the OLED shows: not the voice's (pgettext ``voice``), the table page's (pgettext ``page``, or a
+    core's text for the page's live view, so marked for the translators) nor the desktop simulator's window's
+    (pgettext ``sim``: tests/test_sim_language.py checks they fit their boxes)."""
+    return not ((message.context or "").startswith(("voice", "page", "sim"))
                 or any("table page" in comment for comment in message.auto_comments))
 
 
@@ -79,9 +81,12 @@ def _forms(message) -> list[tuple[str, dict]]:
 
 
 def test_the_template_holds_every_shown_text_of_the_source():
-    """Run pybabel extract (docs/languages.md) when this fails: a text was added, changed or removed."""
-    source = {_key(msgid, context) for folder in ("banker", "web") for _file, _line, msgid, _comments, context in
-              extract_from_dir(str(ROOT / folder), keywords=KEYWORDS, comment_tags=("Translators:",))}
+    """Run pybabel extract (docs/languages.md) when this fails: a text was added, changed or removed. The source
+    is what babel.cfg names, as pybabel extract reads it."""
+    with open(ROOT / "babel.cfg") as fh:
+        method_map, options_map = parse_mapping_cfg(fh)
+    source = {_key(msgid, context) for _file, _line, msgid, _comments, context in
+              extract_from_dir(str(ROOT), method_map, options_map, keywords=KEYWORDS, comment_tags=("Translators:",))}
     template = {_key(m.id, m.context) for m in _template() if m.id}
     assert source - template == set(), "texts missing from locales/banker.pot"
     assert template - source == set(), "texts in locales/banker.pot that the source no longer shows"

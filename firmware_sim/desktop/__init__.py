@@ -18,8 +18,10 @@ not needed at all.
 
 Modules: :mod:`.layout` (geometry, colours, reading the OLED back from a
 screenshot), :mod:`.cards` (which card lies where), :mod:`.panel` (the
-panels' text), :mod:`.sound` (the buzzer), :mod:`.draw`, :mod:`.window`
-(:class:`DesktopSim`), :mod:`.demo` (the demo game of a fresh ledger).
+panels' text), :mod:`.words` (the window's own words in the game's language,
+from the unit's catalogs), :mod:`.sound` (the buzzer), :mod:`.draw`,
+:mod:`.window` (:class:`DesktopSim`), :mod:`.demo` (the demo game of a fresh
+ledger).
 
 pygame is the ``sim`` extra (the device needs no desktop library): without
 it, importing this package raises :class:`SimulatorMissing`, which says how

@@ -19,16 +19,25 @@ from banker.records import Card
 from banker.script import made_up_uid
 
 from .layout import MAX_TILES
+from .words import pgettext
+
+#: What the blank card's tile says (in the game's language when drawn).
+BLANK_LABEL = pgettext("sim", "New card")
+#: What a tile says for a card on a reader that the tray has no tile for.
+STRAY_LABEL = pgettext("sim", "Card {uid}")
 
 
 @dataclass(frozen=True)
 class Tile:
-    """A card as the window shows it: its UID, what is written on it, and whether the ledger knows it."""
+    """A card as the window shows it: its UID, what is written on it (English: the window draws its own words in
+    the game's language), whether the ledger knows it, whether it is the blank card, or a ``stray`` one (on a
+    reader, with no tile in the tray)."""
 
     uid: str
     label: str
     enrolled: bool
     blank: bool = False
+    stray: bool = False
 
 
 class CardTable:
@@ -56,12 +65,13 @@ class CardTable:
         tiles = [Tile(c.uid, c.name, True) for c in cards]
         tiles += [Tile(uid, label, False) for label, uid in self.loose if uid not in enrolled]
         blank = self.blank_uid(enrolled | {uid for _, uid in self.loose})
-        tiles.append(Tile(blank, "New card", False, blank=True))
+        tiles.append(Tile(blank, BLANK_LABEL, False, blank=True))
         shown, rest = tiles[:MAX_TILES], tiles[MAX_TILES:]
         lying = [u for r in READERS for u in (self.on[r], *self.stacked[r]) if u is not None]
         for uid in dict.fromkeys(lying):  # a card on a reader is always shown
             if uid not in {t.uid for t in shown}:
-                shown.append(next((t for t in rest if t.uid == uid), Tile(uid, "Card " + uid, False)))
+                shown.append(next((t for t in rest if t.uid == uid),
+                                  Tile(uid, STRAY_LABEL.format(uid=uid), False, stray=True)))
         return shown
 
     @staticmethod

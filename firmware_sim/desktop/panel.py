@@ -1,8 +1,9 @@
-"""The side panels' text: balances, the last transactions and the estate, read from the ledger's game.
+"""The side panels' text: balances, the last transactions and the estate, read from the ledger's game, in its language.
 
 What the panels say is a pure function of the game value the ledger holds
-(plus which card lies on which reader), so :class:`PanelSource` works it out
-only when the game changes, and never reads the whole journal: a new
+(plus which card lies on which reader, and the catalog of the game's
+language), so :class:`PanelSource` works it out only when one of them
+changes, and never reads the whole journal: a new
 transaction comes with the game (:attr:`banker.game.Game.last`), and a game
 that changed otherwise (a new game, a restored one) is read back by the ids
 of its last few transactions. A frame costs the same at the first
@@ -11,14 +12,15 @@ transaction and at the hundred-thousandth.
 
 from __future__ import annotations
 
+import re
 from collections import deque
 from dataclasses import dataclass
 
 from banker.errors import BankerError
+from banker.i18n import ENGLISH, Text, Tr, translate
 from banker.money import format_amount
-from banker.records import Transaction
+from banker.records import BANK, POT, Transaction
 from banker.rules.estate import HOTEL
-from banker.words import plural
 
 #: Transactions the ledger panel lists, newest first.
 HISTORY = 12
@@ -26,6 +28,13 @@ HISTORY = 12
 PLAIN_KINDS = ("collect", "transfer", "pay")
 #: Transaction ids looked up at most to find the last HISTORY of a game (a restored game's ids have gaps).
 LOOKBACK = 4 * HISTORY
+#: The rules' memos (the core's texts, each naming a deed or a colour group), read back from the journal in English
+#: and shown in the game's language: a transaction folded in this process still carries its memo's message id,
+#: one read back has only the English words, so they are matched against these (any other memo stays as journalled).
+RULE_MEMOS = ("Bought {deed}", "Rent {deed}", "House on {deed}", "Hotel on {deed}", "House off {deed}",
+              "Hotel off {deed}", "Mortgaged {deed}", "Lifted {deed}", "Traded {deed}", "Sold down {group}")
+_MEMO_PATTERNS = tuple((msgid, re.compile(re.escape(msgid).replace(r"\{deed\}", "(?P<deed>.+)")
+                                          .replace(r"\{group\}", "(?P<group>.+)") + "$")) for msgid in RULE_MEMOS)
 
 
 @dataclass(frozen=True)
@@ -46,14 +55,16 @@ class OwnedDeed:
     houses: int
     mortgaged: bool
 
-    @property
-    def marks(self) -> str:
-        """``2h``, ``H`` (a hotel), ``mortg`` or nothing."""
+    def marks(self, tr: Tr = ENGLISH) -> str:
+        """``2h``, ``H`` (a hotel), ``mortg`` or nothing, in the language of ``tr``."""
         if self.mortgaged:
-            return "mortg"
+            # Translators: the simulator's estate panel: after a deed's short name, it is mortgaged
+            return tr.pgettext("sim", "mortg")
         if self.houses == HOTEL:
-            return "H"
-        return f"{self.houses}h" if self.houses else ""
+            # Translators: the simulator's estate panel: after a deed's short name, it has a hotel
+            return tr.pgettext("sim", "H")
+        # Translators: the simulator's estate panel: after a deed's short name, its number of houses
+        return tr.pgettext("sim", "{n}h").format(n=self.houses) if self.houses else ""
 
 
 @dataclass(frozen=True)
@@ -68,35 +79,62 @@ class PanelText:
     bank: str = ""
 
 
-def describe(tx: Transaction, names: dict[int, str]) -> tuple[str, str]:
-    """One journal entry in a few words and its amount: (``Bob pays Alice``, ``60K``), (``Alice passed GO``, ``+2M``)."""
+def describe(tx: Transaction, names: dict[int, str], tr: Tr = ENGLISH) -> tuple[str, str]:
+    """One journal entry in a few words (in the language of ``tr``) and its amount: (``Bob pays Alice``, ``60K``),
+    (``Alice passed GO``, ``+2M``). A memo that still carries its message id is translated; one read back from the
+    journal is shown as journalled."""
     def who(card_id: int | None) -> str:
-        return "Bank" if card_id is None else names.get(card_id, f"card {card_id}")
+        if card_id in names:
+            return names[card_id]
+        if card_id is BANK or card_id == POT:
+            return tr.pgettext("sim", "Bank") if card_id is BANK else tr.pgettext("sim", "Free Parking")
+        return tr.pgettext("sim", "card {id}").format(id=card_id)
 
+    def reversal(what: str) -> str:
+        return tr.pgettext("sim", "Reversal of #{id}: {what}").format(id=tx.reverses, what=what)
+
+    memo = memo_in(tx.memo, tr)
     if len(tx.postings) != 1:
         total = sum(p.amount for p in tx.postings)
-        label = tx.memo or tx.kind
-        return (f"Reversal of #{tx.reverses}: {label}" if tx.reverses is not None else label), format_amount(total)
+        label = memo or tx.kind
+        return (reversal(label) if tx.reverses is not None else label), format_amount(total)
     p = tx.postings[0]
     amount = format_amount(p.amount)
     if tx.kind == "opening":
-        return f"{who(p.payee)} starts", amount
+        return tr.pgettext("sim", "{name} starts").format(name=who(p.payee)), amount
     if tx.kind == "go" and tx.reverses is None:
-        return f"{who(p.payee)} passed GO", f"+{amount}"
+        return tr.pgettext("sim", "{name} passed GO").format(name=who(p.payee)), f"+{amount}"
+    payment = tr.pgettext("sim", "{payer} pays {payee}").format(payer=who(p.payer), payee=who(p.payee))
     if tx.reverses is not None:
-        return f"Reversal of #{tx.reverses}: {who(p.payer)} pays {who(p.payee)}", amount
-    if tx.memo and tx.kind not in PLAIN_KINDS:  # a rule's transaction (a deed, rent, a tax): say which
-        return f"{tx.memo}: {who(p.payer)} pays {who(p.payee)}", amount
-    return f"{who(p.payer)} pays {who(p.payee)}", amount
+        return reversal(payment), amount
+    if memo and tx.kind not in PLAIN_KINDS:  # a rule's transaction (a deed, rent, a tax): say which
+        # Translators: the simulator's ledger panel: a rule's transaction (Bought Boardwalk: Alice pays Bank)
+        return tr.pgettext("sim", "{memo}: {payment}").format(memo=memo, payment=payment), amount
+    return payment, amount
 
 
-def history_line(tx: Transaction, names: dict[int, str]) -> HistoryLine:
-    text, amount = describe(tx, names)
+def memo_in(memo: str, tr: Tr = ENGLISH) -> str:
+    """A transaction's ``memo`` in the language of ``tr``: translated by its message id while it has one, else (read
+    back from the journal) when it is one of the rules' (:data:`RULE_MEMOS`), else as journalled."""
+    if not memo or tr is ENGLISH:
+        return str(memo)
+    if isinstance(memo, Text):
+        return str(translate(memo, tr))
+    for msgid, pattern in _MEMO_PATTERNS:
+        match = pattern.match(memo)
+        if match:
+            return tr.gettext(msgid).format(**match.groupdict())
+    return memo
+
+
+def history_line(tx: Transaction, names: dict[int, str], tr: Tr = ENGLISH) -> HistoryLine:
+    text, amount = describe(tx, names, tr)
     return HistoryLine(f"#{tx.id}", text, amount)
 
 
-def estate_of(game) -> tuple[tuple[tuple[str, tuple[OwnedDeed, ...]], ...], str]:
-    """The sold deeds by owner (enrolled players first, in their order) and a line about the bank's part."""
+def estate_of(game, tr: Tr = ENGLISH) -> tuple[tuple[tuple[str, tuple[OwnedDeed, ...]], ...], str]:
+    """The sold deeds by owner (enrolled players first, in their order) and a line about the bank's part (in the
+    language of ``tr``)."""
     estate = game.estate
     if estate is None:
         return (), ""
@@ -114,12 +152,15 @@ def estate_of(game) -> tuple[tuple[tuple[str, tuple[OwnedDeed, ...]], ...], str]
     unsold = len(deeds) - sum(len(v) for v in owned.values())
     houses = estate.house_stock - sum(h for h in estate.buildings.values() if h != HOTEL)
     hotels = estate.hotel_stock - sum(1 for h in estate.buildings.values() if h == HOTEL)
-    bank = f"Bank: {unsold} unsold, {plural(houses, 'house')}, {plural(hotels, 'hotel')}"
+    bank = tr.pgettext("sim", "Bank: {unsold} unsold, {houses}, {hotels}").format(
+        unsold=unsold, houses=tr.npgettext("sim", "{n} house", "{n} houses", houses).format(n=houses),
+        hotels=tr.npgettext("sim", "{n} hotel", "{n} hotels", hotels).format(n=hotels))
     return tuple((game.name_of(card), tuple(owned[card])) for card in order), bank
 
 
 class PanelSource:
-    """The panels of ``ledger``'s game, worked out again only when the game (or a card on a reader) changes.
+    """The panels of ``ledger``'s game, worked out again only when the game, a card on a reader or the language
+    (the catalog ``tr``) changes.
 
     >>> source = PanelSource(ledger)                      # doctest: +SKIP
     >>> source.text({"left": None, "right": None}).game   # doctest: +SKIP
@@ -130,18 +171,20 @@ class PanelSource:
         self.ledger = ledger
         self._game = None
         self._readers: tuple = ()
+        self._tr: Tr | None = None
         self._text: PanelText | None = None
         self._history: deque[Transaction] = deque(maxlen=HISTORY)
         self._seen: tuple = ()  # (game id, last transaction id, transactions) the history stands at
         self.reloads = 0  # how many times the history was read back from the journal (tests watch it)
 
-    def text(self, on_readers: dict[str, str | None]) -> PanelText:
+    def text(self, on_readers: dict[str, str | None], tr: Tr = ENGLISH) -> PanelText:
+        """The panels' text in the language of ``tr`` (the same object while nothing they show changed)."""
         game = self.ledger.game()
         readers = (on_readers.get("left"), on_readers.get("right"))
-        if self._text is None or game is not self._game or readers != self._readers:
+        if self._text is None or game is not self._game or readers != self._readers or tr is not self._tr:
             self._follow(game)
-            self._game, self._readers = game, readers
-            self._text = self._compose(game, on_readers)
+            self._game, self._readers, self._tr = game, readers, tr
+            self._text = self._compose(game, on_readers, tr)
         return self._text
 
     def _follow(self, game) -> None:
@@ -178,20 +221,22 @@ class PanelSource:
                 found.append(tx)
         return found
 
-    def _compose(self, game, on_readers: dict[str, str | None]) -> PanelText:
+    def _compose(self, game, on_readers: dict[str, str | None], tr: Tr) -> PanelText:
         s = game.settings
-        title = f"Game {game.id}: start {format_amount(s.start_balance)}, GO {format_amount(s.go_salary)}"
+        # Translators: the simulator's ledger panel: the game, its start balance and GO's salary
+        title = tr.pgettext("sim", "Game {id}: start {start}, GO {go}").format(
+            id=game.id, start=format_amount(s.start_balance), go=format_amount(s.go_salary))
         left, right = on_readers.get("left"), on_readers.get("right")
         marks = {left: "+", right: "-"}
         if left is not None and left == right:
             marks[left] = "+-"
         balances = tuple((marks.get(c.uid, ""), c.name, format_amount(game.balance(c.id))) for c in game.cards)
         names = dict(game.names)
-        history = tuple(history_line(tx, names) for tx in self._history)
-        estate, bank = estate_of(game)
+        history = tuple(history_line(tx, names, tr) for tx in self._history)
+        estate, bank = estate_of(game, tr)
         return PanelText(title, balances, history, estate, bank)
 
 
-def panel_text(ledger, on_readers: dict[str, str | None]) -> PanelText:
+def panel_text(ledger, on_readers: dict[str, str | None], tr: Tr = ENGLISH) -> PanelText:
     """The panels for ``ledger``'s current game, worked out afresh (the window keeps a :class:`PanelSource`)."""
-    return PanelSource(ledger).text(on_readers)
+    return PanelSource(ledger).text(on_readers, tr)

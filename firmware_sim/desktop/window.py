@@ -3,7 +3,9 @@
 One thread (the one that calls :meth:`DesktopSim.frame` or :meth:`DesktopSim.run`)
 owns the unit: each frame turns the window's mouse and keyboard events into
 key and card events, posts a :class:`~banker.events.Tick` every 100 ms,
-pumps the :class:`~drivers.shell.Shell`, and draws.
+pumps the :class:`~drivers.shell.Shell`, and draws: the unit's words in the
+game's language (its ``FN 8`` choice, else the config's ``[unit] language``),
+as the unit's own screen, and a new choice from the frame it is made in.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import pygame  # noqa: E402
 
 from banker.errors import BankerError  # noqa: E402
 from banker.events import KEYS, READERS, Event, KeyDown, KeyUp, Tick  # noqa: E402
+from banker.i18n import Tr  # noqa: E402
 from banker.screen import Screen  # noqa: E402
 from render import DIGITS  # noqa: E402
 from runtime.shell import Shell  # noqa: E402
@@ -27,10 +30,11 @@ from .cards import CardTable, Tile  # noqa: E402
 from .layout import DEFAULT_SCALE, MAX_TILES, Layout, Rect, fit_scale, inside  # noqa: E402
 from .panel import PanelSource  # noqa: E402
 from .sound import ToneBuzzer, desktop_voice  # noqa: E402
+from .words import pgettext, say, words_of  # noqa: E402
 
 TICK_SECONDS = 0.1
 #: The window's title.
-CAPTION = "Monopoly Banker: simulator"
+CAPTION = pgettext("sim", "Monopoly Banker: simulator")
 FPS = 30
 HEADLESS_DRIVERS = ("dummy", "offscreen")
 #: Keyboard keys of the unit (besides the digits): hold one to hold the key.
@@ -152,7 +156,6 @@ class DesktopSim:
         except pygame.error as exc:
             pygame.display.quit()
             raise NoDisplay(f"cannot open the simulator's window: {exc}") from None
-        pygame.display.set_caption(CAPTION)
         self.ledger = ledger
         self.clock = clock or SimClock()
         self.oled = OledView(self.layout.scale, digits)
@@ -169,6 +172,8 @@ class DesktopSim:
         self.drag: dict | None = None  # the tile being dragged: uid, origin, grab offset, position
         self.running = True
         self.note: str | None = None  # a line for the person at the window (a script has finished), or None
+        self.caption = ""  # the title bar as last set
+        self._title()
         self.draws = 0  # frames actually drawn (an idle frame draws nothing)
         self._drawn: tuple | None = None  # the scene last drawn
         self._last_state: tuple = (None, object())
@@ -207,13 +212,25 @@ class DesktopSim:
 
     def _scene(self) -> tuple:
         """What the window shows, as objects compared by identity: a new one of any means a redraw."""
-        return (self.oled.surface(), self.ledger.game(), self.panel_source.text(self.table.on), self._state_key(),
-                self.note)
+        return (self.oled.surface(), self.ledger.game(), self.panel_source.text(self.table.on, self.words()),
+                self._state_key(), self.note)
+
+    def words(self) -> Tr:
+        """The catalog of the window's words: the game's language, as the unit's screen is drawn in."""
+        return words_of(self.ledger.game(), self.shell.language)
 
     def tell(self, note: str | None) -> None:
         """Say ``note`` to the person at the window (None: nothing): over the tray, and in the title bar."""
         self.note = note
-        pygame.display.set_caption(f"{CAPTION}: {note}" if note else CAPTION)
+        self._title()
+
+    def _title(self) -> None:
+        """The title bar in the game's language (and the note, if any), set only when it changes."""
+        title = say(self.words(), CAPTION)
+        caption = f"{title}: {self.note}" if self.note else title
+        if caption != self.caption:
+            pygame.display.set_caption(caption)
+            self.caption = caption
 
     def _state_key(self) -> object:
         """The window's own state (keys held, cards laid, a drag), one object per distinct state."""
@@ -323,6 +340,9 @@ class DesktopSim:
 
     def draw(self) -> None:
         p = self.painter
+        tr = self.words()
+        p.begin(tr)
+        self._title()
         p.case(asleep=not self.oled.on)
         p.slots()
         p.oled(self.oled.surface())
@@ -341,7 +361,7 @@ class DesktopSim:
             uid, rect = dragged
             x, y = self.drag["pos"][0] - self.drag["grab"][0], self.drag["pos"][1] - self.drag["grab"][1]
             p.tile(by_uid[uid], numbers[uid], (x, y, rect[2], rect[3]), lifted=True)
-        p.panels(self.panel_source.text(self.table.on))
+        p.panels(self.panel_source.text(self.table.on, tr))
 
     def screenshot(self, path=None):
         """The window as a PIL image (drawn fresh); saved as PNG to ``path`` when given."""
