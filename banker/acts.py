@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from .deeds import UnknownDeed
-from .i18n import _
+from .i18n import ENGLISH, Tr, _
 from .errors import Refused
 from .game import Game, apply, check_enrolment, fold_name
 from .records import BANK, POT, Card, DeedTag, Enrolment, GameRestored, GameSettings, NewGame, Posting, Removal, Rename, Transaction, normalise_uid
@@ -36,10 +36,15 @@ def enrolment(game: Game, name: str, uid: str) -> Enrolment:
     return Enrolment(card, opening)
 
 
-def next_player_name(game: Game) -> str:
-    """``Player N`` with the first N nobody is called (a card enrolled on the keypad)."""
+def next_player_name(game: Game, tr: Tr = ENGLISH) -> str:
+    """The name a card enrolled on the keypad gets: ``Player N`` in the game's language (``tr``, its catalog:
+    ``Spieler N``, ``Joueur N``), with the first N nobody is called in it or in English (a ledger of an older
+    release has ``Player 1``: a German game's next card is ``Spieler 2``)."""
     names = {fold_name(c.name) for c in game.cards}
-    return next(f"Player {n}" for n in range(1, 100) if f"player {n}" not in names)
+    # Translators: the name of a card enrolled on the keypad (FN on an unknown card), until it is renamed
+    pattern = tr.gettext("Player {n}")
+    return next(pattern.format(n=n) for n in range(1, 100)
+                if not {fold_name(pattern.format(n=n)), f"player {n}"} & names)
 
 
 def card_named(game: Game, name: str) -> Card:

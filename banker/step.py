@@ -19,6 +19,7 @@ shows NOT SAVED here, in one place.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 from collections.abc import Callable
 
@@ -87,6 +88,8 @@ def step(panel: Panel, game: Game, event: Event, tr: Tr = ENGLISH) -> Outcome:
     handler = _HANDLERS.get(type(event))
     if handler is None:
         raise TypeError(f"not an event: {event!r}")
+    if type(event) is KeyDown:
+        handler = _awake(partial(_key_down, tr=tr))  # a key's flow may journal a word: its default name
     return _with_voice(panel, game, event, _with_live(panel, game, handler(panel, game, event)), tr)
 
 
@@ -294,13 +297,14 @@ def _c_held(panel: Panel, game: Game) -> Outcome:
 # -- keys --------------------------------------------------------------------------------------
 
 
-def _key_down(panel: Panel, game: Game, event: KeyDown) -> Outcome:
-    """A key goes to the mode that owns the keys; ``C`` cancels it (and, held, starts a new game)."""
+def _key_down(panel: Panel, game: Game, event: KeyDown, tr: Tr = ENGLISH) -> Outcome:
+    """A key goes to the mode that owns the keys; ``C`` cancels it (and, held, starts a new game). ``tr``: the
+    game's language's catalog, for the flows (a card enrolled with ``FN`` is named in it)."""
     key, panel = Key(event.key), replace(panel, message=None)
     if key == Key.C:
         panel = replace(panel, c_down_at=event.t, c_hold_done=False, c_salt=event.salt)
-        return _outcome(panel, game, _mode(panel).cancel(Ctx(panel, game, event.salt, event.wall, event.day)))
-    return _outcome(panel, game, _mode(panel).key(Ctx(panel, game, event.salt, event.wall, event.day), key))
+        return _outcome(panel, game, _mode(panel).cancel(Ctx(panel, game, event.salt, event.wall, event.day, tr)))
+    return _outcome(panel, game, _mode(panel).key(Ctx(panel, game, event.salt, event.wall, event.day, tr), key))
 
 
 # -- cards -------------------------------------------------------------------------------------

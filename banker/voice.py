@@ -9,8 +9,10 @@ screen read out); an auction's bids and calls ("Going once", "Going twice",
 "Sold to Bob for 1.5 million"). :func:`balances_said` is the balance key
 (``FN FN``, docs/voice.md): the balance of each card on a reader.
 
+A transaction is said by its kind's sentence (:mod:`banker.voice_deals`),
+never by its journalled memo (English, with the screen's short deed names).
 Amounts are spoken as words, never the screen's notation (espeak-ng reads
-"2M" as "two M"): :func:`spoken_amount`. Every text comes through ``tr``, a
+"2M" as "two M"): :func:`spoken_amount` (:mod:`banker.spoken`). Every text comes through ``tr``, a
 gettext translations object (``gettext``/``ngettext``/``pgettext``/
 ``npgettext``); the default :data:`ENGLISH` is the texts as written here, so
 a catalog translates them with the context ``"voice"`` (LANGUAGES' catalogs).
@@ -21,74 +23,23 @@ a catalog translates them with the context ``"voice"`` (LANGUAGES' catalogs).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .events import LiveState, PlayTone
-from .errors import AmountError
-from .i18n import ENGLISH, Tr
-from .money import parse_amount
+from .i18n import ENGLISH, Tr, translate
 from .records import BANK, POT, Enrolment, NewGame, Setting, Transaction
+from .spoken import sentences as _sentences
+from .spoken import in_full, spoken_amount, spoken_text
+from .voice_deals import what_happened
+
+__all__ = ["balances_said", "record_said", "said", "spoken_amount", "spoken_text"]
 
 if TYPE_CHECKING:
     from .game import Game
     from .panel import Panel
     from .screen import Screen
     from .step import Outcome
-
-
-# -- amounts -----------------------------------------------------------------------------------
-
-
-def spoken_amount(amount: int, tr: Tr = ENGLISH) -> str:
-    """``amount`` dollars as words a speech engine reads right: "2 million", "1.5 million", "890 thousand",
-    "14 million 151 thousand 500"; exact, never rounded (a fraction of a million only when it is one or two
-    digits: 1.5, 2.25)."""
-    if amount < 0:
-        return tr.pgettext("voice", "minus {amount}").format(amount=spoken_amount(-amount, tr))
-    millions, rest = divmod(amount, 1_000_000)
-    fraction = f"{rest:06d}".rstrip("0")
-    if millions and rest and len(fraction) <= 2 and not fraction.startswith("0"):
-        # Translators: a decimal separator for spoken amounts ("2.5 million"; de: ",").
-        point = tr.pgettext("voice decimal separator", ".")
-        return tr.pgettext("voice", "{x} million").format(x=f"{millions}{point}{fraction}")
-    thousands, units = divmod(rest, 1_000)
-    parts = []
-    if millions:
-        parts.append(tr.npgettext("voice", "{n} million", "{n} million", millions).format(n=millions))
-    if thousands:
-        parts.append(tr.npgettext("voice", "{n} thousand", "{n} thousand", thousands).format(n=thousands))
-    if units or not parts:
-        parts.append(str(units))
-    return " ".join(parts)
-
-
-_NOTATION = re.compile(r"(?<![\w.])([+-]?)(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)([MK]?)(?![\w.])")
-
-
-def spoken_text(text: str, tr: Tr = ENGLISH) -> str:
-    """A screen's ``text`` made speakable: its amounts in words ("Bob short 890K" -> "Bob short 890
-    thousand"), the readers' ``+`` and ``-`` named."""
-
-    def word(match: re.Match) -> str:
-        _sign, number, suffix = match.groups()
-        if not suffix and "," not in number:
-            return match.group(0)  # a count, a board square, a PIN's length: read as it is
-        try:
-            amount = parse_amount(match.group(0).lstrip("+"), allow_negative=True, allow_zero=True)
-        except AmountError:
-            return match.group(0)  # not whole dollars ("1.2345K"): read as it is
-        return spoken_amount(amount, tr)
-
-    text = _NOTATION.sub(word, text)
-    text = re.sub(r"(?<!\S)\+(?!\S)", tr.pgettext("voice", "plus"), text)
-    return re.sub(r"(?<!\S)-(?!\S)", tr.pgettext("voice", "minus"), text)
-
-
-def _sentences(*parts: str) -> str:
-    """The parts as sentences: each ends with a full stop (unless it has its own), joined by spaces."""
-    return " ".join(p if p.endswith((".", "!", "?")) else p + "." for p in parts if p)
 
 
 # -- what happened -----------------------------------------------------------------------------
@@ -137,59 +88,15 @@ def record_said(record: object, after: Game, tr: Tr = ENGLISH, *, lead: bool = T
 
 
 def _transaction_said(tx: Transaction, after: Game, tr: Tr, lead: bool) -> str:
-    name, postings = after.name_of, tx.postings
-    parties = list(dict.fromkeys(p for posting in postings for p in (posting.payer, posting.payee)
+    """What happened (one sentence of the catalog's for the transaction's kind, never its journalled memo: that is
+    English), then the balance of each player it paid or charged who is still in the game."""
+    parties = list(dict.fromkeys(p for posting in tx.postings for p in (posting.payer, posting.payee)
                                  if p is not BANK and p != POT))
-    one = postings[0] if len(postings) == 1 else None
-    amount = spoken_amount(one.amount, tr) if one is not None else ""
-    deed = next((after.edition.deed(c.slug).name for c in tx.changes if hasattr(c, "slug")), "")
-    first = None
-    if not lead:
-        pass
-    elif tx.kind == "undo":
-        first = tr.pgettext("voice", "Transaction {n} undone").format(n=tx.reverses)
-    elif one is not None and tx.kind == "go":
-        first = tr.pgettext("voice", "{name} passes GO and collects {amount}").format(name=name(one.payee), amount=amount)
-    elif tx.kind == "pot" and postings[0].payer == POT:
-        taken = postings[0]
-        first = tr.pgettext("voice", "{name} takes the Free Parking pot, {amount}").format(name=name(taken.payee),
-                                                                             amount=spoken_amount(taken.amount, tr))
-    elif one is not None and tx.kind == "buy" and deed:
-        first = tr.pgettext("voice", "{name} buys {deed} for {amount}").format(name=name(one.payer), deed=deed, amount=amount)
-    elif one is not None and tx.kind == "auction" and deed:
-        first = tr.pgettext("voice", "Sold to {name} for {amount}, {deed}").format(name=name(one.payer), amount=amount, deed=deed)
-    elif one is not None and tx.kind == "rent" and one.payer is not BANK and one.payee is not BANK:
-        first = tr.pgettext("voice", "{payer} pays {payee} {amount} rent").format(payer=name(one.payer), payee=name(one.payee),
-                                                                   amount=amount)
-    elif one is not None and tx.kind in ("transfer", "collect", "pay", "rent", "to-pot"):
-        first = _paid(one.payer, one.payee, amount, name, tr)
-    else:
-        first = _sentences(spoken_text(tx.memo, tr), *_nets(tx, parties, name, tr))
-    balances = [tr.pgettext("voice", "{name} has {amount}").format(name=name(p), amount=spoken_amount(after.balance(p), tr))
-                for p in parties if p in after.balances]
-    return _sentences(first or "", *balances)
-
-
-def _paid(payer: int | None, payee: int | None, amount: str, name: Callable[[int | None], str], tr: Tr) -> str:
-    if payer is BANK:
-        return tr.pgettext("voice", "The bank pays {payee} {amount}").format(payee=name(payee), amount=amount)
-    if payee is BANK:
-        return tr.pgettext("voice", "{payer} pays the bank {amount}").format(payer=name(payer), amount=amount)
-    if payee == POT:
-        return tr.pgettext("voice", "{payer} pays {amount} to Free Parking").format(payer=name(payer), amount=amount)
-    return tr.pgettext("voice", "{payer} pays {payee} {amount}").format(payer=name(payer), payee=name(payee), amount=amount)
-
-
-def _nets(tx: Transaction, parties: list[int], name: Callable[[int | None], str], tr: Tr) -> list[str]:
-    """Each player's net change in a deal of several postings (a trade, a building sold): receives / pays."""
-    nets = dict.fromkeys(parties, 0)
-    for posting in tx.postings:
-        if posting.payer in nets:
-            nets[posting.payer] -= posting.amount
-        if posting.payee in nets:
-            nets[posting.payee] += posting.amount
-    return [(tr.pgettext("voice", "{name} receives {amount}") if net > 0 else tr.pgettext("voice", "{name} pays {amount}")).format(
-        name=name(party), amount=spoken_amount(abs(net), tr)) for party, net in nets.items() if net]
+    first = what_happened(tx, after, tr, parties) if lead else ""
+    balances = [tr.pgettext("voice", "{name} has {amount}").format(name=after.name_of(p),
+                                                                   amount=spoken_amount(after.balance(p), tr))
+                for p in parties if p in after.balances and p not in after.estate.retired]
+    return _sentences(first, *balances)
 
 
 def _refusal_said(panel: Panel, outcome: Outcome, shown: Callable[[], Screen], after: Game, tr: Tr) -> str:
@@ -202,7 +109,7 @@ def _refusal_said(panel: Panel, outcome: Outcome, shown: Callable[[], Screen], a
             tr.pgettext("voice", "{name} is {amount} short").format(name=card.name, amount=spoken_amount(short.amount, tr)),
             tr.pgettext("voice", "{name} has {amount}").format(name=card.name, amount=spoken_amount(after.balance(card.id), tr)),
             tr.pgettext("voice", "Zero raises cash"))
-    return _sentences(*_phrases(spoken_text(line, tr) for line in shown().lines))
+    return _sentences(*_phrases(in_full(spoken_text(line, tr), after.edition) for line in shown().lines))
 
 
 def _phrases(lines) -> list[str]:
@@ -219,7 +126,7 @@ def _phrases(lines) -> list[str]:
 
 def _live_said(panel: Panel, live: dict, tr: Tr) -> str:
     """A timed auction's news for the table page, said: opened, a new high bid, no bid, cancelled, sold."""
-    state, lot = live.get("state"), live.get("lot", "")
+    state, lot = live.get("state"), translate(live.get("lot", ""), tr)  # a house's lot: a text to translate
     if state == "open":
         if getattr(panel.mode, "slug", None) != live.get("slug") or not hasattr(panel.mode, "high"):
             return tr.pgettext("voice", "Auction of {lot}, {n} seconds").format(lot=lot, n=live.get("seconds"))

@@ -95,7 +95,7 @@ def play_a_little(hand) -> None:
 def test_a_german_game_draws_every_panel_word_in_german(ledger):
     with DesktopSim(ledger, sound=False, language="de") as sim:
         hand = WindowBackend(sim)
-        assert ["Noch kein Titel verkauft"] in rows_in(sim, sim.layout.estate)
+        assert ["Noch kein Grundstück verkauft"] in rows_in(sim, sim.layout.estate)
         buy(hand, "39", "Alice")
         hand.insert("left", "Bob")
         hand.press("GO")

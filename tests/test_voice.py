@@ -194,3 +194,40 @@ def test_every_text_goes_through_the_translation_hook():
     assert spoken_amount(890_000, tr) == "890 THOUSAND"
     assert spoken_text("Bob short 1.5M", tr) == "Bob short 1,5 MILLION"
     assert record_said(object(), None, tr) == ""
+
+
+def test_a_screen_read_out_names_deeds_in_full_and_its_readers_in_words():
+    from banker.spoken import in_full, sentences
+    from cards import load_edition
+
+    us = load_edition("us")
+    assert in_full("Rent Connect. Av", us) == "Rent Connecticut Avenue"  # espeak-ng read "Av." as "Af"
+    assert in_full("Medit. Ave, Tennessee", us) == "Mediterranean Avenue, Tennessee Avenue"
+    assert in_full("Tennessee Avenue", us) == "Tennessee Avenue"  # a full name stays as it is
+    assert spoken_text("owner on +, buyer on -") == "owner on plus, buyer on minus"
+    assert sentences("GO pays the rent;", "Buy: owner card") == "GO pays the rent. Buy: owner card."
+
+
+def test_a_german_refusal_is_read_in_german_from_its_screen(table):
+    table.type("FN 8 2")
+    table.type("FN 0 9")
+    table.insert("right", "Alice")
+    table.press("M")
+    table.remove("right")
+    said(table)
+    table.type("FN 0 9")
+    table.insert("right", "Bob")
+    table.press("M")
+    (text,) = said(table)
+    assert text.startswith("Abgelehnt.") and "+" not in text and ";." not in text
+
+
+def test_a_house_auctions_lot_is_said_in_the_games_language():
+    from banker import voice
+    from banker.i18n import _
+    from banker.panel import Panel
+    from runtime.languages import translations_for
+
+    live = {"state": "open", "lot": _("A house ({deed})", deed="Tennessee Avenue"), "slug": "x", "seconds": 10}
+    text = voice._live_said(Panel(), live, translations_for("de"))
+    assert text.startswith("Auktion: ") and "A house" not in text and "Tennessee Avenue" in text

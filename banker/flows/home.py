@@ -150,13 +150,13 @@ def _function(ctx: Ctx) -> Reply:
 
 @dataclass(frozen=True)
 class EnrolHere:
-    """The act of enrolling the card ``uid`` lying on a reader, as ``Player N``."""
+    """The act of enrolling the card ``uid`` lying on a reader, as ``Player N`` in the game's language."""
 
     uid: str
 
     def run(self, ctx: Ctx) -> Reply:
         try:
-            record = enrolment(ctx.game, next_player_name(ctx.game), self.uid)
+            record = enrolment(ctx.game, next_player_name(ctx.game, ctx.tr), self.uid)
         except Refused as exc:
             return ctx.refuse(views.refused(str(exc)))
         card = record.card

@@ -17,7 +17,7 @@ from enum import Enum
 from typing import Any
 from collections.abc import Callable
 
-from ..i18n import _
+from ..i18n import ENGLISH, Tr, _
 from .. import views
 from ..authority import Grant
 from ..entry import AmountEntry
@@ -106,13 +106,15 @@ class Shortfall:
 class Ctx:
     """The panel and the game a mode decides in (read-only); ``salt``: fresh bytes the event brought (a PIN's
     hash, a short game's deal); ``wall``: the wall-clock time the key came at (a PIN lockout); ``day``: the local
-    time of day then, while the clock is known right (a time limit ending at an hour)."""
+    time of day then, while the clock is known right (a time limit ending at an hour); ``tr``: the game's
+    language's catalog, for a word the unit journals (a card enrolled on the keypad is ``Spieler 1`` in German)."""
 
     panel: Panel
     game: Game
     salt: bytes = b""
     wall: float = 0.0
     day: float | None = None
+    tr: Tr = ENGLISH
 
     # -- what is on the table ------------------------------------------------------------
 
