@@ -72,6 +72,14 @@ def test_the_sandbox_keeps_the_pis_devices_and_groups_and_the_network():
     assert "network-online.target" in unit["Wants"][0] and "network-online.target" in unit["After"][0]
 
 
+def test_the_service_says_when_it_is_up_and_a_hung_unit_is_restarted():
+    unit = settings()
+    assert unit["Type"] == ["notify"] and unit["NotifyAccess"] == ["main"]  # READY=1 from banker run itself
+    assert 10 <= int(unit["WatchdogSec"][0]) <= 60 and unit["Restart"] == ["on-failure"]  # a watchdog kill restarts
+    assert unit["ExecStart"][0].endswith("/bin/banker run")  # the banker is the main process: it notifies
+    assert f"WatchdogSec={unit['WatchdogSec'][0]}" in INSTALL_DOC
+
+
 # -- install.sh on every image --------------------------------------------------------------------
 
 
