@@ -61,9 +61,11 @@ def settle(old: Path, new: Path) -> Path:
              "they are used where they are (docs/security.md)")
         return old
     if kept:
-        _say(f"the ledgers' keys moved to {new}, but {', '.join(kept)} in {old} differ from the files of that "
-             f"name there and are kept in {old}, never overwritten: compare them and remove the one not wanted "
-             "(docs/security.md)")
+        one = len(kept) == 1
+        _say(f"the ledgers' keys moved to {new}, but {old} still holds {' and '.join(kept)}: "
+             f"{'it differs' if one else 'they differ'} from the {'file' if one else 'files'} of that name there, "
+             "which the move never overwrites (or isn't a plain file); compare the two and remove the one not "
+             "wanted (docs/security.md)")
     return new
 
 

@@ -83,7 +83,7 @@ def test_both_places_are_merged_never_overwriting_and_a_difference_is_said(home,
     assert (home["new"] / f"{ledger_id}.anchor").read_bytes() == files[f"{ledger_id}.anchor"]
     assert (home["new"] / "clash1.key").read_text() == "b" * 64 + "\n"  # never overwritten
     assert sorted(p.name for p in home["old"].iterdir()) == ["clash1.key"]  # kept where it was
-    assert "clash1.key" in caplog.text and "never overwritten" in caplog.text
+    assert "still holds clash1.key: it differs" in caplog.text and "never overwrites" in caplog.text
     registry = json.loads((home["new"] / "ledgers.json").read_text())
     assert set(registry.values()) == {ledger_id, "other1"}  # both folders' ledgers known
     assert banker("key", "export", "-o", home["tmp"] / "key.txt", "--db", db).exit_code == 0
