@@ -90,6 +90,7 @@ def _show_refusal(exc, backend: str, config, stop: threading.Event, seconds: flo
     exited at once would start again every two seconds with a dark screen); then the command exits 3."""
     from banker.views import ledger_refused
     from runtime.device import open_device
+    from runtime.sd_notify import hold
     from store.trust import OldLedger
 
     click.echo(f"banker: refusing to play, and saying so on the unit's screen until stopped: {shown(str(exc))}",
@@ -100,7 +101,7 @@ def _show_refusal(exc, backend: str, config, stop: threading.Event, seconds: flo
             device = open_device(config, hw)
             with device:
                 device.display.show(ledger_refused(isinstance(exc, OldLedger)))
-                stop.wait(seconds)
+                hold(stop, seconds)  # up and alive to systemd meanwhile (runtime.sd_notify)
     except BankerError as problem:  # no display either: the message above is all there is
         click.echo(f"banker: the screen can't say so: {shown(str(problem))}", err=True)
 
@@ -124,6 +125,7 @@ def run_command(backend: str, seconds: float | None, web: bool | None, db: Path 
     on the config's web.host and web.port; FN K shows its QR code.
     """
     from runtime.device import open_device
+    from runtime.sd_notify import service_notifier
     from runtime.shell import Shell
 
     config = current_config()
@@ -162,9 +164,9 @@ def run_command(backend: str, seconds: float | None, web: bool | None, db: Path 
                 port = SerialTestPort(config.serial_url, shell_target(shell), baudrate=config.serial_baudrate,
                                       serial_for_url=hw.serial_for_url())
                 device.serial_port = port
-                shell.run(stop, poll=(port.poll,))
+                shell.run(stop, poll=(port.poll,), service=service_notifier())
             else:
-                shell.run(stop)
+                shell.run(stop, service=service_notifier())
             if page is not None:
                 page.close()
     click.echo("banker: stopped", err=True)

@@ -10,13 +10,14 @@ found (``banker doctor`` prints it).
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 from collections.abc import Callable, Iterator
 
 from runtime.config import Config, ReaderConfig
-from banker.errors import BankerError
+from banker.errors import BankerError, ConfigError
 
 
 class Hardware(Protocol):
@@ -33,7 +34,12 @@ class Hardware(Protocol):
 
 
 class PiHardware:
-    """The Raspberry Pi's own buses: gpiozero's lgpio (Pi 5, and Pi 4) or RPi.GPIO pin factory, real SPI/I2C."""
+    """The Raspberry Pi's own buses: gpiozero's lgpio (Pi 5, and Pi 4) or RPi.GPIO pin factory, real SPI/I2C.
+
+    ``$GPIOZERO_PIN_FACTORY`` picks the pin factory instead, the way gpiozero documents it (:func:`named_pin_factory`:
+    ``pigpio`` with ``$PIGPIO_ADDR``/``$PIGPIO_PORT`` for a remote Pi's pins, ``mock`` for none at all); it
+    drives the keypad, the buzzer and the readers' RST lines (the readers' SPI and the display stay on this Pi).
+    """
 
     name = "pi"
     clock = staticmethod(time.monotonic)
@@ -44,6 +50,9 @@ class PiHardware:
 
     def pin_factory(self):
         if self._factory is None:
+            if os.environ.get(PIN_FACTORY_ENV) is not None:
+                self._factory = named_pin_factory()
+                return self._factory
             failures = {}
             for module, cls in (("gpiozero.pins.lgpio", "LGPIOFactory"), ("gpiozero.pins.rpigpio", "RPiGPIOFactory")):
                 try:
@@ -72,7 +81,48 @@ class PiHardware:
         return self
 
     def __exit__(self, *exc) -> None:
-        return None
+        if self._factory is not None:
+            factory, self._factory = self._factory, None
+            factory.close()  # its pins (and a pigpio daemon's connection) given back
+
+
+#: The environment variable gpiozero reads its pin factory's name from.
+PIN_FACTORY_ENV = "GPIOZERO_PIN_FACTORY"
+
+
+def named_pin_factory():
+    """The pin factory ``$GPIOZERO_PIN_FACTORY`` names, found as gpiozero finds it: its own lookup
+    (``Device._default_pin_factory``: the ``gpiozero_pin_factories`` entry points, the name as given and then
+    lower-cased), so a factory another package registers works too; the global ``Device.pin_factory`` is left
+    alone. A name no package registers, a library that isn't installed or a factory that can't start (no pigpio
+    daemon at ``$PIGPIO_ADDR``:``$PIGPIO_PORT``) is a clear error naming the variable, not a traceback.
+    """
+    from gpiozero import Device as GpioDevice
+    from gpiozero.exc import BadPinFactory
+
+    from drivers.errors import DeviceMissing, DriverLibraryMissing
+
+    name = os.environ[PIN_FACTORY_ENV]
+    try:
+        return GpioDevice._default_pin_factory()
+    except BadPinFactory:
+        raise ConfigError(f"{PIN_FACTORY_ENV}={name!r} names no gpiozero pin factory: the installed ones are "
+                          f"{', '.join(installed_pin_factories())} (docs/config.md, \"The pin factory\")") from None
+    except ImportError as exc:
+        raise DriverLibraryMissing(f"{PIN_FACTORY_ENV}={name}: {exc} (install it into the unit's venv, or unset "
+                                   f"{PIN_FACTORY_ENV}; docs/config.md)") from None
+    except Exception as exc:  # each factory fails in its own way: pigpio's daemon away, a bad PIGPIO_PORT
+        raise DeviceMissing(f"{PIN_FACTORY_ENV}={name}: the pin factory can't start: {exc or type(exc).__name__}"
+                            + (f" (PIGPIO_ADDR={os.environ.get('PIGPIO_ADDR', 'localhost')}, PIGPIO_PORT="
+                               f"{os.environ.get('PIGPIO_PORT', '8888')})" if name.lower() == "pigpio" else "")
+                            ) from None
+
+
+def installed_pin_factories() -> list[str]:
+    """The names gpiozero's ``gpiozero_pin_factories`` entry points give (``lgpio``, ``mock``, ``pigpio``...)."""
+    from importlib.metadata import entry_points
+
+    return sorted({ep.name for ep in entry_points(group="gpiozero_pin_factories")})
 
 
 def gpio_unavailable(failures: dict[str, Exception]) -> Exception:

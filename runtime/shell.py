@@ -41,6 +41,7 @@ from banker.step import screen as screen_of
 
 from .languages import language_for, translations_for
 from .ledger import Ledger
+from .sd_notify import ServiceNotifier
 from .wall_clock import time_of_day
 
 log = logging.getLogger("banker.shell")
@@ -267,7 +268,8 @@ class Shell:
             count += 1
 
     def run(self, stop: threading.Event | None = None, tick: float = TICK_SECONDS, *, until: float | None = None,
-            poll: tuple[Callable[[], object], ...] = (), sleep: Callable[[float], None] | None = None) -> None:
+            poll: tuple[Callable[[], object], ...] = (), sleep: Callable[[float], None] | None = None,
+            service: ServiceNotifier | None = None) -> None:
         """The one run loop: own the unit until ``stop`` is set (or the clock reaches ``until``).
 
         Events are stepped as they come and a clock tick comes every ``tick``
@@ -275,9 +277,23 @@ class Shell:
         at least every :data:`POLL_SECONDS`. ``sleep`` (a test's manual clock)
         passes the time between instead of waiting on the queue; ``until``
         (a script's ``wait`` on the live unit) ends with a tick at that time.
+        ``service`` (``banker run`` under systemd, :mod:`runtime.sd_notify`) is told READY=1 as the loop
+        starts (the devices open, the first frame drawn), fed WATCHDOG=1 from each turn of this loop (a
+        loop that hangs stops feeding it) and told STOPPING=1 when it ends.
         """
+        if service is not None:
+            service.ready()
+        try:
+            self._loop(stop, tick, until, poll, sleep, service)
+        finally:
+            if service is not None:
+                service.stopping()
+
+    def _loop(self, stop, tick, until, poll, sleep, service) -> None:
         next_tick = self.clock()
         while stop is None or not stop.is_set():
+            if service is not None:
+                service.alive()
             for each in poll:
                 each()
             now = self.clock()

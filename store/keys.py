@@ -5,8 +5,9 @@ copied into every backup). Its key is 32 random bytes in
 ``<keys folder>/<ledger_id>.key``; the anchor, the number and hash of the
 journal's last entry at the last checkpoint, backup or clean stop, is
 ``<ledger_id>.anchor`` beside it. The keys folder is ``$BANKER_KEY_DIR``, else
-``keys`` in the user's config folder: not the ledger's folder and not its
-backups, so a copy of the ledger alone can't be re-chained. Files are 0600
+``keys`` in the user's state folder (:mod:`store.key_home`, which moves the
+config folder's of earlier releases there): not the ledger's folder and not
+its backups, so a copy of the ledger alone can't be re-chained. Files are 0600
 in 0700 folders: a key file or folder open to others is tightened when it is
 read, and refused (naming it) when it can't be made private. Keys and the
 anchor are replaced atomically (a temporary file created exclusively, never
@@ -36,9 +37,9 @@ def key_folder() -> Path:
     named = os.environ.get(KEY_ENV)
     if named:
         return Path(named).expanduser()
-    from platformdirs import user_config_path
+    from .key_home import default_key_folder
 
-    return user_config_path(APP_NAME) / "keys"
+    return default_key_folder()
 
 
 def private_folder(folder: Path) -> None:

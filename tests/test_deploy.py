@@ -72,6 +72,33 @@ def test_the_sandbox_keeps_the_pis_devices_and_groups_and_the_network():
     assert "network-online.target" in unit["Wants"][0] and "network-online.target" in unit["After"][0]
 
 
+def test_the_service_says_when_it_is_up_and_a_hung_unit_is_restarted():
+    unit = settings()
+    assert unit["Type"] == ["notify"] and unit["NotifyAccess"] == ["main"]  # READY=1 from banker run itself
+    assert 10 <= int(unit["WatchdogSec"][0]) <= 60 and unit["Restart"] == ["on-failure"]  # a watchdog kill restarts
+    assert unit["ExecStart"][0].endswith("/bin/banker run")  # the banker is the main process: it notifies
+    assert f"WatchdogSec={unit['WatchdogSec'][0]}" in INSTALL_DOC
+
+
+def test_the_service_may_write_its_keys_folder_and_the_default_one_too(monkeypatch):
+    """The service names its keys folder (BANKER_KEY_DIR, as the banker on the PATH does); without it the keys
+    would go to the XDG state folder of the user banker, whose home is the ledger's folder: writable too."""
+    from platformdirs import user_state_path
+
+    unit = settings()
+    writable = [Path(p.lstrip("-")) for line in unit["ReadWritePaths"] for p in line.split()]
+    named = Path(next(e.split("=", 1)[1] for e in unit["Environment"] if e.startswith("BANKER_KEY_DIR=")))
+    assert named in writable and named.name in unit["StateDirectory"][0].split()
+    assert f"BANKER_KEY_DIR:={named}" in (DEPLOY / "banker").read_text(encoding="utf-8")
+    install = (DEPLOY / "install.sh").read_text(encoding="utf-8")
+    assert re.search(r"useradd .*--home-dir \"\$STATE_DIR\"", install), "banker's home is no longer the ledger's folder"
+    assert f"STATE_DIR={unit['WorkingDirectory'][0]}\n" in install
+    monkeypatch.setenv("HOME", unit["WorkingDirectory"][0])
+    monkeypatch.delenv("XDG_STATE_HOME", raising=False)
+    default = user_state_path("monopoly-banker") / "keys"
+    assert any(default.is_relative_to(folder) for folder in writable), default
+
+
 # -- install.sh on every image --------------------------------------------------------------------
 
 
