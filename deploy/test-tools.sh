@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The tools the tests need that pip can't bring, each from Debian only when its command is missing:
 #   chromium, chromedriver (the table page's browser tests), strace (the crash tests), sudo (the Pi's "banker"
-#   command with two users), espeak-ng and aplay (the voice renders real speech), npm (the page's axe-core audit),
-#   and the fonts the page is drawn in.
+#   command with two users), espeak-ng and aplay (the voice renders real speech), systemd-analyze (the Pi's service
+#   file verified and scored), npm (the page's axe-core audit), and the fonts the page is drawn in.
 # npm is asked of apt only where there is no npm at all: an image that ships Node.js with its own npm (NodeSource's
 # nodejs) conflicts with Debian's npm ("nodejs : Conflicts: npm"), and one apt-get install naming it fails whole.
 #
@@ -18,7 +18,8 @@ chromedriver chromium-driver
 strace strace
 sudo sudo
 espeak-ng espeak-ng
-aplay alsa-utils"
+aplay alsa-utils
+systemd-analyze systemd"
 FONT=/usr/share/fonts/truetype/liberation/LiberationSans-Regular.ttf
 
 as_root() {
