@@ -144,6 +144,8 @@ def exit_code(exc: BaseException) -> int:
     from banker.errors import AmountError, BankerError, ConfigError, ScriptError
 
     sqlite3 = sys.modules.get("sqlite3")
+    if reader_gone(exc):
+        raise exc  # no error of the ledger's or a device's: the entry point ends quietly (banker_cli.main)
     if isinstance(exc, NotAuthorised):
         return NEEDS_PIN
     if isinstance(exc, (ConfigError, ScriptError, AmountError, UnknownDeed)):
@@ -153,6 +155,28 @@ def exit_code(exc: BaseException) -> int:
     if isinstance(exc, BankerError):
         return REFUSED
     raise exc
+
+
+def reader_gone(exc: BaseException) -> bool:
+    """True when ``exc`` is stdout's reader having closed its end of the pipe (``banker deeds list | head``).
+
+    A broken pipe to a device or a socket (``--port socket://...``) is not: only
+    when stdout itself reports the error (``poll``'s ``POLLERR``, as Linux does
+    for a pipe without readers) is it the reader that went away.
+    """
+    if not isinstance(exc, BrokenPipeError):
+        return False
+    import select
+
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a file (a test's captured output)
+        return False
+    if not hasattr(select, "poll"):
+        return True
+    poller = select.poll()
+    poller.register(fd, select.POLLOUT)
+    return any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0))
 
 
 def describe(exc: BaseException) -> str:
