@@ -84,7 +84,7 @@ def sim_command(db: Path | None, script_file, screenshot: Path | None, scale: in
                              digits=current_config().display.digits,
                              auction_seconds=current_config().auction_seconds if lines is None else None,
                              voice=current_config().voice if lines is None or watched else None,
-                             language=current_config().language if lines is None else None)
+                             language=current_config().language)  # a script reads the screen as drawn
         except NoDisplay as exc:
             fail(str(exc), NO_DISPLAY)
         with sim, _table_page(ledger, sim.shell, web):
