@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from banker.authority import Grant, PinUncheckable, hash_pin, pin_pepper, refusal
+from banker.authority import Grant, PinUncheckable, hash_pin, is_peppered, pin_pepper, refusal
 from banker.errors import LedgerError
 from banker.records import KeyAdopted, stamped
 from store.codec import keyed_hash
@@ -63,6 +63,12 @@ def key_fits(path: str | os.PathLike, key: bytes) -> bool:
         return True
     previous, seq, game, tx, when, kind, body, digest = found[2]
     return keyed_hash(key, previous, seq, game, tx, when, kind, body) == digest
+
+
+def pin_uncheckable(game) -> bool:
+    """True when no PIN given to adopt ``game``'s ledger can be checked: its verifier is peppered with the key
+    that is not here, so the PIN given becomes the banker's PIN of the adopted ledger (docs/security.md)."""
+    return game.pin_hash is not None and is_peppered(game.pin_hash)
 
 
 def adoption_pin(game, pin: str | None, now: float) -> None:
