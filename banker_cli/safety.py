@@ -132,6 +132,8 @@ def game_backups(db: Path | None) -> None:
                     "  (cut short: passed over; the next backup mends it)" if cut_short(backup) else "")
             click.echo(f"{datetime.fromtimestamp(backup.stat().st_mtime):%Y-%m-%d %H:%M:%S}  {shown(backup)}"
                        + mark + where)
+    if not found and not path.exists():  # a read-only command: nothing is created (docs/cli.md)
+        fail(f"there is no ledger at {path} (a mistyped --db?), and no backups of it", UNUSABLE)
     if not found:
         click.echo(f"no backups of {shown(path)} yet: one is made at each new game and every 5 minutes of play",
                    err=True)

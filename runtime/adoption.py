@@ -40,9 +40,16 @@ from store.schema import insert_row, write_transaction
 
 
 def head_of(path: str | os.PathLike) -> tuple[str, int, tuple] | None:
-    """(ledger id, last entry, the last row as stored) of the ledger file at ``path``, read only; None if empty."""
-    conn = sqlite3.connect(f"file:{Path(path).resolve()}?mode=ro", uri=True)
+    """(ledger id, last entry, the last row as stored) of the ledger file at ``path``, read only; None if empty.
+
+    A ledger in WAL mode (a live one) is read as the store's readers read it, on a connection that may write
+    (but is told not to: ``query_only``), so that its last close removes the ``-wal`` and ``-shm`` files: a
+    ``mode=ro`` connection can't, and would leave them beside a ledger that only a reader opened.
+    """
+    file = Path(path).resolve()
+    conn = sqlite3.connect(f"file:{file}?mode={'rw' if _in_wal_mode(file) else 'ro'}", uri=True)
     try:
+        conn.execute("PRAGMA query_only=ON")
         ledger_id = conn.execute("SELECT value FROM meta WHERE key = 'ledger_id'").fetchone()
         last = conn.execute("SELECT seq, game, tx, time, kind, body, hash FROM journal ORDER BY seq DESC LIMIT 2"
                             ).fetchall()
@@ -54,6 +61,16 @@ def head_of(path: str | os.PathLike) -> tuple[str, int, tuple] | None:
         return None
     previous = last[1][6] if len(last) > 1 else ""
     return ledger_id[0], last[0][0], (previous, *last[0])
+
+
+def _in_wal_mode(file: Path) -> bool:
+    """True when the SQLite file's header says WAL (its read and write versions 2)."""
+    try:
+        with open(file, "rb") as f:
+            header = f.read(20)
+    except OSError:
+        return False
+    return len(header) == 20 and header[18] == 2
 
 
 def key_fits(path: str | os.PathLike, key: bytes) -> bool:
