@@ -37,10 +37,11 @@ def script_command(file, db: Path | None, as_json: bool, quiet: bool, backend: s
                    pin: str | None) -> None:
     """Run a keypad script FILE ("-" for stdin) against the unit.
 
-    With --db (or $BANKER_DB, or the [unit] db of --config or $BANKER_CONFIG)
-    it continues the game stored there, after the whole script was first
-    tried on a copy: a step that fails there exits 2 with its line and
-    nothing is written; without any, it plays a fresh in-memory game. With
+    With --db (or $BANKER_DB, or the [unit] db of a --config named here) it
+    continues the game stored there, after the whole script was first tried
+    on a copy: a step that fails there exits 2 with its line and nothing is
+    written; without, it plays a fresh in-memory game (a $BANKER_CONFIG in
+    the environment gives the language and the wiring, not the ledger). With
     --port it plays on a device over its serial test port (the device keeps
     its own ledger). 'expect screen' reads the screen as the unit draws it:
     in the game's language (FN 8), else the config's [unit] language, else
@@ -56,7 +57,7 @@ def script_command(file, db: Path | None, as_json: bool, quiet: bool, backend: s
 
     if config_path() is not None:
         current_config()  # a config named is read and checked (an unknown key, a bad value: exit 2) on any backend
-        if db is None and current_config().db:
+        if db is None and current_config().db and _named_on_the_command_line("config_path"):
             db = resolve_db(None)  # its [unit] db, as every command reads it (docs/cli.md)
     name = file.name if isinstance(file.name, str) else "<stdin>"
     lines = read_script(file, name)
@@ -65,6 +66,14 @@ def script_command(file, db: Path | None, as_json: bool, quiet: bool, backend: s
 
         return script_on_port(name, lines, port or backend[len("serial:"):], as_json=as_json, quiet=quiet, pin=pin)
     _script_on_ledger(name, lines, db, as_json=as_json, quiet=quiet, backend=backend, pin=pin)
+
+
+def _named_on_the_command_line(param: str) -> bool:
+    """True when ``param`` was given on the command line, not taken from the environment: the Pi's ``banker`` on
+    the PATH sets ``$BANKER_CONFIG`` for every command, and a script tried there must not play on the unit's game."""
+    from click.core import ParameterSource
+
+    return click.get_current_context().get_parameter_source(param) is ParameterSource.COMMANDLINE
 
 
 def read_script(file, name: str) -> list:

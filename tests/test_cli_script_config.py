@@ -38,11 +38,15 @@ def test_the_config_s_db_is_the_ledger_a_script_plays_on(tmp_path):
     assert listed.exit_code == 0 and "Alice" in listed.output and "Bob" in listed.output
 
 
-def test_banker_config_in_the_environment_counts_too(tmp_path):
+def test_banker_config_in_the_environment_gives_the_language_but_never_the_unit_s_game(tmp_path):
+    """The Pi's banker on the PATH sets $BANKER_CONFIG for every command: a script tried there plays in memory."""
     db = tmp_path / "unit.db"
-    config = _config(tmp_path, db=db)
-    assert banker("script", _script(tmp_path, PLAYERS), env={"BANKER_CONFIG": str(config)}).exit_code == 0
-    assert db.exists()
+    config = _config(tmp_path, db=db, language="de")
+    script = _script(tmp_path, PLAYERS + "expect screen Karte auflegen\n")
+    played = banker("script", script, env={"BANKER_CONFIG": str(config)})
+    assert played.exit_code == 0, played.output
+    assert "(in memory: --db PATH keeps them)" in played.output
+    assert not db.exists()
 
 
 def test_db_still_wins_over_the_config_s(tmp_path):
@@ -93,7 +97,7 @@ def test_without_a_config_a_script_reads_english(tmp_path):
 
 def test_help_says_the_config_s_db_and_the_screen_s_language():
     shown = " ".join(banker("script", "--help").output.split())
-    assert "the [unit] db of --config" in shown
+    assert "the [unit] db of a --config named here" in shown
     assert "'expect screen' reads the screen as the unit draws it" in shown
     assert "else the config's [unit] language, else English" in shown
 

@@ -184,6 +184,9 @@ def test_a_script_plays_on_the_configured_ledger_else_in_memory(places, tmp_path
     script.write_text("expect balance Config 15M\n")
     assert banker("script", script, "--config", config).exit_code == 0  # the config's [unit] db, as every command
     assert banker("script", script).exit_code == 1  # no ledger named: a fresh game, no Config there
+    monkeypatch.setenv("BANKER_CONFIG", str(config))  # as the Pi's banker on the PATH sets it
+    assert banker("script", script).exit_code == 1  # never the unit's game: a fresh one
+    monkeypatch.delenv("BANKER_CONFIG")
     monkeypatch.setenv("BANKER_DB", str(paths["config"]))
     assert banker("script", script).exit_code == 0
 
