@@ -64,25 +64,22 @@ def _has_option(func, name: str) -> bool:
     return any(p.name == name for p in getattr(func, "__click_params__", ()))
 
 
-def config_option(func):
-    """``--config FILE`` (or ``$BANKER_CONFIG``): the device config; :func:`current_config` reads it."""
+def config_option(func, *, help: str = "The unit's TOML config (docs/config.md): its [unit] db is the ledger when "
+                                     "--db is not given. [env: BANKER_CONFIG]"):
+    """``--config FILE`` (or ``$BANKER_CONFIG``): the device config; :func:`current_config` reads it. ``help``: a
+    command's own words for it (``banker script``'s)."""
     if _has_option(func, "config_path"):
         return func
     return click.option(
         "--config", "config_path", type=FilePath(), envvar="BANKER_CONFIG",
-        expose_value=False, callback=_remember_config,
-        help="The unit's TOML config (docs/config.md): its [unit] db is the ledger when --db is not given. "
-             "[env: BANKER_CONFIG]",
+        expose_value=False, callback=_remember_config, help=help,
     )(func)
 
 
-def db_option(func):
-    """``--db PATH`` (or ``$BANKER_DB``), and ``--config FILE`` with it."""
-    func = click.option(
-        "--db", "db", type=FilePath(), envvar="BANKER_DB", default=None,
-        help="Ledger database file. [default: $BANKER_DB, else the config's [unit] db, else ledger.db in the "
-             "user data folder]",
-    )(func)
+def db_option(func, *, help: str = "Ledger database file. [default: $BANKER_DB, else the config's [unit] db, else "
+                                 "ledger.db in the user data folder]"):
+    """``--db PATH`` (or ``$BANKER_DB``), and ``--config FILE`` with it; ``help``: a command's own words for it."""
+    func = click.option("--db", "db", type=FilePath(), envvar="BANKER_DB", default=None, help=help)(func)
     return config_option(func)
 
 

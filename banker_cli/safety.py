@@ -226,7 +226,7 @@ def new_banker_pin(pin: str | None) -> str:
     from banker.authority import is_pin
 
     if pin is not None:
-        click.echo(f"banker: {UNCHECKED} (as --pin gave it)", err=True)
+        click.echo(f"banker: {UNCHECKED} (as --pin gave it)", err=True)  # or $BANKER_PIN: --pin's own env
     else:
         click.echo(f"banker: {UNCHECKED}: type it twice", err=True)
         try:

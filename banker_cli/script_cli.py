@@ -16,15 +16,22 @@ import click
 
 from banker.words import plural
 
-from .common import UNUSABLE, USAGE, db_option, describe, exit_code, fail, failing, open_ledger, pin_option, shown
+from .common import UNUSABLE, USAGE, config_option, db_option, describe, exit_code, fail, failing, open_ledger, pin_option, shown
 
 
 # -- the command -------------------------------------------------------------------------------
 
 
+#: ``--config``'s help for a script: which of the config's keys a script reads, and when (docs/cli.md).
+CONFIG_HELP = ("The unit's TOML config (docs/config.md): its [unit] db is the ledger when named here and --db is not "
+               "given; its [unit] language the screen's until the game picks one; its wiring for --backend hw-sim. "
+               "[env: BANKER_CONFIG: all but the ledger]")
+
+
 @click.command("script")
 @click.argument("file", type=click.File("rb"))
-@db_option
+@lambda command: db_option(command, help="Ledger database file to play on. [default: $BANKER_DB, else the [unit] "
+                                         "db of a --config named here, else a fresh in-memory game]")
 @click.option("--json", "as_json", is_flag=True, help="Print balances, volume, game and screen as JSON at the end.")
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing when the script passes (no summary line).")
 @click.option("--backend", default="core", show_default=True,
@@ -33,6 +40,7 @@ from .common import UNUSABLE, USAGE, db_option, describe, exit_code, fail, faili
                    "spy:NAME logs every event, record and effect of NAME to stderr (docs/architecture.md).")
 @click.option("--port", help="Run the script on a real unit over its serial test port (a pyserial URL).")
 @pin_option
+@lambda command: config_option(command, help=CONFIG_HELP)
 def script_command(file, db: Path | None, as_json: bool, quiet: bool, backend: str, port: str | None,
                    pin: str | None) -> None:
     """Run a keypad script FILE ("-" for stdin) against the unit.

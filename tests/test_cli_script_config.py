@@ -100,6 +100,8 @@ def test_help_says_the_config_s_db_and_the_screen_s_language():
     assert "the [unit] db of a --config named here" in shown
     assert "'expect screen' reads the screen as the unit draws it" in shown
     assert "else the config's [unit] language, else English" in shown
+    assert "else the [unit] db of a --config named here, else a fresh in-memory game" in shown  # --db's default
+    assert "[env: BANKER_CONFIG: all but the ledger]" in shown
 
 
 def test_banker_sim_s_script_reads_the_screen_in_the_config_s_language_too(tmp_path, monkeypatch):
