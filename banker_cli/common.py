@@ -169,8 +169,8 @@ def reader_gone(exc: BaseException) -> bool:
         fd = sys.stdout.fileno()
     except (AttributeError, OSError, ValueError):  # not a file (a test's captured output)
         return False
-    if not hasattr(select, "poll"):
-        return True
+    if not hasattr(select, "poll"):  # no way to ask stdout: a broken pipe keeps its meaning (exit 3)
+        return False
     poller = select.poll()
     poller.register(fd, select.POLLOUT)
     return any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0))

@@ -16,7 +16,9 @@ import click
 
 from banker.words import plural
 
-from .common import UNUSABLE, USAGE, config_option, db_option, describe, exit_code, fail, failing, open_ledger, pin_option, shown
+from .common import (
+    UNUSABLE, USAGE, config_option, db_option, describe, exit_code, fail, failing, open_ledger, pin_option, shown,
+)
 
 
 # -- the command -------------------------------------------------------------------------------
@@ -53,12 +55,11 @@ def script_command(file, db: Path | None, as_json: bool, quiet: bool, backend: s
     --port it plays on a device over its serial test port (the device keeps
     its own ledger). 'expect screen' reads the screen as the unit draws it:
     in the game's language (FN 8), else the config's [unit] language, else
-    English. Exit 0 when every expect
-    holds, 1 at the first failing expect, 2 for a malformed line (nothing is
-    run) or a step the unit can't take, 3 for a ledger or device that can't
-    be used (a change not saved, a device that answers wrongly), 4 when the
-    script enrols a card or a deed tag in a ledger with a banker's PIN and
-    --pin does not give it.
+    English. Exit 0 when every expect holds, 1 at the first failing expect,
+    2 for a malformed line (nothing is run) or a step the unit can't take, 3
+    for a ledger or device that can't be used (a change not saved, a device
+    that answers wrongly), 4 when the script enrols a card or a deed tag in
+    a ledger with a banker's PIN and --pin does not give it.
     """
 
     from .common import config_path, current_config, resolve_db
