@@ -70,10 +70,12 @@ def parse(spec: str) -> tuple[str, str | None, bool]:
 
 
 def script_backend(spec: str, ledger, *, config=None, url: str | None = None, spy_stream: TextIO | None = None,
-                   pin: str | None = None) -> Any:
+                   pin: str | None = None, language: str | None = None) -> Any:
     """The keypad-script backend named by ``spec`` over ``ledger`` (serial: the unit at ``url`` keeps its own).
 
-    ``pin``: the banker's PIN for the script's admin steps (None: none given).
+    ``pin``: the banker's PIN for the script's admin steps (None: none given). ``language``: the config's
+    ``[unit] language`` (``core``, ``window``; ``hw-sim`` reads its ``config``'s), so the screen a script's
+    ``expect screen`` reads is the one the unit draws.
     """
     name, named_url, spy = parse(spec)
     if name not in SCRIPT_FACTORIES:
@@ -92,7 +94,9 @@ def script_backend(spec: str, ledger, *, config=None, url: str | None = None, sp
 
         write = spy_to(spy_stream)
         options["wrap"] = lambda shell: SpyShell(shell, write)
-    return factory(ledger, config, **options) if name == "hw-sim" else factory(ledger, **options)
+    if name == "hw-sim":
+        return factory(ledger, config, **options)
+    return factory(ledger, language=language, **options)
 
 
 def hardware(name: str, config) -> Any:

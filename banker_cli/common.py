@@ -64,25 +64,22 @@ def _has_option(func, name: str) -> bool:
     return any(p.name == name for p in getattr(func, "__click_params__", ()))
 
 
-def config_option(func):
-    """``--config FILE`` (or ``$BANKER_CONFIG``): the device config; :func:`current_config` reads it."""
+def config_option(func, *, help: str = "The unit's TOML config (docs/config.md): its [unit] db is the ledger when "
+                                     "--db is not given. [env: BANKER_CONFIG]"):
+    """``--config FILE`` (or ``$BANKER_CONFIG``): the device config; :func:`current_config` reads it. ``help``: a
+    command's own words for it (``banker script``'s)."""
     if _has_option(func, "config_path"):
         return func
     return click.option(
         "--config", "config_path", type=FilePath(), envvar="BANKER_CONFIG",
-        expose_value=False, callback=_remember_config,
-        help="The unit's TOML config (docs/config.md): its [unit] db is the ledger when --db is not given. "
-             "[env: BANKER_CONFIG]",
+        expose_value=False, callback=_remember_config, help=help,
     )(func)
 
 
-def db_option(func):
-    """``--db PATH`` (or ``$BANKER_DB``), and ``--config FILE`` with it."""
-    func = click.option(
-        "--db", "db", type=FilePath(), envvar="BANKER_DB", default=None,
-        help="Ledger database file. [default: $BANKER_DB, else the config's [unit] db, else ledger.db in the "
-             "user data folder]",
-    )(func)
+def db_option(func, *, help: str = "Ledger database file. [default: $BANKER_DB, else the config's [unit] db, else "
+                                 "ledger.db in the user data folder]"):
+    """``--db PATH`` (or ``$BANKER_DB``), and ``--config FILE`` with it; ``help``: a command's own words for it."""
+    func = click.option("--db", "db", type=FilePath(), envvar="BANKER_DB", default=None, help=help)(func)
     return config_option(func)
 
 
@@ -144,6 +141,8 @@ def exit_code(exc: BaseException) -> int:
     from banker.errors import AmountError, BankerError, ConfigError, ScriptError
 
     sqlite3 = sys.modules.get("sqlite3")
+    if reader_gone(exc):
+        raise exc  # no error of the ledger's or a device's: the entry point ends quietly (banker_cli.main)
     if isinstance(exc, NotAuthorised):
         return NEEDS_PIN
     if isinstance(exc, (ConfigError, ScriptError, AmountError, UnknownDeed)):
@@ -153,6 +152,28 @@ def exit_code(exc: BaseException) -> int:
     if isinstance(exc, BankerError):
         return REFUSED
     raise exc
+
+
+def reader_gone(exc: BaseException) -> bool:
+    """True when ``exc`` is stdout's reader having closed its end of the pipe (``banker deeds list | head``).
+
+    A broken pipe to a device or a socket (``--port socket://...``) is not: only
+    when stdout itself reports the error (``poll``'s ``POLLERR``, as Linux does
+    for a pipe without readers) is it the reader that went away.
+    """
+    if not isinstance(exc, BrokenPipeError):
+        return False
+    import select
+
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):  # not a file (a test's captured output)
+        return False
+    if not hasattr(select, "poll"):  # no way to ask stdout: a broken pipe keeps its meaning (exit 3)
+        return False
+    poller = select.poll()
+    poller.register(fd, select.POLLOUT)
+    return any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0))
 
 
 def describe(exc: BaseException) -> str:

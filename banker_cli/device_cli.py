@@ -52,7 +52,7 @@ def doctor_command(backend: str) -> None:
 
     config = current_config()
     with hardware(backend, config) as hw:
-        report = list(doctor(config, hw))
+        report = list(doctor(config, hw, simulated=backend == "hw-sim"))
     if config.backups_second_folder:
         report.append(_second_folder_line(config.backups_second_folder))
     for name, ok, sentence in report:

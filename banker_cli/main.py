@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib
 import os
 import sys
+from typing import NoReturn
 
 import click
 
@@ -128,6 +129,10 @@ class LazyGroup(click.Group):
     def make_context(self, info_name, args, parent=None, **extra) -> click.Context:
         try:
             return super().make_context(info_name, args, parent, **extra)
+        except BrokenPipeError as exc:  # banker --help | head
+            if parent is not None:
+                raise
+            _end_quietly(exc)
         except click.ClickException as exc:  # the root's own options: shown as every other usage error
             if parent is None:
                 _one_line(exc)
@@ -146,11 +151,25 @@ class LazyGroup(click.Group):
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 
+    def main(self, *args, **kwargs):
+        """As click's; then stdout is flushed here, so a reader that closed the pipe early ends it quietly too."""
+        try:
+            return super().main(*args, **kwargs)
+        finally:
+            try:
+                sys.stdout.flush()
+            except BrokenPipeError:
+                _stdout_to_devnull()
+
     def invoke(self, ctx: click.Context):
         if ctx.parent is not None:
             return super().invoke(ctx)
         try:
-            return super().invoke(ctx)
+            result = super().invoke(ctx)
+            sys.stdout.flush()  # what is still buffered goes now, while a closed pipe can still end quietly
+            return result
+        except BrokenPipeError as exc:  # the reader of stdout went away (banker deeds list | head): done, exit 0
+            _end_quietly(exc)
         except click.ClickException as exc:  # bad usage of a command, found by click: one line, and the usage
             _one_line(exc)
             raise
@@ -161,6 +180,26 @@ class LazyGroup(click.Group):
 
             code = exit_code(exc)  # re-raises what is no user's or device's problem (a bug: its traceback)
             fail(describe(exc), code)
+
+
+def _end_quietly(exc: BrokenPipeError) -> NoReturn:
+    """Exit 0 when ``exc`` is stdout's reader having gone (docs/cli.md: ``banker ... | head``); else raise it."""
+    from .common import reader_gone
+
+    if not reader_gone(exc):
+        raise exc
+    _stdout_to_devnull()
+    sys.exit(0)
+
+
+def _stdout_to_devnull() -> None:
+    """Point stdout at /dev/null once its reader has gone, so no later flush (at exit) fails again: the Python
+    docs' note on SIGPIPE (``signal`` module), which keeps Python's own handling of the signal."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (AttributeError, OSError, ValueError):  # stdout is no file (a test's captured output): nothing to point
+        pass
 
 
 def _one_line(exc: click.ClickException) -> None:

@@ -132,6 +132,8 @@ def game_backups(db: Path | None) -> None:
                     "  (cut short: passed over; the next backup mends it)" if cut_short(backup) else "")
             click.echo(f"{datetime.fromtimestamp(backup.stat().st_mtime):%Y-%m-%d %H:%M:%S}  {shown(backup)}"
                        + mark + where)
+    if not found and not path.exists():  # a read-only command: nothing is created (docs/cli.md)
+        fail(f"there is no ledger at {path} (a mistyped --db?), and no backups of it", UNUSABLE)
     if not found:
         click.echo(f"no backups of {shown(path)} yet: one is made at each new game and every 5 minutes of play",
                    err=True)
@@ -150,7 +152,7 @@ def restore_from_backup(backup: str, pin: str | None, db: Path | None) -> None:
     finished when it is run again (:func:`_finish_cut_short`).
     """
     from banker.authority import NotAuthorised
-    from runtime.adoption import adoption_pin, head_of, key_fits
+    from runtime.adoption import adoption_pin, head_of, key_fits, pin_uncheckable
     from runtime.ledger import SqliteLedger, authorise_kept
     from store import Keyring, is_ledger_file, latest_good_backup
 
@@ -196,6 +198,8 @@ def restore_from_backup(backup: str, pin: str | None, db: Path | None) -> None:
     try:
         with SqliteLedger(source, writer=False, backups=False) as copy:
             if not current and adopting:
+                if pin_uncheckable(copy.game()):
+                    pin = new_banker_pin(pin)
                 adoption_pin(copy.game(), pin, time.time())
             elif not current and guard is None:
                 authorise(copy, pin)
@@ -209,6 +213,29 @@ def restore_from_backup(backup: str, pin: str | None, db: Path | None) -> None:
     click.echo(f"restored {source} ({plural(games, 'game')})" + (f"; the ledger as it was is kept in {kept}" if kept else "")
                + (f"; adopted under a new key from entry {adopted.from_seq} (its key is not on this machine: "
                   "'banker ledger verify' says so)" if adopted else ""))
+
+
+#: Why a restore onto a new card asks for the PIN twice (docs/cli.md, docs/security.md).
+UNCHECKED = "the ledger's key is not on this unit: the PIN you type becomes the banker's PIN"
+
+
+def new_banker_pin(pin: str | None) -> str:
+    """The banker's PIN of a ledger whose old PIN can't be checked (a restore onto a new card): said why, then asked
+    twice, hidden (click's confirmation prompt, as ``pin set``), unless ``--pin`` gave it; exit 4 when none comes,
+    exit 2 for one that is not 4 to 8 digits (nothing changed either way)."""
+    from banker.authority import is_pin
+
+    if pin is not None:
+        click.echo(f"banker: {UNCHECKED} (as --pin gave it)", err=True)  # or $BANKER_PIN: --pin's own env
+    else:
+        click.echo(f"banker: {UNCHECKED}: type it twice", err=True)
+        try:
+            pin = click.prompt("New banker PIN", hide_input=True, confirmation_prompt="The same PIN again", err=True)
+        except click.Abort:  # no terminal, or end of input: nothing was changed
+            fail("no PIN typed: nothing was changed (give it with --pin PIN, or type it twice)", NEEDS_PIN)
+    if not is_pin(pin):
+        fail("a PIN is 4 to 8 digits 0-9: nothing was changed", USAGE)
+    return pin
 
 
 def _finish_cut_short(path: Path, source_head: tuple, pin: str | None) -> bool:

@@ -16,15 +16,24 @@ import click
 
 from banker.words import plural
 
-from .common import UNUSABLE, USAGE, db_option, describe, exit_code, fail, failing, open_ledger, pin_option, shown
+from .common import (
+    UNUSABLE, USAGE, config_option, db_option, describe, exit_code, fail, failing, open_ledger, pin_option, shown,
+)
 
 
 # -- the command -------------------------------------------------------------------------------
 
 
+#: ``--config``'s help for a script: which of the config's keys a script reads, and when (docs/cli.md).
+CONFIG_HELP = ("The unit's TOML config (docs/config.md): its [unit] db is the ledger when named here and --db is not "
+               "given; its [unit] language the screen's until the game picks one; its wiring for --backend hw-sim. "
+               "[env: BANKER_CONFIG: all but the ledger]")
+
+
 @click.command("script")
 @click.argument("file", type=click.File("rb"))
-@db_option
+@lambda command: db_option(command, help="Ledger database file to play on. [default: $BANKER_DB, else the [unit] "
+                                         "db of a --config named here, else a fresh in-memory game]")
 @click.option("--json", "as_json", is_flag=True, help="Print balances, volume, game and screen as JSON at the end.")
 @click.option("--quiet", "-q", is_flag=True, help="Print nothing when the script passes (no summary line).")
 @click.option("--backend", default="core", show_default=True,
@@ -33,26 +42,32 @@ from .common import UNUSABLE, USAGE, db_option, describe, exit_code, fail, faili
                    "spy:NAME logs every event, record and effect of NAME to stderr (docs/architecture.md).")
 @click.option("--port", help="Run the script on a real unit over its serial test port (a pyserial URL).")
 @pin_option
+@lambda command: config_option(command, help=CONFIG_HELP)
 def script_command(file, db: Path | None, as_json: bool, quiet: bool, backend: str, port: str | None,
                    pin: str | None) -> None:
     """Run a keypad script FILE ("-" for stdin) against the unit.
 
-    Without --db the script plays a fresh in-memory game; with --db (or
-    $BANKER_DB) it continues the game stored there, after the whole script
-    was first tried on a copy: a step that fails there exits 2 with its line
-    and nothing is written. With --port it plays on a device over its serial
-    test port (the device keeps its own ledger). Exit 0 when every expect
-    holds, 1 at the first failing expect, 2 for a malformed line (nothing is
-    run) or a step the unit can't take, 3 for a ledger or device that can't
-    be used (a change not saved, a device that answers wrongly), 4 when the
-    script enrols a card or a deed tag in a ledger with a banker's PIN and
-    --pin does not give it.
+    With --db (or $BANKER_DB, or the [unit] db of a --config named here) it
+    continues the game stored there, after the whole script was first tried
+    on a copy: a step that fails there exits 2 with its line and nothing is
+    written; without, it plays a fresh in-memory game (a $BANKER_CONFIG in
+    the environment gives the language and the wiring, not the ledger). With
+    --port it plays on a device over its serial test port (the device keeps
+    its own ledger). 'expect screen' reads the screen as the unit draws it:
+    in the game's language (FN 8), else the config's [unit] language, else
+    English. Exit 0 when every expect holds, 1 at the first failing expect,
+    2 for a malformed line (nothing is run) or a step the unit can't take, 3
+    for a ledger or device that can't be used (a change not saved, a device
+    that answers wrongly), 4 when the script enrols a card or a deed tag in
+    a ledger with a banker's PIN and --pin does not give it.
     """
 
-    from .common import config_path, current_config
+    from .common import config_path, current_config, resolve_db
 
     if config_path() is not None:
         current_config()  # a config named is read and checked (an unknown key, a bad value: exit 2) on any backend
+        if db is None and current_config().db and _named_on_the_command_line("config_path"):
+            db = resolve_db(None)  # its [unit] db, as every command reads it (docs/cli.md)
     name = file.name if isinstance(file.name, str) else "<stdin>"
     lines = read_script(file, name)
     if port is not None or backend.startswith("serial:"):
@@ -60,6 +75,14 @@ def script_command(file, db: Path | None, as_json: bool, quiet: bool, backend: s
 
         return script_on_port(name, lines, port or backend[len("serial:"):], as_json=as_json, quiet=quiet, pin=pin)
     _script_on_ledger(name, lines, db, as_json=as_json, quiet=quiet, backend=backend, pin=pin)
+
+
+def _named_on_the_command_line(param: str) -> bool:
+    """True when ``param`` was given on the command line, not taken from the environment: the Pi's ``banker`` on
+    the PATH sets ``$BANKER_CONFIG`` for every command, and a script tried there must not play on the unit's game."""
+    from click.core import ParameterSource
+
+    return click.get_current_context().get_parameter_source(param) is ParameterSource.COMMANDLINE
 
 
 def read_script(file, name: str) -> list:
@@ -122,6 +145,7 @@ def _script_on_ledger(name: str, lines, db: Path | None, *, as_json: bool, quiet
     except ValueError as exc:
         fail(str(exc), USAGE)
     config = current_config() if kind == "hw-sim" else None
+    language = current_config().language  # the screen as drawn: the config's language while the game has none
     if db is not None:
         ledger = open_ledger(db)
     else:
@@ -131,10 +155,10 @@ def _script_on_ledger(name: str, lines, db: Path | None, *, as_json: bool, quiet
     with ledger:
         if db is not None:
             with failing(f"{name}: "):
-                _rehearse(name, lines, ledger, backend, config, pin)
+                _rehearse(name, lines, ledger, backend, config, pin, language)
         store = ledger.store = _Watched(ledger.store)
         before = store.last_seq()
-        backend_ = _backend(backend, ledger, config, pin)
+        backend_ = _backend(backend, ledger, config, pin, language)
         try:
             failure, held = play_lines(name, lines, backend_)
         finally:
@@ -157,16 +181,17 @@ def _script_on_ledger(name: str, lines, db: Path | None, *, as_json: bool, quiet
                    f"{plural(posted, 'transaction')} posted{kept}")
 
 
-def _backend(spec: str, ledger, config, pin: str | None = None):
+def _backend(spec: str, ledger, config, pin: str | None = None, language: str | None = None):
     from .backends import script_backend
 
     try:
-        return script_backend(spec, ledger, config=config, pin=pin)
+        return script_backend(spec, ledger, config=config, pin=pin, language=language)
     except Exception as exc:  # a backend that can't start: no window, a wiring the config can't have
         fail(describe(exc), USAGE if exit_code(exc) == 1 else exit_code(exc))
 
 
-def _rehearse(name: str, lines, stored, spec: str, config, pin: str | None = None) -> None:
+def _rehearse(name: str, lines, stored, spec: str, config, pin: str | None = None,
+              language: str | None = None) -> None:
     """Play ``lines`` on an in-memory copy of ``stored`` first: a step that fails there exits 2 with its line."""
     from firmware_sim.memory_store import MemoryStore
     from .backends import parse
@@ -182,7 +207,7 @@ def _rehearse(name: str, lines, stored, spec: str, config, pin: str | None = Non
         copy.append(record)
     kind, _, _ = parse(spec)
     with Ledger(copy, editions=stored.editions, pepper=stored.pepper) as rehearsal:
-        backend = _backend(kind if kind in ("core", "hw-sim") else "core", rehearsal, config, pin)
+        backend = _backend(kind if kind in ("core", "hw-sim") else "core", rehearsal, config, pin, language)
         try:
             play_lines(name, lines, _CountedRefusals(backend, stored, pin), rehearsal=True)
         finally:

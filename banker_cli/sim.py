@@ -60,6 +60,8 @@ def sim_command(db: Path | None, script_file, screenshot: Path | None, scale: in
 
         lines = read_script(script_file, _name_of(script_file))
     headless = screenshot is not None
+    if not headless:
+        _say_starting()
     try:
         from firmware_sim.desktop import DesktopSim, NoDisplay, display_problem, seed_demo
     except ImportError as exc:  # SimulatorMissing: pygame is the sim extra
@@ -84,7 +86,7 @@ def sim_command(db: Path | None, script_file, screenshot: Path | None, scale: in
                              digits=current_config().display.digits,
                              auction_seconds=current_config().auction_seconds if lines is None else None,
                              voice=current_config().voice if lines is None or watched else None,
-                             language=current_config().language if lines is None else None)
+                             language=current_config().language)  # a script reads the screen as drawn
         except NoDisplay as exc:
             fail(str(exc), NO_DISPLAY)
         with sim, _table_page(ledger, sim.shell, web):
@@ -104,6 +106,22 @@ def sim_command(db: Path | None, script_file, screenshot: Path | None, scale: in
         if headless:
             fail(f"{_name_of(script_file)}: {failure}", 1)
         sys.exit(1)  # already said when it failed; the window stayed open to look at
+
+
+#: Said on stderr before the window's first, slow steps (a start with --screenshot, headless, says nothing).
+STARTING = ("banker: starting the simulator window... (the first start can take several seconds: Python compiles "
+            "and loads pygame and the simulator, and a new ledger gets its demo game; later starts are quicker)")
+
+
+def _say_starting() -> None:
+    """Say at once what the next seconds are spent on (pygame's import, compiled the first time, the window, a
+    demo game), where a window can open: without pygame or a display the command says only that (in one line,
+    :func:`firmware_sim.desktop.display_problem`'s, found once pygame is loaded)."""
+    from importlib.util import find_spec
+
+    display = os.environ.get("SDL_VIDEODRIVER") or os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    if find_spec("pygame") is not None and (display or not sys.platform.startswith("linux")):
+        click.echo(STARTING, err=True)
 
 
 def _name_of(file) -> str:

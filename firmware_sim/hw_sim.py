@@ -108,7 +108,7 @@ class ChipHands:
             raise
         shell = Shell(ledger, display=self.device.display, buzzer=self.device.buzzer, clock=self.hw.clock,
                       now=self.hw.clock(), sleep_after=self.hw.config.sleep_after,
-                      auction_seconds=self.hw.config.auction_seconds)
+                      auction_seconds=self.hw.config.auction_seconds, language=self.hw.config.language)
         self.shell = wrap(shell) if wrap is not None else shell
         self.cards_on: dict[str, list[Picc]] = {}
         self._was_stacked: dict[str, bool] = {}

@@ -237,12 +237,14 @@ class WindowBackend(ScriptDriver):
 
 
 def open_window_backend(ledger, *, scale: int = 3, speed: float | None = None, pin: str | None = None,
-                        wrap=None) -> WindowBackend:
-    """A window backend over ``ledger``: the simulator's window, silent (SDL's dummy drivers off a display)."""
+                        wrap=None, language: str | None = None) -> WindowBackend:
+    """A window backend over ``ledger``: the simulator's window, silent (SDL's dummy drivers off a display);
+    ``language``: the config's ``[unit] language``."""
     import os
 
     from firmware_sim.desktop import DesktopSim
 
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    return WindowBackend(DesktopSim(ledger, scale=scale, sound=False), speed=speed, pin=pin, wrap=wrap)
+    return WindowBackend(DesktopSim(ledger, scale=scale, sound=False, language=language), speed=speed, pin=pin,
+                         wrap=wrap)

@@ -29,7 +29,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from banker.authority import Grant, PinUncheckable, hash_pin, pin_pepper, refusal
+from banker.authority import Grant, PinUncheckable, hash_pin, is_peppered, pin_pepper, refusal
 from banker.errors import LedgerError
 from banker.records import KeyAdopted, stamped
 from store.codec import keyed_hash
@@ -40,9 +40,16 @@ from store.schema import insert_row, write_transaction
 
 
 def head_of(path: str | os.PathLike) -> tuple[str, int, tuple] | None:
-    """(ledger id, last entry, the last row as stored) of the ledger file at ``path``, read only; None if empty."""
-    conn = sqlite3.connect(f"file:{Path(path).resolve()}?mode=ro", uri=True)
+    """(ledger id, last entry, the last row as stored) of the ledger file at ``path``, read only; None if empty.
+
+    A ledger in WAL mode (a live one) is read as the store's readers read it, on a connection that may write
+    (but is told not to: ``query_only``), so that its last close removes the ``-wal`` and ``-shm`` files: a
+    ``mode=ro`` connection can't, and would leave them beside a ledger that only a reader opened.
+    """
+    file = Path(path).resolve()
+    conn = sqlite3.connect(f"file:{file}?mode={'rw' if _in_wal_mode(file) else 'ro'}", uri=True)
     try:
+        conn.execute("PRAGMA query_only=ON")
         ledger_id = conn.execute("SELECT value FROM meta WHERE key = 'ledger_id'").fetchone()
         last = conn.execute("SELECT seq, game, tx, time, kind, body, hash FROM journal ORDER BY seq DESC LIMIT 2"
                             ).fetchall()
@@ -56,6 +63,16 @@ def head_of(path: str | os.PathLike) -> tuple[str, int, tuple] | None:
     return ledger_id[0], last[0][0], (previous, *last[0])
 
 
+def _in_wal_mode(file: Path) -> bool:
+    """True when the SQLite file's header says WAL (its read and write versions 2)."""
+    try:
+        with open(file, "rb") as f:
+            header = f.read(20)
+    except OSError:
+        return False
+    return len(header) == 20 and header[18] == 2
+
+
 def key_fits(path: str | os.PathLike, key: bytes) -> bool:
     """True when ``key`` verifies the last row of the ledger file at ``path`` (it is that ledger's key now)."""
     found = head_of(path)
@@ -63,6 +80,12 @@ def key_fits(path: str | os.PathLike, key: bytes) -> bool:
         return True
     previous, seq, game, tx, when, kind, body, digest = found[2]
     return keyed_hash(key, previous, seq, game, tx, when, kind, body) == digest
+
+
+def pin_uncheckable(game) -> bool:
+    """True when no PIN given to adopt ``game``'s ledger can be checked: its verifier is peppered with the key
+    that is not here, so the PIN given becomes the banker's PIN of the adopted ledger (docs/security.md)."""
+    return game.pin_hash is not None and is_peppered(game.pin_hash)
 
 
 def adoption_pin(game, pin: str | None, now: float) -> None:

@@ -258,10 +258,11 @@ def open_device(config: Config, hw: Hardware) -> Device:
     return device
 
 
-def doctor(config: Config, hw: Hardware) -> Iterator[tuple[str, bool, str]]:
+def doctor(config: Config, hw: Hardware, *, simulated: bool = False) -> Iterator[tuple[str, bool, str]]:
     """Open each configured device on its own and say in a sentence what was found: (device, ok, sentence).
 
-    ``banker doctor`` prints these lines; docs/troubleshooting.md names them.
+    ``banker doctor`` prints these lines; docs/troubleshooting.md names them. ``simulated``: ``hw`` is the
+    simulated chips (``--backend hw-sim``), so the voice asks for no sound card.
     """
     for name in wanted(config):
         try:
@@ -273,10 +274,9 @@ def doctor(config: Config, hw: Hardware) -> Iterator[tuple[str, bool, str]]:
             yield name, True, _found(name, part, config)
         finally:
             part.close()
-    if config.voice.enabled:
-        from runtime.voice import doctor_line
+    from runtime.voice import doctor_line
 
-        yield "voice", *doctor_line(config.voice)
+    yield "voice", *doctor_line(config.voice, simulated=simulated)  # off (the default): says so, and is fine
     if not config.serial_url:
         yield "serial test port", True, "Off: no [serial_test_port] url is configured."
         return

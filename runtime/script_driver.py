@@ -304,13 +304,15 @@ class CoreBackend(ScriptDriver):
     """The ``core`` backend: the one driver over a shell of ``ledger`` whose events go straight in, on simulated time.
 
     ``effects`` keeps every effect; ``t`` is the simulated clock; ``wrap``
-    (a spy) wraps the shell before anything passes it.
+    (a spy) wraps the shell before anything passes it; ``language`` is the config's ``[unit] language``, the
+    screen's while the game has chosen none (``FN 8``), as on the unit.
     """
 
     def __init__(self, ledger, *, start: float = 0.0, sleep_after: float = SLEEP_AFTER, pin: str | None = None,
-                 via: str = "script", hex_names: bool = False, wrap: Callable[[Shell], Shell] | None = None) -> None:
+                 via: str = "script", hex_names: bool = False, wrap: Callable[[Shell], Shell] | None = None,
+                 language: str | None = None) -> None:
         hands = SimulatedHands(start)
-        shell = Shell(ledger, now=start, sleep_after=sleep_after, clock=hands.clock)
+        shell = Shell(ledger, now=start, sleep_after=sleep_after, clock=hands.clock, language=language)
         hands.shell = wrap(shell) if wrap is not None else shell
         super().__init__(hands.shell, hands, pin=pin, via=via, hex_names=hex_names)
 

@@ -225,21 +225,30 @@ def sound_cards(path: str = "/proc/asound/cards") -> list[str]:
     return [line.split("[", 1)[1].split("]", 1)[0].strip() for line in text.splitlines() if "[" in line]
 
 
-def doctor_line(voice, *, cards: str = "/proc/asound/cards", boot: tuple[str, ...] = BOOT_CONFIGS,
-                which: Callable[[str], str | None] = shutil.which, run=subprocess.run) -> tuple[bool, str]:
-    """``banker doctor``'s voice line for ``[voice]`` (``voice``): espeak-ng and aplay there, the language's voice
-    present, a sound card, the I2S overlay when ``output`` is i2s, and the device opening (1 s of silence)."""
-    for program in ("espeak-ng", "aplay"):
+def doctor_line(voice, *, simulated: bool = False, cards: str = "/proc/asound/cards",
+                boot: tuple[str, ...] = BOOT_CONFIGS, which: Callable[[str], str | None] = shutil.which,
+                run=subprocess.run) -> tuple[bool, str]:
+    """``banker doctor``'s voice line for ``[voice]`` (``voice``): ok and "Off" when the voice is off (the default);
+    else espeak-ng there with the language's voice and, on a real unit, aplay, a sound card, the I2S overlay when
+    ``output`` is i2s, and the device opening (1 s of silence). ``simulated`` (``--backend hw-sim``): the machine's
+    sound hardware is not the unit's, so none is asked for."""
+    if not voice.enabled:
+        return True, "Off: [voice] enabled is false (the default; docs/voice.md turns it on)."
+    for program in ("espeak-ng",) if simulated else ("espeak-ng", "aplay"):
         if which(program) is None:
             return False, f"{program} is not installed: sudo apt install espeak-ng alsa-utils (docs/voice.md)."
     if run(["espeak-ng", "-v", voice.language, "-q", "x"], capture_output=True, timeout=10).returncode != 0:
         return False, f"espeak-ng has no voice {voice.language!r} ('espeak-ng --voices' lists them)."
+    if simulated:
+        return True, (f"espeak-ng speaks {voice.language!r}; on simulated hardware no sound card is asked for "
+                      "(on the Pi, 'banker doctor' checks the card and the device).")
     found = sound_cards(cards)
     if voice.output == "i2s" and not _overlay_in(boot):
         return False, (f"No I2S overlay in {boot[0]}: add dtoverlay=max98357a,no-sdmode and dtparam=audio=off, "
                        "then reboot (docs/voice.md).")
     if not found:
-        return False, "No sound card: /proc/asound/cards lists none (docs/voice.md: the overlay, a USB card, HDMI)."
+        return False, ("No sound card, and the voice is on ([voice] enabled): /proc/asound/cards lists none "
+                       "(docs/voice.md: the overlay, a USB card, HDMI; or enabled = false).")
     opened = run(["aplay", "-q", "-D", voice.device, "-d", "1", "-f", "S16_LE", "-r", "22050", "/dev/zero"],
                  capture_output=True, text=True, timeout=10)
     if opened.returncode != 0:

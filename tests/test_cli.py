@@ -204,7 +204,7 @@ def test_doctor_speaks_in_sentences_and_names_the_flag_to_use():
     assert result.exit_code == 0, result.output
     assert "{" not in result.output and "None" not in result.output and "'" not in result.output
     assert "Two MFRC522 (13.56 MHz) readers answer: left (+) is empty and right (-) is empty." in result.output
-    assert "All 5 devices answer on simulated chips" in result.output
+    assert "All 6 devices answer on simulated chips" in result.output  # the voice: Off, fine
     on_a_pc = CliRunner().invoke(cli, ["doctor"])  # no GPIO here: every device fails
     if on_a_pc.exit_code:
         assert on_a_pc.exit_code == 1

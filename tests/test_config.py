@@ -178,11 +178,15 @@ def test_a_change_goes_to_the_configured_ledger(places):
     assert "Zoe" not in banker("cards", "list").output
 
 
-def test_a_script_plays_in_memory_unless_a_ledger_is_named(places, tmp_path, monkeypatch):
+def test_a_script_plays_on_the_configured_ledger_else_in_memory(places, tmp_path, monkeypatch):
     paths, config = places
     script = tmp_path / "s.kps"
     script.write_text("expect balance Config 15M\n")
-    assert banker("script", script, "--config", config).exit_code == 1  # a fresh game: no Config there
+    assert banker("script", script, "--config", config).exit_code == 0  # the config's [unit] db, as every command
+    assert banker("script", script).exit_code == 1  # no ledger named: a fresh game, no Config there
+    monkeypatch.setenv("BANKER_CONFIG", str(config))  # as the Pi's banker on the PATH sets it
+    assert banker("script", script).exit_code == 1  # never the unit's game: a fresh one
+    monkeypatch.delenv("BANKER_CONFIG")
     monkeypatch.setenv("BANKER_DB", str(paths["config"]))
     assert banker("script", script).exit_code == 0
 
