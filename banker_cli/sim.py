@@ -155,17 +155,18 @@ def _table_page(ledger, shell, web: bool | None):
 def _say_finished(sim, lines, name: str, failure) -> None:
     """The script has ended and the window stays open to play on: say so on the terminal and on the window."""
     from banker.script import ACTIONS
+    from firmware_sim.desktop.window import SCRIPT_FINISHED, SCRIPT_STOPPED
     from banker.words import plural
 
     if failure is not None:
         click.echo(f"banker: {shown(name)}: {shown(failure)}; the window plays on from there (close it to quit)",
                    err=True)
-        sim.tell(f"Script stopped at line {failure.line}: play on")
+        sim.tell(SCRIPT_STOPPED, line=failure.line)
         return
     held = sum(not isinstance(line.step, ACTIONS) for line in lines)
     click.echo(f"banker: {shown(name)}: finished, {plural(held, 'expectation')} held; the window plays on "
                f"(close it to quit)", err=True)
-    sim.tell("Script finished: play on")
+    sim.tell(SCRIPT_FINISHED)
 
 
 def _play(sim, lines, script_file, speed: float | None, pin: str | None = None):

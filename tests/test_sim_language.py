@@ -210,3 +210,18 @@ def test_the_rules_memos_the_panel_matches_are_texts_the_core_still_writes():
     with open(LOCALES / "banker.pot", "rb") as fh:
         template = {m.id for m in read_po(fh) if m.id and not m.context}
     assert set(RULE_MEMOS) <= template
+
+
+def test_the_note_a_finished_script_leaves_is_in_the_games_language_and_follows_it(ledger):
+    from firmware_sim.desktop.window import SCRIPT_FINISHED, SCRIPT_STOPPED
+
+    with DesktopSim(ledger, sound=False, language="de") as sim:
+        sim.tell(SCRIPT_STOPPED, line=7)
+        sim.screenshot()
+        assert "Skript hielt in Zeile 7: weiterspielen" in sim.painter.drawn and not sim.painter.cut
+        assert sim.caption == "Monopoly-Bank: Simulator: Skript hielt in Zeile 7: weiterspielen"
+        sim.tell(SCRIPT_FINISHED)
+        keys(WindowBackend(sim), "FN", "8", "5")  # Nederlands
+        sim.frame()
+        assert "Script klaar: speel verder" in sim.painter.drawn
+        assert sim.caption.endswith(": Script klaar: speel verder")

@@ -35,6 +35,9 @@ from .words import pgettext, say, words_of  # noqa: E402
 TICK_SECONDS = 0.1
 #: The window's title.
 CAPTION = pgettext("sim", "Monopoly Banker: simulator")
+#: What the window says when the script it plays has ended and the person at it plays on.
+SCRIPT_STOPPED = pgettext("sim", "Script stopped at line {line}: play on")
+SCRIPT_FINISHED = pgettext("sim", "Script finished: play on")
 FPS = 30
 HEADLESS_DRIVERS = ("dummy", "offscreen")
 #: Keyboard keys of the unit (besides the digits): hold one to hold the key.
@@ -171,7 +174,7 @@ class DesktopSim:
         self.pressed: dict[str, str] = {}  # unit key -> what holds it down ("mouse" or a keyboard key)
         self.drag: dict | None = None  # the tile being dragged: uid, origin, grab offset, position
         self.running = True
-        self.note: str | None = None  # a line for the person at the window (a script has finished), or None
+        self.note: tuple | None = None  # a line for the person at the window (a script has ended): (text, fields)
         self.caption = ""  # the title bar as last set
         self._title()
         self.draws = 0  # frames actually drawn (an idle frame draws nothing)
@@ -219,15 +222,21 @@ class DesktopSim:
         """The catalog of the window's words: the game's language, as the unit's screen is drawn in."""
         return words_of(self.ledger.game(), self.shell.language)
 
-    def tell(self, note: str | None) -> None:
-        """Say ``note`` to the person at the window (None: nothing): over the tray, and in the title bar."""
-        self.note = note
+    def tell(self, message: str | None, **fields: object) -> None:
+        """Say the ``sim`` text ``message`` (None: nothing) to the person at the window, over the tray and in the
+        title bar, in the game's language (so in a new one when the language changes)."""
+        self.note = None if message is None else (message, tuple(sorted(fields.items())))
         self._title()
+
+    def _note(self) -> str | None:
+        """The note in the game's language, or None."""
+        return None if self.note is None else say(self.words(), self.note[0], **dict(self.note[1]))
 
     def _title(self) -> None:
         """The title bar in the game's language (and the note, if any), set only when it changes."""
         title = say(self.words(), CAPTION)
-        caption = f"{title}: {self.note}" if self.note else title
+        note = self._note()
+        caption = f"{title}: {note}" if note else title
         if caption != self.caption:
             pygame.display.set_caption(caption)
             self.caption = caption
@@ -347,7 +356,7 @@ class DesktopSim:
         p.slots()
         p.oled(self.oled.surface())
         p.keys(set(self.pressed))
-        p.tray(self.note)
+        p.tray(self._note())
         tiles = self.tiles()
         numbers = {tile.uid: n for n, tile in enumerate(tiles, start=1)}
         by_uid = {tile.uid: tile for tile in tiles}
