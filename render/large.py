@@ -61,20 +61,12 @@ def typing(screen: Screen) -> bool:
     return screen.lines[screen.big].endswith("_")
 
 
-def draw_large(draw: ImageDraw.ImageDraw, image: Image.Image, screen: Screen, font: ImageFont.ImageFont) -> None:
-    """Draw ``screen`` (for which :func:`applies` holds) on ``image``: top line, money as tall as fits, hint."""
-    text = screen.lines[screen.big]
-    if screen.big == 1:
-        draw.text((1, -1), screen.lines[0], font=font, fill=1)
-    bottom = MONEY_BOTTOM
-    if typing(screen):
-        bottom = MONEY_BOTTOM_TYPING
-        if len(screen.lines) > screen.big + 1:
-            draw.text((1, HINT_TOP - 1), screen.lines[screen.big + 1], font=font, fill=1)
-    money = money_image(text, bottom - MONEY_TOP)
-    x = SIDE if typing(screen) else (image.width - money.width) // 2
-    y = MONEY_TOP + (bottom - MONEY_TOP - money.height) // 2
-    image.paste(1, (x, y), money)
+def money_at(text: str, top: int, rows: int, width: int = 128) -> tuple[int, int, Image.Image]:
+    """Where the money ``text`` goes in ``rows`` rows from ``top`` of a frame ``width`` wide, and its pixels
+    (mode "1"): an amount being typed from the left, a balance centred; centred in its rows."""
+    money = money_image(text, rows)
+    x = SIDE if text.endswith("_") else (width - money.width) // 2
+    return x, top + (rows - money.height) // 2, money
 
 
 def scales(text: str, rows: int, width: int = 128 - 2 * SIDE) -> tuple[int, int, int]:
