@@ -8,9 +8,12 @@ place is not on the OLED; :func:`left_out` names those lines. A test can
 then hold the frame against the model: every line placed, inside the frame,
 and the pixels there those of that line alone (tests/test_frames.py).
 
-The normal layout: under the 10-pixel status bar and its rule, small lines
-13 pixels apart (Pillow's 6x11 bitmap font), a big line (the font doubled,
-12x22) taking 24, as many as the frame holds. Beside a QR code four short lines; with ``digits="large"`` a
+The normal layout follows :mod:`banker.screen`'s rows: under the 10-pixel
+status bar and its rule, four rows of 13 pixels, a small line (Pillow's
+6x11 bitmap font) taking one, a big line (the font doubled, 12x22) two;
+lines that need five rows (a worth screen: its name, the worth big, the
+cash and the end value) take the status bar's rows as well, from the
+frame's top. Beside a QR code four short lines; with ``digits="large"`` a
 balance or an amount as tall as fits (:mod:`render.large`).
 """
 
@@ -18,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from banker.screen import Screen
+from banker.screen import ROWS, Screen
 
 from . import large
 
@@ -78,7 +81,8 @@ class Layout:
 def layout(screen: Screen, *, digits: str = "normal", qr_modules: int = 0, can_paste: bool = True) -> Layout:
     """``screen`` (its lines already in the font's letters) as the frame draws it. ``qr_modules``: the side of
     its QR code in modules, when it has one; ``can_paste``: a big line can be drawn (the frame's image is at
-    hand: a luma canvas always has it)."""
+    hand: a luma canvas always has it). Lines that need more rows than the status bar leaves (``ROWS``) take
+    its rows too: the status bar is then left out."""
     if screen.asleep:
         return Layout()
     if screen.qr is not None:
@@ -86,7 +90,7 @@ def layout(screen: Screen, *, digits: str = "normal", qr_modules: int = 0, can_p
         return Layout(tuple(Placed(i, line, x, QR_TEXT_TOP + i * SMALL_PITCH) for i, line in enumerate(screen.lines)))
     if digits == "large" and can_paste and large.applies(screen):
         return Layout(_large(screen))
-    top = TEXT_TOP
+    top = TEXT_TOP if screen.rows <= ROWS else 0
     return Layout(_normal(screen, can_paste, top), status_bar=top > 0, top=top)
 
 
