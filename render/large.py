@@ -12,7 +12,10 @@ being typed keeps one size, the one the longest entry fits (5 digits, the
 point and the cursor), and starts at the left, so a key press sends only the
 columns of the new digit to the panel. The line under the money is kept, small at the bottom, only while an amount is being typed
 (the hint, or the payer's balance: read by whoever types); under a balance it
-is left out (it repeats the top line). A screen with more lines under its
+is left out: the money takes its rows. That line is not always a repeat of
+the top one (``Bank pays Alice`` is; ``Bought Oriental Av`` under ``Alice
+-1M`` is not): the one place the frame shows less than the screen model
+(tests/test_frames.py). A screen with more lines under its
 figure (the worth screen), a refusal, a QR code or a progress bar is not
 drawn here (:func:`applies` is False) but as usual.
 

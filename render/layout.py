@@ -114,7 +114,7 @@ def _large(screen: Screen) -> tuple[Placed, ...]:
     """The large-digits layout: the top line small, the money, and while typing the hint at the bottom."""
     placed = []
     if screen.big == 1:
-        placed.append(Placed(0, screen.lines[0], 1, -1))
+        placed.append(Placed(0, screen.lines[0], 1, 0))  # row 0: an accent over a capital stays on the panel
     typing = large.typing(screen)
     bottom = large.MONEY_BOTTOM_TYPING if typing else large.MONEY_BOTTOM
     placed.append(Placed(screen.big, screen.lines[screen.big], 0, large.MONEY_TOP, kind="money",

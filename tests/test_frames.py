@@ -174,3 +174,35 @@ def test_five_rows_of_lines_take_the_status_bars_place():
     assert (worth.rows, four.rows) == (5, 4)
     assert render_image(four).getpixel((0, 5)) and not render_image(worth).getpixel((0, 5))  # the + reader's box
     assert disagreements(worth) == disagreements(four) == []
+
+
+def _under_a_balance(shown: Screen) -> int | None:
+    """The line under a balance drawn with large digits, which render.large leaves out (docs/guide.md)."""
+    from render import large
+
+    if large.applies(shown) and not large.typing(shown) and len(shown.lines) > shown.big + 1:
+        return shown.big + 1
+    return None
+
+
+def test_large_digits_draw_every_line_but_the_one_under_a_balance():
+    """With ``[display] digits = "large"`` the one line the frame leaves out is the one under a balance (the
+    money takes its rows): every other line of every walked screen is drawn whole."""
+    from banker.step import screen
+
+    seen, left, problems = set(), 0, {}
+    for panel, game in walked():
+        shown = screen(panel, game)
+        if shown in seen:
+            continue
+        seen.add(shown)
+        found = disagreements(shown, "large")
+        under = _under_a_balance(shown)
+        if under is not None:
+            expected = f"line {under + 1} {shown.lines[under]!r} is not drawn"
+            left += expected in found
+            found = [problem for problem in found if problem != expected]
+        if found:
+            problems[shown.lines] = found
+    assert problems == {}
+    assert left > 0
