@@ -126,7 +126,8 @@ def _compose(how: str, parts: list[str], width: int) -> str:
     if how == "spread":
         left, right = parts
         return left[: width - len(right) - 1].ljust(width - len(right)) + right
-    return one_line(parts, width)
+    line = one_line(parts, width)
+    return cut(line, width) if width else line  # a line wider than the panel is cut as the panel shows it
 
 
 def one_line(parts, width: int) -> str:

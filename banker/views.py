@@ -33,7 +33,7 @@ def fitted(*parts: str) -> str:
     """Parts of one line, two spaces apart when that fits the line, else one (texts: once translated)."""
     if any(isinstance(part, Text) for part in parts):
         return joined(*parts, width=LINE_WIDTH)
-    return one_line(parts, LINE_WIDTH)
+    return cut(one_line(parts, LINE_WIDTH), LINE_WIDTH)
 
 
 def screen(*lines: str, big: int | None = None, error: bool = False) -> Screen:

@@ -4,12 +4,13 @@ The same drawing serves the real panel (:func:`draw_screen` on a luma device),
 the desktop simulator and the reference images of the tests
 (:func:`render_image`, on luma's dummy device).
 
-Layout: a 10-pixel status bar (the ``+`` and ``-`` readers, filled when a
-card lies on them; the volume as up to three bars), then up to four lines in
-Pillow's 6x11 bitmap font (21 characters), or three with one line doubled
-(10 characters, 12x22) for a balance or an amount. A refusal is drawn inverted.
-With ``digits="large"`` a balance or an amount is drawn as tall as the frame
-fits instead (:mod:`render.large`).
+A 10-pixel status bar (the ``+`` and ``-`` readers, filled when a card lies
+on them; the volume as up to three bars), then the lines in Pillow's 6x11
+bitmap font (21 characters), one of them doubled (10 characters, 12x22) for
+a balance or an amount, each where :func:`render.layout.layout` places it
+(the tests hold the frame against the same layout). A refusal is drawn
+inverted. With ``digits="large"`` a balance or an amount is drawn as tall as
+the frame fits instead (:mod:`render.large`).
 """
 
 from __future__ import annotations
@@ -23,12 +24,8 @@ from PIL import Image, ImageDraw, ImageFont
 from banker.screen import Screen
 
 from . import large
+from .layout import BIG_SCALE, HEIGHT, QR_QUIET, STATUS_HEIGHT, WIDTH, Placed, layout, qr_side
 
-WIDTH, HEIGHT = 128, 64
-STATUS_HEIGHT = 10
-TEXT_TOP = 12
-SMALL_PITCH = 13
-BIG_SCALE = 2
 #: How a balance or an amount is drawn: ``[display] digits`` of the config (docs/config.md).
 DIGITS = ("normal", "large")
 
@@ -88,8 +85,6 @@ def _draw_status(draw: ImageDraw.ImageDraw, screen: Screen) -> None:
     draw.line((0, STATUS_HEIGHT + 1, WIDTH - 1, STATUS_HEIGHT + 1), fill=1)
 
 
-#: Pixels of lit margin around a QR code: the quiet zone a phone's camera needs.
-QR_QUIET = 3
 PROGRESS_HEIGHT = 4
 
 
@@ -103,11 +98,12 @@ def _qr_modules(text: str) -> tuple[tuple[bool, ...], ...]:
 
 
 def _draw_qr(draw: ImageDraw.ImageDraw, screen: Screen) -> None:
-    """The code on a lit square at the left (dark modules on light, as cameras expect); the lines beside it."""
+    """The code on a lit square at the left (dark modules on light, as cameras expect; its quiet zone,
+    ``QR_QUIET`` pixels, is the margin a phone's camera needs); the lines go beside it."""
     modules = _qr_modules(screen.qr)
     size = len(modules)
-    scale = max(1, (HEIGHT - 2 * QR_QUIET) // size)
-    side = size * scale + 2 * QR_QUIET
+    side = qr_side(size)
+    scale = (side - 2 * QR_QUIET) // size
     top = (HEIGHT - side) // 2
     draw.rectangle((0, top, side - 1, top + side - 1), fill=1)
     for y, row in enumerate(modules):
@@ -115,10 +111,6 @@ def _draw_qr(draw: ImageDraw.ImageDraw, screen: Screen) -> None:
             if dark:
                 left, upper = QR_QUIET + x * scale, top + QR_QUIET + y * scale
                 draw.rectangle((left, upper, left + scale - 1, upper + scale - 1), fill=0)
-    y = 2
-    for line in screen.lines:
-        draw.text((side + 2, y - 1), line, font=font(), fill=1)
-        y += SMALL_PITCH
 
 
 def _draw_progress(draw: ImageDraw.ImageDraw, progress: float) -> None:
@@ -132,40 +124,45 @@ def _draw_progress(draw: ImageDraw.ImageDraw, progress: float) -> None:
 def draw_screen(draw: ImageDraw.ImageDraw, screen: Screen, image: Image.Image | None = None, *,
                 digits: str = "normal") -> None:
     """Draw ``screen`` with ``draw`` (a luma canvas); ``image`` is needed for the double-size line and for
-    ``digits="large"`` (a balance or an amount as tall as it fits; see :mod:`render.large`)."""
+    ``digits="large"`` (a balance or an amount as tall as it fits; see :mod:`render.large`). The lines go
+    where :func:`render.layout.layout` places them, and only those."""
     if digits not in DIGITS:
         raise ValueError(f"digits must be one of {', '.join(DIGITS)}, not {digits!r}")
     if screen.asleep:
         return
-    if any(type(line) is not str or not line.isascii() for line in screen.lines):  # Pillow measures plain str only
-        screen = replace(screen, lines=tuple(drawable(str(line)) for line in screen.lines))
+    screen = in_font(screen)
+    modules = len(_qr_modules(screen.qr)) if screen.qr is not None else 0
+    plan = layout(screen, digits=digits, qr_modules=modules, can_paste=image is not None)
+    ink = 1
     if screen.qr is not None:
         _draw_qr(draw, screen)
-        return
-    if digits == "large" and image is not None and large.applies(screen):
-        large.draw_large(draw, image, screen, font())
-        return
-    _draw_status(draw, screen)
-    ink = 1
-    if screen.error:
-        draw.rectangle((0, TEXT_TOP, WIDTH - 1, HEIGHT - 1), fill=1)
-        ink = 0
-    y = TEXT_TOP + 1
-    for index, line in enumerate(screen.lines):
-        if index == screen.big:
-            big = _big_text(line)
-            if image is not None and y + big.height <= HEIGHT:
-                x = max(0, (WIDTH - big.width) // 2)
-                mask = big
-                image.paste(ink, (x, y), mask)
-            y += big.height + 2
-        else:
-            if y + 11 > HEIGHT + 1:
-                break
-            draw.text((1, y - 1), line, font=font(), fill=ink)
-            y += SMALL_PITCH
-    if screen.progress is not None:
+    elif not any(placed.kind == "money" for placed in plan.lines):
+        if plan.status_bar:
+            _draw_status(draw, screen)
+        if screen.error:
+            draw.rectangle((0, plan.top, WIDTH - 1, HEIGHT - 1), fill=1)
+            ink = 0
+    for placed in plan.lines:
+        _draw_line(draw, image, placed, ink)
+    if screen.progress is not None and screen.qr is None:
         _draw_progress(draw, screen.progress)
+
+
+def in_font(screen: Screen) -> Screen:
+    """``screen`` with its lines in the letters the font has (:func:`drawable`), as the frame draws them."""
+    if any(type(line) is not str or not line.isascii() for line in screen.lines):  # Pillow measures plain str only
+        return replace(screen, lines=tuple(drawable(str(line)) for line in screen.lines))
+    return screen
+
+
+def _draw_line(draw: ImageDraw.ImageDraw, image: Image.Image | None, placed: Placed, ink: int) -> None:
+    if placed.kind == "money":
+        x, y, money = large.money_at(placed.text, placed.y, placed.rows, WIDTH)
+        image.paste(ink, (x, y), money)
+    elif placed.scale == 1:
+        draw.text((placed.x, placed.y), placed.text, font=font(), fill=ink)
+    else:
+        image.paste(ink, (placed.x, placed.y), _big_text(placed.text))
 
 
 def show(device, screen: Screen, *, digits: str = "normal") -> None:

@@ -12,7 +12,10 @@ being typed keeps one size, the one the longest entry fits (5 digits, the
 point and the cursor), and starts at the left, so a key press sends only the
 columns of the new digit to the panel. The line under the money is kept, small at the bottom, only while an amount is being typed
 (the hint, or the payer's balance: read by whoever types); under a balance it
-is left out (it repeats the top line). A screen with more lines under its
+is left out: the money takes its rows. That line is not always a repeat of
+the top one (``Bank pays Alice`` is; ``Bought Oriental Av`` under ``Alice
+-1M`` is not): the one place the frame shows less than the screen model
+(tests/test_frames.py). A screen with more lines under its
 figure (the worth screen), a refusal, a QR code or a progress bar is not
 drawn here (:func:`applies` is False) but as usual.
 
@@ -61,20 +64,12 @@ def typing(screen: Screen) -> bool:
     return screen.lines[screen.big].endswith("_")
 
 
-def draw_large(draw: ImageDraw.ImageDraw, image: Image.Image, screen: Screen, font: ImageFont.ImageFont) -> None:
-    """Draw ``screen`` (for which :func:`applies` holds) on ``image``: top line, money as tall as fits, hint."""
-    text = screen.lines[screen.big]
-    if screen.big == 1:
-        draw.text((1, -1), screen.lines[0], font=font, fill=1)
-    bottom = MONEY_BOTTOM
-    if typing(screen):
-        bottom = MONEY_BOTTOM_TYPING
-        if len(screen.lines) > screen.big + 1:
-            draw.text((1, HINT_TOP - 1), screen.lines[screen.big + 1], font=font, fill=1)
-    money = money_image(text, bottom - MONEY_TOP)
-    x = SIDE if typing(screen) else (image.width - money.width) // 2
-    y = MONEY_TOP + (bottom - MONEY_TOP - money.height) // 2
-    image.paste(1, (x, y), money)
+def money_at(text: str, top: int, rows: int, width: int = 128) -> tuple[int, int, Image.Image]:
+    """Where the money ``text`` goes in ``rows`` rows from ``top`` of a frame ``width`` wide, and its pixels
+    (mode "1"): an amount being typed from the left, a balance centred; centred in its rows."""
+    money = money_image(text, rows)
+    x = SIDE if text.endswith("_") else (width - money.width) // 2
+    return x, top + (rows - money.height) // 2, money
 
 
 def scales(text: str, rows: int, width: int = 128 - 2 * SIDE) -> tuple[int, int, int]:

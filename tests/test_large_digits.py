@@ -13,6 +13,7 @@ from PIL import Image, ImageChops
 
 from banker import views
 from banker.errors import ConfigError
+from banker.records import Card
 from banker.screen import Screen
 from drivers.display import OledDisplay
 from firmware_sim.display_sim import OledChip
@@ -87,8 +88,15 @@ def test_a_balance_keeps_its_name_line_and_drops_the_status_bar_and_the_hint(tab
     assert screen.lines == ("+ Alice", "15M", "Bank pays Alice")
     image = large(screen)
     assert same(image, large(replace(screen, lines=screen.lines[:2], left=False, volume=0)))
-    today = render_image(screen)                       # its name line at rows 13-23, under the status bar
-    assert same(image.crop((0, 0, WIDTH, 11)), today.crop((0, 13, WIDTH, 24)))
+    today = render_image(screen)                       # its name line's cell at rows 12-22, under the status bar
+    assert same(image.crop((0, 0, WIDTH, 11)), today.crop((0, 12, WIDTH, 23)))
+
+
+def test_an_accent_over_a_capital_in_the_name_line_stays_on_the_panel():
+    screen = views.one_card(Card(1, "E1", "Émile"), 15_000_000, "left", None)
+    from tests.frames_support import disagreements
+
+    assert not [problem for problem in disagreements(screen, "large") if problem.startswith("line 1")]
 
 
 def test_the_paid_screen_shows_the_new_balance_large(table):

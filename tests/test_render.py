@@ -53,9 +53,14 @@ def _unknown(t):
     t.insert("left", "Stranger")
 
 
+def _worth(t):
+    t.insert("left", "Alice")
+    t.keys("FN", "GO", "0")
+
+
 SCREENS = {
     "idle": _idle, "one-card": _one_card, "typing": _typing, "transfer": _transfer,
-    "refused": _refused, "volume": _volume, "new-game": _new_game, "unknown-card": _unknown,
+    "refused": _refused, "volume": _volume, "new-game": _new_game, "unknown-card": _unknown, "worth": _worth,
 }
 
 
@@ -71,7 +76,7 @@ def test_screen_matches_its_reference(name, table):
     path = REFERENCE / f"{name}.png"
     if REGENERATE:
         image.save(path)
-        pytest.fail(f"regenerated {path}: look at it, then set REGENERATE = False")
+        pytest.fail(f"regenerated {path}: look at it, then set REGENERATE = True")
     reference = Image.open(path).convert("1")
     assert ImageChops.logical_xor(image, reference).getbbox() is None, f"{name} differs from {path}"
 
