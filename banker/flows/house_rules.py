@@ -39,9 +39,9 @@ LONGEST = 24 * 3600
 
 def modes_summary(settings: GameSettings) -> tuple[str, str]:
     """Two lines for a new game's options: ``4 Pot 500K  5 90 min`` and ``6 Sums ask``."""
-    pot = _("off") if settings.jackpot is None else format_amount(settings.jackpot)
+    pot = _("4 Pot off") if settings.jackpot is None else _('4 Pot {pot}', pot=format_amount(settings.jackpot))
     limit = _('no time') if settings.time_limit is None else _length(settings.time_limit)
-    return views.fitted(_('4 Pot {pot}', pot=pot), _("5 {limit}", limit=limit)), _('6 Sums {sums}', sums=_(SUMS_NAMES[settings.sums]))
+    return views.fitted(pot, _("5 {limit}", limit=limit)), _('6 Sums {sums}', sums=_(SUMS_NAMES[settings.sums]))
 
 
 def _length(seconds: int) -> str:
