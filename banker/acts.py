@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .deeds import UnknownDeed
-from .i18n import ENGLISH, Tr, _
-from .errors import Refused
-from .game import Game, apply, check_enrolment, fold_name
-from .records import BANK, POT, Card, DeedTag, Enrolment, GameRestored, GameSettings, NewGame, Posting, Removal, Rename, Transaction, normalise_uid
-from .rules.short_deal import deal_deeds
-from .words import did_you_mean
+from banker.deeds import UnknownDeed
+from banker.i18n import ENGLISH, Tr, _
+from banker.errors import Refused
+from banker.game import Game, apply, check_enrolment, fold_name
+from banker.records import BANK, POT, Card, DeedTag, Enrolment, GameRestored, GameSettings, NewGame, Posting, Removal, Rename, Transaction, normalise_uid
+from banker.rules.short_deal import deal_deeds
+from banker.words import did_you_mean
 
 
 def _uid(uid: str) -> str:

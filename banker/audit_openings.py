@@ -7,11 +7,11 @@ over every record).
 
 from __future__ import annotations
 
-from .audit import Problem
-from .deeds import Edition
-from .game import Game
-from .money import format_amount
-from .records import BANK, POT, Enrolment, NewGame, OwnerChange, Record, Transaction
+from banker.audit import Problem
+from banker.deeds import Edition
+from banker.game import Game
+from banker.money import format_amount
+from banker.records import BANK, POT, Enrolment, NewGame, OwnerChange, Record, Transaction
 
 
 def openings(record: Record, game: Game) -> list[Problem]:

@@ -20,15 +20,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from .audit import Audit, GameTotals, Problem
-from .audit_openings import openings as _openings
-from .deeds import Edition
-from .errors import Refused
-from .game import Game, apply, from_snapshot, replay
-from .money import format_amount
-from .records import (BANK, POT, GameRestored, NewGame, Record, Snapshot, Transaction, kind_of, moved,
+from banker.audit import Audit, GameTotals, Problem
+from banker.audit_openings import openings as _openings
+from banker.deeds import Edition
+from banker.errors import Refused
+from banker.game import Game, apply, from_snapshot, replay
+from banker.money import format_amount
+from banker.records import (BANK, POT, GameRestored, NewGame, Record, Snapshot, Transaction, kind_of, moved,
                       transactions_in)
-from .rules.estate import EstateConflict
+from banker.rules.estate import EstateConflict
 
 
 def audit_records(entries: Iterable[tuple[int, Record]], *, editions: Mapping[str, Edition]) -> Audit:

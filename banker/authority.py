@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from collections.abc import Callable
 
-from .i18n import _
-from .errors import AmountError, BankerError
-from .lockout import seconds_locked
-from .records import (
+from banker.i18n import _
+from banker.errors import AmountError, BankerError
+from banker.lockout import seconds_locked
+from banker.records import (
     DeedTag,
     Enrolment,
     GameRestored,
@@ -44,7 +44,7 @@ from .records import (
 )
 
 if TYPE_CHECKING:
-    from .game import Game
+    from banker.game import Game
 
 PIN_SETTING = "banker_pin"
 ROUNDS = 50_000

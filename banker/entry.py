@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .i18n import _
-from .errors import AmountError
-from .money import MAX_DIGITS, parse_entry
+from banker.i18n import _
+from banker.errors import AmountError
+from banker.money import MAX_DIGITS, parse_entry
 
 #: What the amount line shows once more digits were typed than an amount may have.
 # Translators: a big line (10 characters)

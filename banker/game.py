@@ -18,10 +18,10 @@ from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from collections.abc import Iterable, Mapping
 
-from .deeds import Edition, UnknownDeed
-from .errors import InsufficientFunds, Refused
-from .money import format_amount
-from .records import (
+from banker.deeds import Edition, UnknownDeed
+from banker.errors import InsufficientFunds, Refused
+from banker.money import format_amount
+from banker.records import (
     BANK,
     POT,
     Card,
@@ -46,13 +46,13 @@ from .records import (
     Snapshot,
     Transaction,
 )
-from .house_rules import check_modes, party as _party, play_clock as _play_clock
-from .i18n import LANGUAGE_KEY, LANGUAGES, language_of, _
-from .lockout import recent
-from .retired import refuse_retired
-from .names import check_enrolment, fold_name  # noqa: F401  (re-exported: acts, scripts, migration)
-from .rules.estate import Estate, building_changes, apply as apply_changes
-from .rules.settings import RuleSettings
+from banker.house_rules import check_modes, party as _party, play_clock as _play_clock
+from banker.i18n import LANGUAGE_KEY, LANGUAGES, language_of, _
+from banker.lockout import recent
+from banker.retired import refuse_retired
+from banker.names import check_enrolment, fold_name  # noqa: F401  (re-exported: acts, scripts, migration)
+from banker.rules.estate import Estate, building_changes, apply as apply_changes
+from banker.rules.settings import RuleSettings
 
 #: The volume a unit starts at (0 off, 1 low, 2 medium, 3 high).
 DEFAULT_VOLUME = 2

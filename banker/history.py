@@ -22,12 +22,12 @@ from dataclasses import replace
 from types import MappingProxyType
 from collections.abc import Callable, Iterable, Mapping
 
-from .deeds import Edition
-from .errors import Refused
-from .game import Game, apply
-from .records import Checkpoint, GameRestored, NewGame, Record, Transaction, transactions_in
-from .rules import total_worth
-from .worth_trail import WorthPoint, WorthTrail
+from banker.deeds import Edition
+from banker.errors import Refused
+from banker.game import Game, apply
+from banker.records import Checkpoint, GameRestored, NewGame, Record, Transaction, transactions_in
+from banker.rules import total_worth
+from banker.worth_trail import WorthPoint, WorthTrail
 
 #: Transactions between two calls of :func:`worth_trail`'s ``progress``.
 PROGRESS_EVERY = 1000

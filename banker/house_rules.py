@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from .i18n import _
-from .errors import Refused
-from .records import POT, SUMS, GameSettings, PlayClock
+from banker.i18n import _
+from banker.errors import Refused
+from banker.records import POT, SUMS, GameSettings, PlayClock
 
 if TYPE_CHECKING:
-    from .game import Game
+    from banker.game import Game
 
 
 def check_modes(settings: GameSettings) -> None:

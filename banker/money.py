@@ -8,8 +8,8 @@ and no amount is larger than :data:`MAX_AMOUNT`.
 
 from __future__ import annotations
 
-from .i18n import _
-from .errors import AmountError
+from banker.i18n import _
+from banker.errors import AmountError
 
 #: The unit's screen shows at most this many digits of an amount.
 MAX_DIGITS = 5

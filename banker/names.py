@@ -27,13 +27,13 @@ from __future__ import annotations
 import unicodedata
 from typing import TYPE_CHECKING
 
-from .i18n import _
-from .confusables_data import PROTOTYPES
-from .errors import Refused
-from .records import MAX_PLAYERS
+from banker.i18n import _
+from banker.confusables_data import PROTOTYPES
+from banker.errors import Refused
+from banker.records import MAX_PLAYERS
 
 if TYPE_CHECKING:
-    from .game import Game
+    from banker.game import Game
 
 
 #: Unicode's Default_Ignorable_Code_Point ranges (DerivedCoreProperties.txt): characters that show nothing

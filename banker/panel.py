@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .entry import AmountEntry
-from .events import Reader
-from .screen import Screen
+from banker.entry import AmountEntry
+from banker.events import Reader
+from banker.screen import Screen
 
 #: Seconds ``C`` must be held (with no card on a reader) to start a new game.
 NEW_GAME_HOLD = 2.0

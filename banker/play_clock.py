@@ -16,10 +16,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .game import Game
-from .i18n import _
-from .panel import Panel
-from .records import PlayClock
+from banker.game import Game
+from banker.i18n import _
+from banker.panel import Panel
+from banker.records import PlayClock
 
 #: Seconds of play between two play-clock records.
 EVERY = 60.0

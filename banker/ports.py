@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Protocol
 from collections.abc import Callable, Iterator
 
-from .audit import Audit
-from .events import Tone
-from .records import GameSettings, Record, Snapshot, Transaction
-from .screen import Screen
+from banker.audit import Audit
+from banker.events import Tone
+from banker.records import GameSettings, Record, Snapshot, Transaction
+from banker.screen import Screen
 
 
 class Display(Protocol):

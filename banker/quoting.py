@@ -16,7 +16,7 @@ back.
 
 from __future__ import annotations
 
-from .errors import ScriptError
+from banker.errors import ScriptError
 
 QUOTE, ESCAPE, COMMENT = '"', "\\", "#"
 

@@ -19,10 +19,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields, replace
 from types import MappingProxyType
 from collections.abc import Iterable, Mapping
-from .estate_records import (EstateChange, HousesChange, JailCardChange, MortgageChange, OwnerChange,  # noqa: F401
+from banker.estate_records import (EstateChange, HousesChange, JailCardChange, MortgageChange, OwnerChange,  # noqa: F401
                              RetiredChange)
-from .key_records import JournalAccepted, KeyAdopted, KeyShown
-from .worth_trail import WorthTrail
+from banker.key_records import JournalAccepted, KeyAdopted, KeyShown
+from banker.worth_trail import WorthTrail
 
 #: The bank as a party to a posting.
 BANK = None

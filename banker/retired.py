@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .i18n import _
-from .errors import Refused
-from .records import JailCardChange, OwnerChange, RetiredChange, Transaction
+from banker.i18n import _
+from banker.errors import Refused
+from banker.records import JailCardChange, OwnerChange, RetiredChange, Transaction
 
 if TYPE_CHECKING:
-    from .game import Game
+    from banker.game import Game
 
 
 class PlayerRetired(Refused):

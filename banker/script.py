@@ -50,11 +50,11 @@ import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .errors import AmountError, ScriptError
-from .events import KEYS, READERS
-from .records import normalise_uid
-from .money import parse_amount
-from .quoting import words as split_words
+from banker.errors import AmountError, ScriptError
+from banker.events import KEYS, READERS
+from banker.records import normalise_uid
+from banker.money import parse_amount
+from banker.quoting import words as split_words
 
 DEFAULT_HOLD = 3.0
 

@@ -11,16 +11,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from .authority import NotAuthorised
-from .errors import ScriptError
-from .events import READERS, CardPlaced, CardRemoved, Event, ReaderFault, ReaderRecovered
-from .game import fold_name
-from .money import format_amount
-from .script import (
+from banker.authority import NotAuthorised
+from banker.errors import ScriptError
+from banker.events import READERS, CardPlaced, CardRemoved, Event, ReaderFault, ReaderRecovered
+from banker.game import fold_name
+from banker.money import format_amount
+from banker.script import (
     ACTIONS, Enrol, EnrolDeed, ExpectBalance, ExpectBank, ExpectHouses, ExpectMortgaged, ExpectOwner, ExpectScreen,
     ExpectPot, ExpectWorth, Hold, Insert, Line, Press, Remove, Seed, Stack, Step, Tap, Wait,
 )
-from .words import did_you_mean
+from banker.words import did_you_mean
 
 
 class Backend(Protocol):

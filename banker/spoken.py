@@ -14,12 +14,12 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from .errors import AmountError
-from .i18n import ENGLISH, Tr
-from .money import parse_amount
+from banker.errors import AmountError
+from banker.i18n import ENGLISH, Tr
+from banker.money import parse_amount
 
 if TYPE_CHECKING:
-    from .deeds import Edition
+    from banker.deeds import Edition
 
 
 def spoken_amount(amount: int, tr: Tr = ENGLISH) -> str:

@@ -23,11 +23,11 @@ from functools import partial
 from typing import Any
 from collections.abc import Callable
 
-from . import flows, views, voice
-from .acts import new_game
-from .authority import Grant, requires_pin
-from .entry import AmountEntry
-from .events import (
+from banker import flows, views, voice
+from banker.acts import new_game
+from banker.authority import Grant, requires_pin
+from banker.entry import AmountEntry
+from banker.events import (
     CardPlaced,
     CardRemoved,
     CommitFailed,
@@ -49,21 +49,21 @@ from .events import (
     Tick,
     WebAddress,
 )
-from .flows.home import HOME
-from .flows.key_code import revealed
-from .flows.menu import FnMenu
-from .flows.raise_cash import short_offer
-from .errors import Refused
-from .game import Game, apply
-from .i18n import ENGLISH, Tr, _, localized
-from .modes.base import KEEP, MENU, Ctx, Mode, Reply
-from .modes.pin import ask_pin
-from .modes.sums import AskSum, with_sums
-from .play_clock import clock_tick
-from .panel import NEW_GAME_HOLD, Panel
-from .records import Record
-from .rules.standings import standings
-from .screen import Screen
+from banker.flows.home import HOME
+from banker.flows.key_code import revealed
+from banker.flows.menu import FnMenu
+from banker.flows.raise_cash import short_offer
+from banker.errors import Refused
+from banker.game import Game, apply
+from banker.i18n import ENGLISH, Tr, _, localized
+from banker.modes.base import KEEP, MENU, Ctx, Mode, Reply
+from banker.modes.pin import ask_pin
+from banker.modes.sums import AskSum, with_sums
+from banker.play_clock import clock_tick
+from banker.panel import NEW_GAME_HOLD, Panel
+from banker.records import Record
+from banker.rules.standings import standings
+from banker.screen import Screen
 
 
 @dataclass(frozen=True)

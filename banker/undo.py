@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from .i18n import _
-from .errors import Refused
-from .game import Game
-from .money import format_amount
-from .records import Posting, Transaction
-from .rules.estate import apply, reverse
-from .rules.holdings import step as building_step
+from banker.i18n import _
+from banker.errors import Refused
+from banker.game import Game
+from banker.money import format_amount
+from banker.records import Posting, Transaction
+from banker.rules.estate import apply, reverse
+from banker.rules.holdings import step as building_step
 
 
 def last_undoable(game: Game) -> Transaction | None:

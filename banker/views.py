@@ -6,10 +6,10 @@ import ipaddress
 from dataclasses import replace
 from urllib.parse import urlsplit
 
-from .i18n import N_, Text, _, _n, cut, joined, one_line
-from .records import Card
-from .money import format_amount, format_signed
-from .screen import BIG_WIDTH, LINE_WIDTH, Screen
+from banker.i18n import N_, Text, _, _n, cut, joined, one_line
+from banker.records import Card
+from banker.money import format_amount, format_signed
+from banker.screen import BIG_WIDTH, LINE_WIDTH, Screen
 
 #: The volume's levels as the unit shows them (a big line: 10 characters).
 VOLUME_NAMES = (
@@ -141,7 +141,7 @@ def volume(level: int) -> Screen:
 
 def language(code: str) -> Screen:
     """The language just chosen, by its own name (``FN 8``)."""
-    from .i18n import LANGUAGE_NAMES
+    from banker.i18n import LANGUAGE_NAMES
 
     return screen(_("Language"), LANGUAGE_NAMES[code], big=1)
 
@@ -215,7 +215,7 @@ def join_unreachable(reach: str) -> Screen:
 
 def join_code(url: str, *lines: str) -> Screen:
     """The table page's address as a QR code, with up to four short lines beside it."""
-    from .screen import QR_LINE_WIDTH
+    from banker.screen import QR_LINE_WIDTH
 
     return Screen(lines=tuple(_fit(line, QR_LINE_WIDTH) for line in lines[:4]), qr=url)
 

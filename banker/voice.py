@@ -26,20 +26,20 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .events import LiveState, PlayTone
-from .i18n import ENGLISH, Tr, translate
-from .records import BANK, POT, Enrolment, NewGame, Setting, Transaction
-from .spoken import sentences as _sentences
-from .spoken import in_full, spoken_amount, spoken_text
-from .voice_deals import what_happened
+from banker.events import LiveState, PlayTone
+from banker.i18n import ENGLISH, Tr, translate
+from banker.records import BANK, POT, Enrolment, NewGame, Setting, Transaction
+from banker.spoken import sentences as _sentences
+from banker.spoken import in_full, spoken_amount, spoken_text
+from banker.voice_deals import what_happened
 
 __all__ = ["balances_said", "record_said", "said", "spoken_amount", "spoken_text"]
 
 if TYPE_CHECKING:
-    from .game import Game
-    from .panel import Panel
-    from .screen import Screen
-    from .step import Outcome
+    from banker.game import Game
+    from banker.panel import Panel
+    from banker.screen import Screen
+    from banker.step import Outcome
 
 
 # -- what happened -----------------------------------------------------------------------------

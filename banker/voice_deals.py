@@ -9,13 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .i18n import Tr
-from .records import BANK, POT, HousesChange, JailCardChange, OwnerChange, Posting, RetiredChange, Transaction
-from .rules.estate import HOTEL
-from .spoken import listed, sentences, spoken_amount
+from banker.i18n import Tr
+from banker.records import BANK, POT, HousesChange, JailCardChange, OwnerChange, Posting, RetiredChange, Transaction
+from banker.rules.estate import HOTEL
+from banker.spoken import listed, sentences, spoken_amount
 
 if TYPE_CHECKING:
-    from .game import Game
+    from banker.game import Game
 
 
 def what_happened(tx: Transaction, game: Game, tr: Tr, parties: list[int]) -> str:

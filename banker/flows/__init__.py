@@ -12,12 +12,12 @@ sequence.
 
 from __future__ import annotations
 
-from ..i18n import _
-from .. import views
-from ..deeds import UnknownDeed
-from ..modes.base import Ctx, Reply
-from .deed import DeedMode
-from .player import PlayerMenu
+from banker.i18n import _
+from banker import views
+from banker.deeds import UnknownDeed
+from banker.modes.base import Ctx, Reply
+from banker.flows.deed import DeedMode
+from banker.flows.player import PlayerMenu
 
 
 def deed_by_position(ctx: Ctx, position: int) -> Reply:

@@ -23,18 +23,18 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, replace
 
-from ..i18n import _, joined
-from .. import views
-from ..entry import AmountEntry
-from ..errors import AmountError, InsufficientFunds, Refused
-from ..events import AMOUNT_KEYS, SUFFIXES, Key, LiveState, Tone
-from ..game import apply
-from ..modes.base import END, KEEP, Ctx, Reply
-from ..money import format_amount
-from ..records import Card
-from ..rules import buy
-from ..screen import Screen
-from .common import Flow, act
+from banker.i18n import _, joined
+from banker import views
+from banker.entry import AmountEntry
+from banker.errors import AmountError, InsufficientFunds, Refused
+from banker.events import AMOUNT_KEYS, SUFFIXES, Key, LiveState, Tone
+from banker.game import apply
+from banker.modes.base import END, KEEP, Ctx, Reply
+from banker.money import format_amount
+from banker.records import Card
+from banker.rules import buy
+from banker.screen import Screen
+from banker.flows.common import Flow, act
 
 #: ``GO``'s quick raise: the high bid plus this (the first bid: this).
 RAISE = 100_000

@@ -5,18 +5,18 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from collections.abc import Callable
 
-from ..i18n import _
-from .. import views
-from ..entry import AmountEntry
-from ..errors import AmountError, Refused
-from ..deeds import UnknownDeed
-from ..events import AMOUNT_KEYS, DIGITS, SUFFIXES, Key
-from ..game import Game
-from ..modes.base import MENU, STAY, Ctx, Mode, Reply, Then
-from ..money import format_amount, format_signed
-from ..records import Card
-from ..rules import Deal
-from ..screen import Screen
+from banker.i18n import _
+from banker import views
+from banker.entry import AmountEntry
+from banker.errors import AmountError, Refused
+from banker.deeds import UnknownDeed
+from banker.events import AMOUNT_KEYS, DIGITS, SUFFIXES, Key
+from banker.game import Game
+from banker.modes.base import MENU, STAY, Ctx, Mode, Reply, Then
+from banker.money import format_amount, format_signed
+from banker.records import Card
+from banker.rules import Deal
+from banker.screen import Screen
 
 #: A result screen: built from the deal and the game it leads to.
 DealShown = Callable[[Deal, Game], Screen]

@@ -11,21 +11,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .. import views
-from ..i18n import _
-from ..acts import deed_tag
-from ..entry import AmountEntry
-from ..errors import AmountError, Refused
-from ..events import AMOUNT_KEYS, SUFFIXES, Key
-from ..modes.base import MENU, STAY, Ctx, Reply, card_moved
-from ..money import format_amount
-from ..records import Card
-from ..rules import Offer, buy, interest, rent, trade
-from ..screen import Screen
-from .auction import start as start_auction
-from .common import Flow, act, one_player_result, price_of, two_player_result
-from .deed_view import OWNER, RENT, SALE, TRADE, context, deed_screen
-from .owner import owner_key
+from banker import views
+from banker.i18n import _
+from banker.acts import deed_tag
+from banker.entry import AmountEntry
+from banker.errors import AmountError, Refused
+from banker.events import AMOUNT_KEYS, SUFFIXES, Key
+from banker.modes.base import MENU, STAY, Ctx, Reply, card_moved
+from banker.money import format_amount
+from banker.records import Card
+from banker.rules import Offer, buy, interest, rent, trade
+from banker.screen import Screen
+from banker.flows.auction import start as start_auction
+from banker.flows.common import Flow, act, one_player_result, price_of, two_player_result
+from banker.flows.deed_view import OWNER, RENT, SALE, TRADE, context, deed_screen
+from banker.flows.owner import owner_key
 
 
 @dataclass(frozen=True)
@@ -181,7 +181,7 @@ class LiftChoice(Flow):
 
 def sell_deed(ctx: Ctx, slug: str, seller: Card, buyer: Card, price: int, *, lift: bool, back: object = None) -> Reply:
     """The buyer (on -) pays the seller (on +) the agreed price for the deed, all in one trade."""
-    from ..modes.base import KEEP
+    from banker.modes.base import KEEP
 
     return act(ctx, trade, two_player_result(buyer, seller), actor=buyer, back=KEEP if back is None else back,
                first=seller.id, second=buyer.id, first_gives=Offer(deeds=(slug,)),

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from ..i18n import _, _n
-from ..deeds import Deed
-from ..entry import AmountEntry
-from ..records import Card
-from ..money import format_amount
-from ..rules import HOTEL, interest, rent_due
-from ..screen import Screen
-from .. import views
+from banker.i18n import _, _n
+from banker.deeds import Deed
+from banker.entry import AmountEntry
+from banker.records import Card
+from banker.money import format_amount
+from banker.rules import HOTEL, interest, rent_due
+from banker.screen import Screen
+from banker import views
 
 #: What a key does on a chosen deed depends on the cards on the readers (see :func:`context`).
 SALE, OWNER, TRADE, RENT, NO_CARD = "sale", "owner", "trade", "rent", "no-card"

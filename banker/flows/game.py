@@ -4,19 +4,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..i18n import _, _n
-from .. import views
-from ..acts import new_game
-from ..errors import Refused
-from ..events import Key
-from ..game import Game
-from ..modes.base import STAY, Ctx, Reply
-from ..money import format_amount
-from ..records import GameSettings
-from ..rules.standings import standings
-from ..screen import Screen
-from .common import Flow
-from .house_rules import GameLength, PotSeed, modes_summary, with_key
+from banker.i18n import _, _n
+from banker import views
+from banker.acts import new_game
+from banker.errors import Refused
+from banker.events import Key
+from banker.game import Game
+from banker.modes.base import STAY, Ctx, Reply
+from banker.money import format_amount
+from banker.records import GameSettings
+from banker.rules.standings import standings
+from banker.screen import Screen
+from banker.flows.common import Flow
+from banker.flows.house_rules import GameLength, PotSeed, modes_summary, with_key
 
 #: The new games the menu offers: key -> (houses for a hotel, Income Tax 10% option, what the screen calls it,
 #: and in a word).

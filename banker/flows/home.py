@@ -15,19 +15,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..i18n import _
-from .. import views
-from ..acts import enrolment, next_player_name
-from ..errors import AmountError, Refused
-from ..events import AMOUNT_KEYS, SUFFIXES, Key
-from ..game import VOLUME_KEY, Game
-from ..modes.base import KEEP, KEEP_ENTRY, Ctx, Mode, Reply
-from ..records import BANK, Card, Posting, Setting, Transaction
-from ..screen import Screen
-from ..money import format_amount
-from ..play_clock import time_left_line
-from ..rules.standings import standings
-from .menu import FnMenu
+from banker.i18n import _
+from banker import views
+from banker.acts import enrolment, next_player_name
+from banker.errors import AmountError, Refused
+from banker.events import AMOUNT_KEYS, SUFFIXES, Key
+from banker.game import VOLUME_KEY, Game
+from banker.modes.base import KEEP, KEEP_ENTRY, Ctx, Mode, Reply
+from banker.records import BANK, Card, Posting, Setting, Transaction
+from banker.screen import Screen
+from banker.money import format_amount
+from banker.play_clock import time_left_line
+from banker.rules.standings import standings
+from banker.flows.menu import FnMenu
 
 #: The keys a reader's fault refuses on the home screen (nothing is paid until it reads again).
 PAYING_KEYS = SUFFIXES | {Key.GO, Key.FN}

@@ -17,18 +17,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..i18n import _
-from .. import views
-from ..errors import Refused
-from ..events import Key, LiveState
-from ..modes.base import END, STAY, Ctx, Reply
-from ..money import format_amount
-from ..records import Card
-from ..rules import build
-from ..rules.buildings import house_lots, house_shortage, require_house_lot
-from ..screen import Screen
-from .auction import Auction, seconds_left
-from .common import Flow, act, square_typed
+from banker.i18n import _
+from banker import views
+from banker.errors import Refused
+from banker.events import Key, LiveState
+from banker.modes.base import END, STAY, Ctx, Reply
+from banker.money import format_amount
+from banker.records import Card
+from banker.rules import build
+from banker.rules.buildings import house_lots, house_shortage, require_house_lot
+from banker.screen import Screen
+from banker.flows.auction import Auction, seconds_left
+from banker.flows.common import Flow, act, square_typed
 
 
 def start(ctx: Ctx, owner: Card, slug: str) -> Reply:

@@ -16,18 +16,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .. import views
-from ..i18n import N_, _
-from ..entry import AmountEntry
-from ..errors import AmountError
-from ..events import AMOUNT_KEYS, Key
-from ..modes.base import STAY, Ctx, Reply, card_moved
-from ..money import format_amount
-from ..play_clock import seconds_until, time_left_line
-from ..records import Card, GameSettings
-from ..rules.jackpot import pay_pot, take_pot as take_pot_rule
-from ..screen import Screen
-from .common import AmountFlow, Flow, act, one_player_result
+from banker import views
+from banker.i18n import N_, _
+from banker.entry import AmountEntry
+from banker.errors import AmountError
+from banker.events import AMOUNT_KEYS, Key
+from banker.modes.base import STAY, Ctx, Reply, card_moved
+from banker.money import format_amount
+from banker.play_clock import seconds_until, time_left_line
+from banker.records import Card, GameSettings
+from banker.rules.jackpot import pay_pot, take_pot as take_pot_rule
+from banker.screen import Screen
+from banker.flows.common import AmountFlow, Flow, act, one_player_result
 
 #: The ways a game shows sums, in the order the ``6`` key steps through them.
 SUMS_CYCLE = {None: "show", "show": "ask", "ask": None}

@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..i18n import _
-from .. import views
-from ..events import Key, RenewWebToken
-from ..records import TokenRenewal
-from ..modes.base import STAY, Ctx, Reply
-from ..screen import Screen
-from .common import Flow
+from banker.i18n import _
+from banker import views
+from banker.events import Key, RenewWebToken
+from banker.records import TokenRenewal
+from banker.modes.base import STAY, Ctx, Reply
+from banker.screen import Screen
+from banker.flows.common import Flow
 
 
 @dataclass(frozen=True)

@@ -12,13 +12,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from ..i18n import _
-from .. import views
-from ..events import Key, RevealKey
-from ..modes.base import STAY, Ctx, Reply
-from ..records import KeyShown
-from ..screen import Screen
-from .common import Flow
+from banker.i18n import _
+from banker import views
+from banker.events import Key, RevealKey
+from banker.modes.base import STAY, Ctx, Reply
+from banker.records import KeyShown
+from banker.screen import Screen
+from banker.flows.common import Flow
 
 
 @dataclass(frozen=True)

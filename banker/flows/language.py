@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import views
-from ..events import Key
-from ..i18n import LANGUAGE_KEY, LANGUAGE_NAMES, LANGUAGES, _
-from ..modes.base import STAY, Ctx, Reply
-from ..records import Setting
-from ..screen import Screen
-from .common import Flow
+from banker import views
+from banker.events import Key
+from banker.i18n import LANGUAGE_KEY, LANGUAGE_NAMES, LANGUAGES, _
+from banker.modes.base import STAY, Ctx, Reply
+from banker.records import Setting
+from banker.screen import Screen
+from banker.flows.common import Flow
 
 #: The key after ``FN`` that opens the language menu (no board square, ``01``-``39``, starts with it).
 MENU_KEY = Key.D8

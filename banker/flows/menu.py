@@ -20,17 +20,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..i18n import _
-from .. import views
-from ..events import DIGITS, Key, ReadBalances
-from ..modes.base import Ctx, Mode, Reply
-from ..modes.pin import change_pin
-from ..modes.undo_prompt import ConfirmUndo
-from ..screen import Screen
-from . import deed_by_position, player_menu
-from .join import join_code
-from .key_code import key_code
-from .language import MENU_KEY as LANGUAGE_MENU_KEY, LanguageMenu
+from banker.i18n import _
+from banker import views
+from banker.events import DIGITS, Key, ReadBalances
+from banker.modes.base import Ctx, Mode, Reply
+from banker.modes.pin import change_pin
+from banker.modes.undo_prompt import ConfirmUndo
+from banker.screen import Screen
+from banker.flows import deed_by_position, player_menu
+from banker.flows.join import join_code
+from banker.flows.key_code import key_code
+from banker.flows.language import MENU_KEY as LANGUAGE_MENU_KEY, LanguageMenu
 
 
 @dataclass(frozen=True)

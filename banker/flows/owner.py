@@ -4,16 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..i18n import _
-from .. import views
-from ..entry import AmountEntry
-from ..events import DIGITS, SUFFIXES, Key
-from ..modes.base import STAY, Ctx, Reply
-from ..records import Card
-from ..rules import build, lift_mortgage, mortgage, rent, sell_building, sell_down
-from ..screen import Screen
-from .common import AmountFlow, Flow, act, one_player_result
-from .house_auction import start as start_house_auction
+from banker.i18n import _
+from banker import views
+from banker.entry import AmountEntry
+from banker.events import DIGITS, SUFFIXES, Key
+from banker.modes.base import STAY, Ctx, Reply
+from banker.records import Card
+from banker.rules import build, lift_mortgage, mortgage, rent, sell_building, sell_down
+from banker.screen import Screen
+from banker.flows.common import AmountFlow, Flow, act, one_player_result
+from banker.flows.house_auction import start as start_house_auction
 
 OWNER_HELP = (_('1 build  2 sell'), _('3 sell group down'), _('4 build at a bid'), _('. mortgage / lift'))
 

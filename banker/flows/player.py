@@ -12,21 +12,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..i18n import _
-from .. import views
-from ..entry import AmountEntry
-from ..events import Key
-from ..game import Game
-from ..modes.base import STAY, Ctx, Reply, card_moved
-from ..money import format_amount, format_signed
-from ..records import BANK, Card, Posting, Transaction
-from ..rules import Offer, bankrupt, draw_jail_card, income_tax, jail_fine, luxury_tax, trade, use_jail_card
-from ..screen import Screen
-from ..rules.standings import end_worth_of, game_over_line, worth_of
-from .common import AmountFlow, Flow, act, one_player_result, two_player_result
-from .game import GameMenu
-from .house_rules import PayPot, take_pot
-from .trade import start_deal
+from banker.i18n import _
+from banker import views
+from banker.entry import AmountEntry
+from banker.events import Key
+from banker.game import Game
+from banker.modes.base import STAY, Ctx, Reply, card_moved
+from banker.money import format_amount, format_signed
+from banker.records import BANK, Card, Posting, Transaction
+from banker.rules import Offer, bankrupt, draw_jail_card, income_tax, jail_fine, luxury_tax, trade, use_jail_card
+from banker.screen import Screen
+from banker.rules.standings import end_worth_of, game_over_line, worth_of
+from banker.flows.common import AmountFlow, Flow, act, one_player_result, two_player_result
+from banker.flows.game import GameMenu
+from banker.flows.house_rules import PayPot, take_pot
+from banker.flows.trade import start_deal
 
 
 @dataclass(frozen=True)

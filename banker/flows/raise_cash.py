@@ -18,19 +18,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..i18n import _
-from .. import views
-from ..errors import InsufficientFunds, Refused
-from ..events import Key
-from ..game import Game, apply
-from ..modes.base import KEEP, MENU, STAY, Ctx, Mode, Reply, Shortfall
-from ..money import format_amount
-from ..records import POT, Card
-from ..rules.raising import Plan, raising_plan
-from ..screen import Screen
-from .common import Flow, act
-from .home import HOME
-from .player import ConfirmBankrupt
+from banker.i18n import _
+from banker import views
+from banker.errors import InsufficientFunds, Refused
+from banker.events import Key
+from banker.game import Game, apply
+from banker.modes.base import KEEP, MENU, STAY, Ctx, Mode, Reply, Shortfall
+from banker.money import format_amount
+from banker.records import POT, Card
+from banker.rules.raising import Plan, raising_plan
+from banker.screen import Screen
+from banker.flows.common import Flow, act
+from banker.flows.home import HOME
+from banker.flows.player import ConfirmBankrupt
 
 #: The key on a shortfall's refusal screen that opens raise cash.
 RAISE_KEY = Key.D0

@@ -25,19 +25,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .. import views
-from ..i18n import _, _n, spread
-from ..entry import AmountEntry
-from ..errors import AmountError, InsufficientFunds, Refused
-from ..events import AMOUNT_KEYS, SUFFIXES, Key
-from ..game import Game, apply
-from ..modes.base import STAY, Ctx, Reply
-from ..money import format_amount
-from ..records import Card
-from ..rules import Deal, Offer, interest, trade
-from ..rules.holdings import group_is_built
-from ..screen import LINE_WIDTH, Screen
-from .common import Flow, price_of, square_typed
+from banker import views
+from banker.i18n import _, _n, spread
+from banker.entry import AmountEntry
+from banker.errors import AmountError, InsufficientFunds, Refused
+from banker.events import AMOUNT_KEYS, SUFFIXES, Key
+from banker.game import Game, apply
+from banker.modes.base import STAY, Ctx, Reply
+from banker.money import format_amount
+from banker.records import Card
+from banker.rules import Deal, Offer, interest, trade
+from banker.rules.holdings import group_is_built
+from banker.screen import LINE_WIDTH, Screen
+from banker.flows.common import Flow, price_of, square_typed
 
 BUILD, MORTGAGES, AGREE = "build", "mortgages", "agree"
 #: Parts of the deal on one page (the screen's two middle lines).

@@ -17,16 +17,16 @@ from enum import Enum
 from typing import Any
 from collections.abc import Callable
 
-from ..i18n import ENGLISH, Tr, _
-from .. import views
-from ..authority import Grant
-from ..entry import AmountEntry
-from ..events import Key, Tone
-from ..errors import InsufficientFunds, Refused
-from ..game import Game, apply
-from ..panel import Panel
-from ..records import Card, Record, Transaction, stamped
-from ..screen import Screen
+from banker.i18n import ENGLISH, Tr, _
+from banker import views
+from banker.authority import Grant
+from banker.entry import AmountEntry
+from banker.events import Key, Tone
+from banker.errors import InsufficientFunds, Refused
+from banker.game import Game, apply
+from banker.panel import Panel
+from banker.records import Card, Record, Transaction, stamped
+from banker.screen import Screen
 
 
 class _Keep:

@@ -13,14 +13,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 
-from ..i18n import _
-from .. import views
-from ..authority import Grant, hash_pin
-from ..entry import AmountEntry
-from ..events import DIGITS, Key
-from ..records import PinChange
-from ..screen import Screen
-from .base import STAY, Ctx, Mode, Reply
+from banker.i18n import _
+from banker import views
+from banker.authority import Grant, hash_pin
+from banker.entry import AmountEntry
+from banker.events import DIGITS, Key
+from banker.records import PinChange
+from banker.screen import Screen
+from banker.modes.base import STAY, Ctx, Mode, Reply
 
 PROMPTS = {"old": _('Banker PIN?'), "new": _('New PIN (4-8)?'), "again": _('New PIN again?')}
 

@@ -13,16 +13,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from ..i18n import _
-from .. import views
-from ..entry import AmountEntry
-from ..errors import AmountError
-from ..events import AMOUNT_KEYS, SUFFIXES, Key
-from ..game import Game
-from ..money import format_amount
-from ..records import Transaction, net_flows
-from ..screen import Screen
-from .base import Ctx, Mode, Reply
+from banker.i18n import _
+from banker import views
+from banker.entry import AmountEntry
+from banker.errors import AmountError
+from banker.events import AMOUNT_KEYS, SUFFIXES, Key
+from banker.game import Game
+from banker.money import format_amount
+from banker.records import Transaction, net_flows
+from banker.screen import Screen
+from banker.modes.base import Ctx, Mode, Reply
 
 #: Wrong answers before the payment goes through with the answer shown.
 TRIES = 2

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..i18n import _
-from .. import views
-from ..errors import Refused
-from ..events import Key
-from ..screen import Screen
-from ..undo import described, last_undoable, undo_last
-from .base import Ctx, Mode, Reply
+from banker.i18n import _
+from banker import views
+from banker.errors import Refused
+from banker.events import Key
+from banker.screen import Screen
+from banker.undo import described, last_undoable, undo_last
+from banker.modes.base import Ctx, Mode, Reply
 
 
 @dataclass(frozen=True)
