@@ -8,7 +8,7 @@ becomes a message on the screen and a refusal tone; a programming error raises.
 class BankerError(Exception):
     """Root of every error the banker raises on purpose.
 
-    Its message may be a shown text (:func:`banker.i18n._`): ``str(exc)`` is then that text, English in value,
+    Its message may be a shown text (:func:`banker.text.i18n._`): ``str(exc)`` is then that text, English in value,
     which the screen shows in the game's language."""
 
     def __str__(self) -> str:

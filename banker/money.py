@@ -8,7 +8,7 @@ and no amount is larger than :data:`MAX_AMOUNT`.
 
 from __future__ import annotations
 
-from banker.i18n import _
+from banker.text.i18n import _
 from banker.errors import AmountError
 
 #: The unit's screen shows at most this many digits of an amount.

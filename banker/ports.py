@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Protocol
 from collections.abc import Callable, Iterator
 
-from banker.audit import Audit
-from banker.events import Tone
-from banker.records import GameSettings, Record, Snapshot, Transaction
-from banker.screen import Screen
+from banker.audit.findings import Audit
+from banker.unit.events import Tone
+from banker.journal.records import GameSettings, Record, Snapshot, Transaction
+from banker.unit.screen import Screen
 
 
 class Display(Protocol):
@@ -44,7 +44,7 @@ class Store(Protocol):
     Implemented by :class:`store.SqliteStore` (the unit's SQLite file) and by
     :class:`firmware_sim.memory_store.MemoryStore` (the fake, which can be told
     to fail). No rules, no caches that are the truth: the game is the fold of
-    :meth:`records` (:func:`banker.game.replay`).
+    :meth:`records` (:func:`banker.fold.game.replay`).
     """
 
     #: Where the journal lives (``":memory:"`` for one that dies with the process).

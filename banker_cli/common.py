@@ -91,7 +91,7 @@ def pin_option(func):
 def cli_grant(pin: str | None):
     """The banker's authority a command offers with its act: ``--pin`` as given (the write path decides if it
     is needed, and checks it)."""
-    from banker.authority import Grant
+    from banker.fold.authority import Grant
 
     return Grant(pin, "cli")
 
@@ -116,7 +116,7 @@ def uid_or_none(uid: str | None) -> str | None:
     """A card UID given on the command line, normalised; exit 2 for one that is empty or not hex."""
     if uid is None:
         return None
-    from banker.records import normalise_uid
+    from banker.journal.records import normalise_uid
 
     try:
         if not uid.strip():
@@ -136,8 +136,8 @@ def fail(message: str, code: int = REFUSED) -> NoReturn:
 
 def exit_code(exc: BaseException) -> int:
     """The exit code of docs/cli.md for an error a command could not get past."""
-    from banker.authority import NotAuthorised
-    from banker.deeds import UnknownDeed
+    from banker.fold.authority import NotAuthorised
+    from banker.rules.deeds import UnknownDeed
     from banker.errors import AmountError, BankerError, ConfigError, ScriptError
 
     sqlite3 = sys.modules.get("sqlite3")
@@ -318,9 +318,9 @@ def read_config(path: Path | None):
 
 
 def shown(text: object) -> str:
-    """``text`` (a name, a memo: anything stored) made safe to print (:func:`banker.visible.shown`): ESC becomes
+    """``text`` (a name, a memo: anything stored) made safe to print (:func:`banker.text.visible.shown`): ESC becomes
     ``\\x1b``, a bidi override ``\\u202e``; accents and emoji are kept."""
-    from banker.visible import shown as visible
+    from banker.text.visible import shown as visible
 
     return visible(text)
 
@@ -346,8 +346,8 @@ def play_lines(name: str, lines, backend, *, rehearsal: bool = False):
     past a failing expectation, so every line is tried, and its message says
     that nothing was written.
     """
-    from banker import script as scripts
-    from banker import script_run
+    from banker.script import syntax as scripts
+    from banker.script import run as script_run
     from banker.errors import BankerError
 
     sqlite3 = sys.modules.get("sqlite3")

@@ -16,7 +16,7 @@ from collections.abc import Callable
 import click
 
 from banker.errors import BankerError
-from banker.words import plural
+from banker.text.words import plural
 from drivers.errors import SerialProtocolError
 from firmware_sim.serial_backend import SerialBackend
 
@@ -88,7 +88,7 @@ def _second_folder_line(folder: str) -> tuple[str, bool, str]:
 def _show_refusal(exc, backend: str, config, stop: threading.Event, seconds: float | None) -> None:
     """The writer refused the ledger: say so on the unit's own screen and stay until stopped (a service that
     exited at once would start again every two seconds with a dark screen); then the command exits 3."""
-    from banker.views import ledger_refused
+    from banker.unit.views import ledger_refused
     from runtime.device import open_device
     from runtime.sd_notify import hold
     from store.trust import OldLedger
@@ -141,7 +141,7 @@ def run_command(backend: str, seconds: float | None, web: bool | None, db: Path 
             device = open_device(config, hw)
         except BankerError as exc:
             fail(str(exc), UNUSABLE)
-        from runtime.voice import open_speaker
+        from runtime.speaker import open_speaker
 
         device.voice = voice = open_speaker(config.voice)  # None unless [voice] enabled (docs/voice.md)
         with device:
@@ -192,7 +192,7 @@ def _table_page(ledger, config, shell, web: bool | None):
 
 def _first_game_settings(ledger, config) -> None:
     """A ledger with no transactions yet takes the config's house rules for its game."""
-    from banker.records import GameSettings
+    from banker.journal.records import GameSettings
 
     wanted = GameSettings(config.start_balance, config.go_salary, config.allow_negative)
     settings = ledger.game().settings

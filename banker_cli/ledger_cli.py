@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from banker.words import plural
+from banker.text.words import plural
 
 from .common import (
     USAGE, FilePath, amount_type, cli_grant, seed_type, db_option, fail, failing, open_ledger, pin_option, private_output,
@@ -51,7 +51,7 @@ def cards_list(db: Path | None) -> None:
 def cards_enrol(name: str, uid: str | None, pin: str | None, db: Path | None) -> None:
     """Enrol a card for player NAME; it gets the current game's start balance."""
     from banker.money import format_amount
-    from banker.script import made_up_uid
+    from banker.script.syntax import made_up_uid
 
     uid = uid_or_none(uid) or made_up_uid(name)
     with open_ledger(db) as ledger, failing():
@@ -92,7 +92,7 @@ def game_list(db: Path | None) -> None:
     """List every game, the current one marked with *."""
     from banker.money import format_amount
 
-    from banker.play_clock import time_left_line
+    from banker.unit.play_clock import time_left_line
 
     with open_ledger(db, writer=False) as ledger, failing():
         for g in ledger.games():
@@ -143,7 +143,7 @@ def game_new(start, go, allow_negative, short_game, income_tax_choice, luxury_ta
     with the same settings does not, as holding C on the unit.
     """
     from banker.money import format_amount
-    from banker.records import GameSettings
+    from banker.journal.records import GameSettings
 
     with open_ledger(db) as ledger, failing():
         now = ledger.game().settings
@@ -166,7 +166,7 @@ def game_new(start, go, allow_negative, short_game, income_tax_choice, luxury_ta
 
 def _time_limit(minutes: int | None, end_at: str | None, now: int | None) -> int | None:
     """The new game's time limit in seconds: minutes, or until an hour (the clock must be known right)."""
-    from banker.play_clock import seconds_until
+    from banker.unit.play_clock import seconds_until
     from runtime.wall_clock import time_of_day
 
     if minutes is not None and end_at is not None:
@@ -245,7 +245,7 @@ def _journal(ledger_, game_id: int, label: str = "reading"):
 
 def _party(game, card_id: int | None) -> str:
     """A posting's party as the listing names it: "bank" (lower case, as exports always had it), else
-    :meth:`banker.game.Game.name_of` (a player, the Free Parking pot)."""
+    :meth:`banker.fold.game.Game.name_of` (a player, the Free Parking pot)."""
     return "bank" if card_id is None else game.name_of(card_id)
 
 

@@ -14,7 +14,7 @@ import click
 from cards import load_edition
 from banker.errors import BankerError
 from banker.money import format_amount
-from banker.words import plural
+from banker.text.words import plural
 
 from .common import (
     USAGE, cli_grant, db_option, fail, failing, open_ledger, pin_option, resolve_db, shown, uid_or_none,
@@ -49,7 +49,7 @@ def deeds_list(edition: str | None, as_json: bool, db: Path | None) -> None:
         with open_ledger(db, writer=False) as ledger, failing():
             edition = ledger.game().settings.edition
     elif edition is None:  # no ledger yet (none is made): the deeds a new game would have
-        from banker.records import GameSettings
+        from banker.journal.records import GameSettings
 
         edition = GameSettings().edition
     try:
@@ -125,7 +125,7 @@ def game_show_command(as_json: bool, db: Path | None) -> None:
     if as_json:
         click.echo(json.dumps(state, indent=1))
         return
-    from banker.play_clock import time_left_line
+    from banker.unit.play_clock import time_left_line
 
     rules = state["rules"]
     kind = "short game" if rules["short_game"] else "game"

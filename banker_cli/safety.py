@@ -10,11 +10,11 @@ from pathlib import Path
 
 import click
 
-from banker.authority import PIN_SETTING, hash_pin
+from banker.fold.authority import PIN_SETTING, hash_pin
 from banker.errors import BankerError
 from banker.money import format_amount
-from banker.records import POT
-from banker.words import plural
+from banker.journal.records import POT
+from banker.text.words import plural
 
 from .common import (
     NEEDS_PIN, UNUSABLE, USAGE, cli_grant, db_option, exit_code, fail, failing, open_ledger, pin_option, resolve_db,
@@ -26,7 +26,7 @@ def authorise(ledger, pin: str | None) -> None:
     """Exit 4 with a message unless no PIN is set or ``pin`` is the banker's, for an act that writes no
     record of ``ledger`` (replacing it by a backup): the write path's own check, so a wrong try is journalled
     and the lockout holds on every path."""
-    from banker.authority import NotAuthorised
+    from banker.fold.authority import NotAuthorised
 
     try:
         ledger.authorise(cli_grant(pin))
@@ -151,7 +151,7 @@ def restore_from_backup(backup: str, pin: str | None, db: Path | None) -> None:
     adoption killed after the file was in place, its key not yet kept, is
     finished when it is run again (:func:`_finish_cut_short`).
     """
-    from banker.authority import NotAuthorised
+    from banker.fold.authority import NotAuthorised
     from runtime.adoption import adoption_pin, head_of, key_fits, pin_uncheckable
     from runtime.ledger import SqliteLedger, authorise_kept
     from store import Keyring, is_ledger_file, latest_good_backup
@@ -223,7 +223,7 @@ def new_banker_pin(pin: str | None) -> str:
     """The banker's PIN of a ledger whose old PIN can't be checked (a restore onto a new card): said why, then asked
     twice, hidden (click's confirmation prompt, as ``pin set``), unless ``--pin`` gave it; exit 4 when none comes,
     exit 2 for one that is not 4 to 8 digits (nothing changed either way)."""
-    from banker.authority import is_pin
+    from banker.fold.authority import is_pin
 
     if pin is not None:
         click.echo(f"banker: {UNCHECKED} (as --pin gave it)", err=True)  # or $BANKER_PIN: --pin's own env

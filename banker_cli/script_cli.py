@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from banker.words import plural
+from banker.text.words import plural
 
 from .common import (
     UNUSABLE, USAGE, config_option, db_option, describe, exit_code, fail, failing, open_ledger, pin_option, shown,
@@ -89,12 +89,12 @@ def read_script(file, name: str) -> list:
     """The steps of the keypad script in the binary ``file``, read a line at a time (memory stays flat).
 
     Exit 2 naming ``name`` and the limit for a line longer than
-    :data:`banker.script.MAX_LINE_BYTES`, a file larger than
-    :data:`~banker.script.MAX_SCRIPT_BYTES` (``/dev/zero`` and other endless
-    files stop there) or more than :data:`~banker.script.MAX_STEPS` steps; for
+    :data:`banker.script.syntax.MAX_LINE_BYTES`, a file larger than
+    :data:`~banker.script.syntax.MAX_SCRIPT_BYTES` (``/dev/zero`` and other endless
+    files stop there) or more than :data:`~banker.script.syntax.MAX_STEPS` steps; for
     a line that is not UTF-8 or holds a digit other than 0-9; for a malformed line.
     """
-    from banker import script as scripts
+    from banker.script import syntax as scripts
 
     try:
         return scripts.parse_lines(_script_lines(file, name))
@@ -104,7 +104,7 @@ def read_script(file, name: str) -> list:
 
 def _script_lines(file, name: str) -> Iterator[str]:
     """The text lines of ``file``, one at a time, within the limits (:func:`read_script`)."""
-    from banker.script import MAX_LINE_BYTES, MAX_SCRIPT_BYTES
+    from banker.script.syntax import MAX_LINE_BYTES, MAX_SCRIPT_BYTES
 
     size, number = 0, 0
     while raw := file.readline(MAX_LINE_BYTES + 1):
@@ -135,7 +135,7 @@ def _script_on_ledger(name: str, lines, db: Path | None, *, as_json: bool, quiet
                       pin: str | None) -> None:
     import json
 
-    from banker.records import transactions_in
+    from banker.journal.records import transactions_in
     from .backends import parse
 
     from .common import current_config, play_lines
@@ -228,7 +228,7 @@ class _CountedRefusals:
         self._backend, self._stored, self._pin = backend, stored, pin
 
     def _refused(self, act, *args) -> None:
-        from banker.authority import Grant, NotAuthorised
+        from banker.fold.authority import Grant, NotAuthorised
 
         try:
             act(*args)

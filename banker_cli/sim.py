@@ -14,7 +14,7 @@ from pathlib import Path
 import click
 
 
-from banker import script_run
+from banker.script import run as script_run
 from banker.errors import BankerError
 from banker_cli.common import UNUSABLE, current_config, db_option, fail, open_ledger, pin_option, shown
 
@@ -154,9 +154,9 @@ def _table_page(ledger, shell, web: bool | None):
 
 def _say_finished(sim, lines, name: str, failure) -> None:
     """The script has ended and the window stays open to play on: say so on the terminal and on the window."""
-    from banker.script import ACTIONS
+    from banker.script.syntax import ACTIONS
     from firmware_sim.desktop.window import SCRIPT_FINISHED, SCRIPT_STOPPED
-    from banker.words import plural
+    from banker.text.words import plural
 
     if failure is not None:
         click.echo(f"banker: {shown(name)}: {shown(failure)}; the window plays on from there (close it to quit)",

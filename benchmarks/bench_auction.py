@@ -25,11 +25,11 @@ TICKS = 4_000
 
 
 def ticks(report: Report, repeat: int) -> None:
-    from banker.events import Tick
-    from banker.flows.auction import Auction
-    from banker.flows.deed import DeedMode
-    from banker.panel import Panel
-    from banker.step import step
+    from banker.unit.events import Tick
+    from banker.unit.flows.auction import Auction
+    from banker.unit.flows.deed import DeedMode
+    from banker.unit.panel import Panel
+    from banker.unit.step import step
 
     game = four_players()
     # an auction whose countdown never ends within the run (each bid restarts it: here it is long)

@@ -114,7 +114,7 @@ class Unit:
     def scan(self, advance: bool = True) -> int:
         """One keypad scan (after one scan interval, if ``advance``); the events it gave, handled; and the
         clock's tick when one is due, as the run loop sends it (the shell's upkeep runs on it)."""
-        from banker.events import Tick
+        from banker.unit.events import Tick
 
         if advance:
             self.hw.clock.advance(self.scan_interval)

@@ -26,7 +26,7 @@ from pathlib import Path
 import common
 from common import Report, median, percentile
 
-from banker.events import CardPlaced, CardRemoved, KeyDown, KeyUp
+from banker.unit.events import CardPlaced, CardRemoved, KeyDown, KeyUp
 
 
 def typing_events(n: int):
@@ -85,7 +85,7 @@ def bench_events(report: Report, n: int) -> None:
 
 
 def bench_commits(report: Report, n: int) -> None:
-    from banker.records import BANK, Posting, Transaction
+    from banker.journal.records import BANK, Posting, Transaction
     from runtime.ledger import open_ledger
 
     report.section(f"{n:,} durable commits to a ledger file (real fsync here, backups on)")

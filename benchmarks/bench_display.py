@@ -20,7 +20,7 @@ import time
 import common
 from common import Report, median
 
-from banker.events import CardPlaced, KeyDown, KeyUp
+from banker.unit.events import CardPlaced, KeyDown, KeyUp
 
 KEYS = list("1.2345") + ["M"]
 TARGET_SHARE = 0.40

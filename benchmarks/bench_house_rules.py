@@ -22,8 +22,8 @@ import argparse
 
 from common import Report, best_cpu, four_players
 
-from banker.game import replay
-from banker.records import GameSettings, Posting, Transaction
+from banker.fold.game import replay
+from banker.journal.records import GameSettings, Posting, Transaction
 from cards import load_edition
 
 EDITIONS = {"us": load_edition("us")}
@@ -39,9 +39,9 @@ def fold(report: Report, rows: int, repeat: int) -> None:
 
 
 def ticks(report: Report, repeat: int) -> None:
-    from banker.events import Tick
-    from banker.panel import Panel
-    from banker.step import step
+    from banker.unit.events import Tick
+    from banker.unit.panel import Panel
+    from banker.unit.step import step
 
     for label, settings in (("no time limit", GameSettings()), ("a time-limit game", GameSettings(time_limit=86_400))):
         game = four_players(settings)
@@ -58,9 +58,9 @@ def ticks(report: Report, repeat: int) -> None:
 
 
 def payment(report: Report, repeat: int) -> None:
-    from banker.events import CardPlaced, KeyDown
-    from banker.panel import Panel
-    from banker.step import step
+    from banker.unit.events import CardPlaced, KeyDown
+    from banker.unit.panel import Panel
+    from banker.unit.step import step
 
     for label, settings in (("sums off", GameSettings()), ("sums shown", GameSettings(sums="show"))):
         game = four_players(settings)

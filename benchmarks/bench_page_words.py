@@ -25,8 +25,8 @@ import json
 
 from common import best_cpu, zero2
 
-from banker.i18n import LANGUAGES, Text
-from banker.records import Setting
+from banker.text.i18n import LANGUAGES, Text
+from banker.journal.records import Setting
 from runtime.ledger import SqliteLedger
 from web import view
 from web.demo import play_demo

@@ -22,11 +22,11 @@ import argparse
 
 from common import Report, best_cpu, four_players
 
-from banker.events import CardPlaced, KeyDown
-from banker.game import apply
-from banker.panel import Panel
-from banker.records import BANK, HousesChange, OwnerChange, Posting, Transaction
-from banker.step import step
+from banker.unit.events import CardPlaced, KeyDown
+from banker.fold.game import apply
+from banker.unit.panel import Panel
+from banker.journal.records import BANK, HousesChange, OwnerChange, Posting, Transaction
+from banker.unit.step import step
 from cards import load_edition
 
 EDITIONS = {"us": load_edition("us")}
@@ -61,8 +61,8 @@ def _alice_owns_the_board():
 
 
 def plan_and_screen(report: Report, repeat: int) -> None:
-    from banker.flows.raise_cash import RaiseCash
-    from banker.modes.base import Ctx, Shortfall
+    from banker.unit.flows.raise_cash import RaiseCash
+    from banker.unit.modes.base import Ctx, Shortfall
     from banker.rules.raising import raising_plan
 
     game, alice = _alice_owns_the_board()

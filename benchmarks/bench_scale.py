@@ -167,7 +167,7 @@ def bench_list(report: Report, paths: dict, sizes: list[int], repeats: int) -> d
 
 def bench_undo(report: Report, sizes: list[int], repeats: int) -> dict:
     """FN C M on the keypad through the Shell and the Pi's display driver; and Ledger.undo()."""
-    from banker.events import KeyDown, KeyUp
+    from banker.unit.events import KeyDown, KeyUp
     from runtime.shell import Shell
 
     report.section("undo: keypad FN C M (Shell, Pi display path, real fsync) and the core's Ledger.undo()")
@@ -309,7 +309,7 @@ def bench_sim(report: Report, paths: dict, sizes: list[int], frames: int, rss_fr
     """
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    from banker.events import KeyDown, KeyUp
+    from banker.unit.events import KeyDown, KeyUp
     from firmware_sim.desktop import DesktopSim
 
     report.section("simulator: one frame of the desktop window (a key in, the unit, the window drawn), headless")

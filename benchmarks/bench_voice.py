@@ -19,12 +19,12 @@ import time
 
 from common import GNU_TIME, best_cpu, median, percentile, zero2  # (puts the tree on sys.path)
 
-from banker import voice
-from banker.events import KeyDown, Tick
-from banker.step import screen, step
+from banker.unit import voice
+from banker.unit.events import KeyDown, Tick
+from banker.unit.step import screen, step
 from firmware_sim.memory_store import MemoryStore
 from runtime.ledger import Ledger
-from runtime.voice import AMPLITUDE, Utterance, espeak_wav
+from runtime.speaker import AMPLITUDE, Utterance, espeak_wav
 from tests.conftest import Table
 
 ESPEAK_FACTOR = 8.0
@@ -58,7 +58,7 @@ def text_building(runs: int) -> None:
 
 
 def _said(panel, game, outcome) -> str | None:
-    """What the step's hook builds for ``outcome`` (banker.step._with_voice, without the step around it)."""
+    """What the step's hook builds for ``outcome`` (banker.unit.step._with_voice, without the step around it)."""
     after = outcome.folded[1] if outcome.folded is not None else game
     return voice.said(panel, game, outcome, lambda: screen(outcome.panel, after))
 

@@ -58,7 +58,7 @@ try:  # the one Pi Zero 2 constant of the benchmarks, where it is defined
 except ImportError:  # pragma: no cover
     ZERO2_CPU_FACTOR = 10.0
 
-from banker.events import CardPlaced, CardRemoved, KeyDown, KeyUp  # noqa: E402
+from banker.unit.events import CardPlaced, CardRemoved, KeyDown, KeyUp  # noqa: E402
 from render import render_image  # noqa: E402
 from runtime.ledger import SqliteLedger  # noqa: E402
 from runtime.shell import Shell  # noqa: E402

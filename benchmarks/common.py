@@ -297,9 +297,9 @@ def best_cpu(run: Callable[[], object], repeat: int) -> float:
 def four_players(settings=None):
     """A pure-core game (the us edition) with Alice, Bob, Cleo and Dan enrolled (card ids 1-4, UIDs A0-A3), then
     a new game with ``settings`` if given (the official rules else)."""
-    from banker.acts import enrolment, new_game
-    from banker.game import apply, replay
-    from banker.records import GameSettings
+    from banker.fold.acts import enrolment, new_game
+    from banker.fold.game import apply, replay
+    from banker.journal.records import GameSettings
     from cards import load_edition
 
     game = replay([], editions={"us": load_edition("us")})

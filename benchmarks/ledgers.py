@@ -76,7 +76,7 @@ def _connection_of(store) -> sqlite3.Connection | None:
 def transfer(i: int, ids: Sequence[int]):
     """The ``i``-th benchmark transaction: payments that go back and forth between pairs of players, every tenth
     a GO salary (balances never run out, however long the game)."""
-    from banker.records import BANK, Posting, Transaction
+    from banker.journal.records import BANK, Posting, Transaction
 
     if i % 10 == 9:
         return Transaction("go", (Posting(BANK, ids[(i // 10) % len(ids)], 2_000_000, "go"),), "GO")

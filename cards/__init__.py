@@ -1,7 +1,7 @@
 """Game data packaged with the banker: editions of the board (deeds and fixed amounts) in ``editions/``.
 
 Reading the files is I/O, so it lives here and not in the pure core: the
-core parses an edition's text (:func:`banker.deeds.parse_edition`) and a
+core parses an edition's text (:func:`banker.rules.deeds.parse_edition`) and a
 game is given the parsed editions (:func:`editions`) once.
 """
 
@@ -12,7 +12,7 @@ from importlib.resources import files
 from types import MappingProxyType
 from collections.abc import Mapping
 
-from banker.deeds import Edition, parse_edition
+from banker.rules.deeds import Edition, parse_edition
 from banker.errors import ConfigError
 
 

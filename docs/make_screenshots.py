@@ -26,9 +26,9 @@ os.environ["SDL_AUDIODRIVER"] = "dummy"
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from banker import script as scripts  # noqa: E402
+from banker.script import syntax as scripts  # noqa: E402
 
-from banker import script_run  # noqa: E402
+from banker.script import run as script_run  # noqa: E402
 from runtime.ledger import SqliteLedger  # noqa: E402
 from firmware_sim.desktop import DesktopSim, seed_demo  # noqa: E402
 from firmware_sim.desktop.layout import centre  # noqa: E402

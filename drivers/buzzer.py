@@ -18,7 +18,7 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 
 from banker.errors import ConfigError
-from banker.events import TONES
+from banker.unit.events import TONES
 
 Note = tuple[float, float]      # (Hz, 0 for a rest; seconds)
 

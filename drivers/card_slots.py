@@ -16,7 +16,7 @@ from typing import Protocol
 from collections.abc import Callable, Mapping
 
 from banker.errors import BankerError, ConfigError
-from banker.events import READERS, CardPlaced, CardRemoved, Event, Fault, Reader, ReaderFault, ReaderRecovered
+from banker.unit.events import READERS, CardPlaced, CardRemoved, Event, Fault, Reader, ReaderFault, ReaderRecovered
 
 from .supervised import Supervised
 
@@ -61,10 +61,10 @@ class CardSlot:
     Removal events carry the time the removal was decided.
 
     A fault (``"two-cards"``, ``"not-answering"``) is posted as a
-    :class:`~banker.events.ReaderFault` at its first poll; the card that lay
+    :class:`~banker.unit.events.ReaderFault` at its first poll; the card that lay
     there then counts as gone (the core clears the slot itself). The fault
     stands until the reader has read cleanly, a card or none, for as long as
-    a removal takes; then a :class:`~banker.events.ReaderRecovered` follows,
+    a removal takes; then a :class:`~banker.unit.events.ReaderRecovered` follows,
     and a card still lying there is placed anew.
 
     Example::

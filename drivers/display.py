@@ -28,7 +28,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
-from banker.screen import Screen
+from banker.unit.screen import Screen
 
 from .errors import DeviceMissing, DriverLibraryMissing
 from render import DIGITS, HEIGHT, WIDTH, draw_screen

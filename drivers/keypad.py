@@ -60,7 +60,7 @@ from dataclasses import dataclass
 from collections.abc import Callable, Iterable, Sequence
 
 from banker.errors import ConfigError
-from banker.events import KEYS, Event, KeyDown, KeyUp
+from banker.unit.events import KEYS, Event, KeyDown, KeyUp
 
 from .supervised import Supervised
 

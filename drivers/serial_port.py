@@ -31,7 +31,7 @@ Protocol ``banker-serial/1`` (also in ``docs/serial-protocol.md``):
   bool}``; ``bank-buildings?`` -> ``{"houses": N, "hotels": N}``;
   ``worth? NAME`` -> ``{"worth": dollars or null}``.
 - A name with spaces or quotes is written in double quotes, ``\\"`` and
-  ``\\\\`` inside standing for ``"`` and ``\\`` (:mod:`banker.quoting`):
+  ``\\\\`` inside standing for ``"`` and ``\\`` (:mod:`banker.text.quoting`):
   ``balance? "Player 1"``; a one-argument query also takes the rest of an
   unquoted line as the name (``balance? Player 1``).
 - Anything else (a malformed step, ``expect`` which the client checks, a
@@ -55,11 +55,11 @@ import logging
 import re
 from typing import Any, Protocol
 
-from banker.authority import NotAuthorised
+from banker.fold.authority import NotAuthorised
 from banker.errors import BankerError, ScriptError
-from banker.quoting import quote, words as split_words
-from banker.script import ACTIONS, Enrol, EnrolDeed, Hold, Wait, parse_line
-from banker.script_run import Backend, perform
+from banker.text.quoting import quote, words as split_words
+from banker.script.syntax import ACTIONS, Enrol, EnrolDeed, Hold, Wait, parse_line
+from banker.script.run import Backend, perform
 
 from .errors import DriverLibraryMissing
 

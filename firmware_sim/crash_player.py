@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 import sys
 
-from banker.records import net_flows
+from banker.journal.records import net_flows
 from runtime.ledger import SqliteLedger
 from firmware_sim.core_backend import CoreBackend
 

@@ -18,7 +18,7 @@ from typing import Any
 
 from runtime.config import Config, ReaderConfig
 from banker.errors import ScriptError
-from banker.events import Tick
+from banker.unit.events import Tick
 from runtime.ledger import Ledger
 from runtime.device import Device, open_device
 from runtime.script_driver import ScriptDriver

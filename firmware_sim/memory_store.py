@@ -6,7 +6,7 @@ comes back decoded, exactly as from the file. There is no file, no lock, no
 anchor and no backups. As the outside
 world, a test makes the "disk" fail::
 
-    >>> from banker.records import Setting
+    >>> from banker.journal.records import Setting
     >>> store = MemoryStore(clock=lambda: 5.0)
     >>> store.fail_next("the disk is full")
     >>> store.append(Setting("volume", "1"))
@@ -25,9 +25,9 @@ import secrets
 import time
 from collections.abc import Callable, Iterator
 
-from banker.audit import Audit
+from banker.audit.findings import Audit
 from banker.errors import LedgerError
-from banker.records import Record, Snapshot, Transaction, transactions_in
+from banker.journal.records import Record, Snapshot, Transaction, transactions_in
 from store.codec import stamped
 from store.journal import GameRow, Row, decode_row, game_rows, make_row, names_of, stretches, transactions_of
 from store.walks import verify_rows

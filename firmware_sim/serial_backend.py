@@ -22,8 +22,8 @@ import threading
 import time
 from typing import Any
 
-from banker.authority import NotAuthorised, is_pin
-from banker.quoting import quote
+from banker.fold.authority import NotAuthorised, is_pin
+from banker.text.quoting import quote
 from drivers.errors import SerialProtocolError, SerialTimeout
 from drivers.serial_port import ADMIN_VERBS, MAX_LINE, PIN_FIELD, PROTOCOL, VERSION, open_serial, read_waiting
 from firmware_sim.core_backend import CoreBackend
@@ -46,7 +46,7 @@ class SerialBackend:
     ``pin``: the banker's PIN, sent as the ``pin=`` field of each ``enrol``
     and ``enrol-deed`` line (never in a message); a unit that refuses the
     act for want of it (none, wrong, PIN entry locked) raises
-    :class:`~banker.authority.NotAuthorised`.
+    :class:`~banker.fold.authority.NotAuthorised`.
     """
 
     def __init__(self, url: str, *, timeout: float = ANSWER_MARGIN, baudrate: int = 115200,

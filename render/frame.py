@@ -21,7 +21,7 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-from banker.screen import Screen
+from banker.unit.screen import Screen
 
 from . import large
 from .layout import BIG_SCALE, HEIGHT, QR_QUIET, STATUS_HEIGHT, WIDTH, Placed, layout, qr_side

@@ -31,7 +31,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw, ImageFont
 
 from banker.money import MAX_DIGITS
-from banker.screen import Screen
+from banker.unit.screen import Screen
 
 #: The longest amount the keypad takes, as the screen shows it while typing: the digits, the point, the cursor.
 WIDEST_TYPED = "8" * MAX_DIGITS + "._"

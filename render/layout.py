@@ -1,6 +1,6 @@
 """Where each line of the screen model goes in the 128x64 frame: the one layout the drawing and the tests share.
 
-:func:`layout` answers, for a :class:`~banker.screen.Screen`, which of its
+:func:`layout` answers, for a :class:`~banker.unit.screen.Screen`, which of its
 lines are drawn, where, and how large: a tuple of :class:`Placed`, one per
 line drawn, in the frame's pixels. :mod:`render.frame` draws exactly these
 placements and nothing else of the lines, so a line the layout does not
@@ -8,7 +8,7 @@ place is not on the OLED; :func:`left_out` names those lines. A test can
 then hold the frame against the model: every line placed, inside the frame,
 and the pixels there those of that line alone (tests/test_frames.py).
 
-The normal layout follows :mod:`banker.screen`'s rows: under the 10-pixel
+The normal layout follows :mod:`banker.unit.screen`'s rows: under the 10-pixel
 status bar and its rule, four rows of 13 pixels, a small line (Pillow's
 6x11 bitmap font) taking one, a big line (the font doubled, 12x22) two;
 lines that need five rows (a worth screen: its name, the worth big, the
@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from banker.screen import ROWS, Screen
+from banker.unit.screen import ROWS, Screen
 
 from . import large
 

@@ -4,7 +4,7 @@ from which entry it vouches.
 The journal's rows are chained under the ledger's key (docs/security.md). On
 a machine without that key nothing can be added to it. With the banker's PIN
 the ledger is *adopted*: a fresh key is made, and a
-:class:`~banker.records.KeyAdopted` record (entry ``n``, naming entry
+:class:`~banker.journal.records.KeyAdopted` record (entry ``n``, naming entry
 ``n - 1``'s hash) is written under it, the first row that key vouches for.
 ``verify`` then checks the entries before it by their contents and order and
 says so, every time.
@@ -29,9 +29,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from banker.authority import Grant, PinUncheckable, hash_pin, is_peppered, pin_pepper, refusal
+from banker.fold.authority import Grant, PinUncheckable, hash_pin, is_peppered, pin_pepper, refusal
 from banker.errors import LedgerError
-from banker.records import KeyAdopted, stamped
+from banker.journal.records import KeyAdopted, stamped
 from store.codec import keyed_hash
 from store.journal import make_row
 from store.keys import Keyring
@@ -89,7 +89,7 @@ def pin_uncheckable(game) -> bool:
 
 
 def adoption_pin(game, pin: str | None, now: float) -> None:
-    """Raise :class:`~banker.authority.NotAuthorised` unless ``pin`` may adopt ``game``'s ledger: no PIN set, the
+    """Raise :class:`~banker.fold.authority.NotAuthorised` unless ``pin`` may adopt ``game``'s ledger: no PIN set, the
     right PIN for an older verifier, or, for a peppered one that nothing here can check, a PIN at all."""
     refused = refusal(game, Grant(pin, "cli"), now)
     if refused is not None and not isinstance(refused, PinUncheckable):
@@ -107,7 +107,7 @@ def adopt(path: str | os.PathLike, pin: str | None, *, keyring: Keyring | None =
     place (a restore adopts a copy first).
 
     :class:`LedgerError` when its key is here (nothing to adopt) or it can't
-    be written; :class:`~banker.authority.NotAuthorised` for the PIN; either
+    be written; :class:`~banker.fold.authority.NotAuthorised` for the PIN; either
     way nothing changed.
     """
     from runtime.ledger import Ledger

@@ -19,7 +19,7 @@ from typing import Any
 from .pins import (BUZZER, DISPLAY_ADDRESS, DISPLAY_SPI_DC, DISPLAY_SPI_RESET, i2s_clash, KEYPAD_COLUMNS,
                    KEYPAD_ROWS, READER_DEVICE, READER_RESET, pin_clash)
 from banker.errors import AmountError, ConfigError
-from banker.i18n import LANGUAGES
+from banker.text.i18n import LANGUAGES
 from banker.money import MAX_AMOUNT, parse_amount
 
 from .config_file import checked_toml
@@ -227,7 +227,7 @@ def unknown_setting(section: str, key: str, beside: set[str]) -> ConfigError:
     """The error for ``key``, which no reader of ``[section]`` takes (``section`` empty: a section of its own),
     naming the nearest known setting: one of ``beside`` (the section's own keys), else the same or a close key
     in another section (``[unit] start_balance`` is ``house_rules.start_balance``), else where they are listed."""
-    from banker.words import nearest
+    from banker.text.words import nearest
 
     prefix = f"{section}." if section else ""
     close = [prefix + name for name in nearest(key, beside)]

@@ -274,7 +274,7 @@ def doctor(config: Config, hw: Hardware, *, simulated: bool = False) -> Iterator
             yield name, True, _found(name, part, config)
         finally:
             part.close()
-    from runtime.voice import doctor_line
+    from runtime.speaker import doctor_line
 
     yield "voice", *doctor_line(config.voice, simulated=simulated)  # off (the default): says so, and is fine
     if not config.serial_url:

@@ -1,7 +1,7 @@
 """The game's language at run time: the gettext catalogs of the ``locales`` package, loaded once, by language code.
 
 The core never loads a file: its screens keep each text's message id
-(:mod:`banker.i18n`), and the shell hands :func:`translations_for` the game's
+(:mod:`banker.text.i18n`), and the shell hands :func:`translations_for` the game's
 language to draw them in (``screen(panel, game, tr)``). A ledger without a
 ``language`` setting plays in the configured language, else English
 (:func:`language_for`).
@@ -14,8 +14,8 @@ import io
 from functools import cache
 from importlib.resources import files
 
-from banker.game import Game
-from banker.i18n import DEFAULT_LANGUAGE, ENGLISH, LANGUAGE_KEY, LANGUAGES, Tr, language_of
+from banker.fold.game import Game
+from banker.text.i18n import DEFAULT_LANGUAGE, ENGLISH, LANGUAGE_KEY, LANGUAGES, Tr, language_of
 
 DOMAIN = "banker"
 

@@ -1,15 +1,15 @@
 """The ledger as the shell and the CLI use it: a store of records and the game they fold to, one write path.
 
 Every change, from the keypad or the ``banker`` command, is a record built
-by the core (:mod:`banker.acts`, :func:`banker.step.step`) and written by
-:meth:`Ledger.commit`: checked against the game (:func:`banker.game.apply`),
+by the core (:mod:`banker.fold.acts`, :func:`banker.unit.step.step`) and written by
+:meth:`Ledger.commit`: checked against the game (:func:`banker.fold.game.apply`),
 appended to the store (durable when it returns, or nothing written), and
 only then folded into the game. Readers of the current game read the
 immutable value :meth:`Ledger.game` returns; the journal's history is read
 from the store.
 
 Opening folds only the records after the store's last
-:class:`~banker.records.Snapshot`: :meth:`Ledger.maintain` (the shell calls
+:class:`~banker.journal.records.Snapshot`: :meth:`Ledger.maintain` (the shell calls
 it when idle, and :meth:`Ledger.close` at a clean stop) appends one every
 :data:`SNAPSHOT_EVERY` records, so a start costs the same at any age of the
 ledger.
@@ -29,17 +29,17 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from collections.abc import Callable, Iterator
 
-from banker import acts
-from banker.audit import Audit
-from banker.authority import (
+from banker.fold import acts
+from banker.audit.findings import Audit
+from banker.fold.authority import (
     PIN_SETTING, Grant, WrongPin, hash_pin, is_peppered, pepper_verifier, pin_pepper, refusal, requires_pin,
 )
 from banker.errors import CorruptLedger, LedgerError, Refused
-from banker.game import Game, apply, from_snapshot, replay
+from banker.fold.game import Game, apply, from_snapshot, replay
 from banker.ports import Store
-from banker.records import (Card, GameSettings, JournalAccepted, PinChange, PinFailure, Record, Setting, Transaction,
+from banker.journal.records import (Card, GameSettings, JournalAccepted, PinChange, PinFailure, Record, Setting, Transaction,
                             stamped)
-from banker.undo import reversal, undo_last
+from banker.fold.undo import reversal, undo_last
 from cards import editions as packaged_editions
 
 
@@ -76,7 +76,7 @@ class Ledger:
         #: Every commit the store could not write, in order (nothing of them was written).
         self.unsaved: list[LedgerError] = []
         key = getattr(store, "key", None)  # a store without a key keeps verifiers unpeppered
-        #: The PIN's pepper (:func:`banker.authority.pin_pepper` of the ledger's key), None without the key;
+        #: The PIN's pepper (:func:`banker.fold.authority.pin_pepper` of the ledger's key), None without the key;
         #: ``pepper`` given: another ledger's (a rehearsal on an in-memory copy checks the stored ledger's PIN).
         self.pepper: bytes | None = pepper if pepper is not None else (pin_pepper(key) if key else None)
         found = store.last_snapshot()
@@ -107,10 +107,10 @@ class Ledger:
     def commit(self, record: Record, grant: Grant | None = None, *, folded: Folded | None = None) -> Record:
         """Fold ``record`` into the game, append it (durable), then keep the game it led to; returns it as stored.
 
-        A record that is the banker's act (:func:`banker.authority.needs_authority`)
+        A record that is the banker's act (:func:`banker.fold.authority.needs_authority`)
         needs ``grant`` to carry the banker's PIN, once one is set: this is the
         one place that decides it (:meth:`authorise`). The record is folded
-        once (:func:`banker.game.apply`), stamped with its time first; the
+        once (:func:`banker.fold.game.apply`), stamped with its time first; the
         step's own fold is kept instead when ``folded`` (the game it folded the
         stamped record on, the game it got) starts from the game now.
         :class:`NotAuthorised` without the PIN, :class:`Refused` if the record
@@ -175,7 +175,7 @@ class Ledger:
 
         The one check of the banker's PIN, on every path (keypad, CLI, keypad
         scripts, the serial port): :class:`NotAuthorised` when PIN entry is
-        locked (:mod:`banker.lockout`, whatever path the wrong tries came by),
+        locked (:mod:`banker.fold.lockout`, whatever path the wrong tries came by),
         when no PIN is given, or when it is wrong (that try is committed
         first; a ledger open only for reading can't write it down, so a caller
         that lets a PIN decide anything opens the ledger for writing).
@@ -370,7 +370,7 @@ def authorise_kept(keyring, ledger_id: str, grant: Grant | None) -> None:
     """Check ``grant`` against the banker's PIN kept beside the anchor of ``ledger_id`` (:mod:`store.keys`), for an
     act on a ledger that can't be opened to ask it (its file is gone, damaged, or not the one kept there: a
     restore). A wrong PIN is kept there too, so the lockout holds. Nothing to check when nothing is kept."""
-    from banker.authority import pin_pepper
+    from banker.fold.authority import pin_pepper
 
     kept = keyring.kept_authority(ledger_id)
     if kept is None:

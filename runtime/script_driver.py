@@ -1,6 +1,6 @@
 """The one local script driver: a keypad script's steps on the one shell, whatever carries its events in.
 
-:class:`ScriptDriver` is the :class:`banker.script_run.Backend` of every
+:class:`ScriptDriver` is the :class:`banker.script.run.Backend` of every
 backend whose unit is here: the banker's acts go to the ledger with the
 script's PIN as a grant (the write path decides whether it is needed), the
 expectations are answered from the shell's game and screen
@@ -29,13 +29,13 @@ import time
 from typing import Protocol
 from collections.abc import Callable
 
-from banker.authority import Grant
-from banker.events import Effect, Event, KeyDown, KeyUp, Tick
+from banker.fold.authority import Grant
+from banker.unit.events import Effect, Event, KeyDown, KeyUp, Tick
 from banker.rules.standings import worth_of
-from banker.panel import SLEEP_AFTER
-from banker.records import normalise_uid
-from banker.script import made_up_uid
-from banker.script_run import Hands as CardsInHand
+from banker.unit.panel import SLEEP_AFTER
+from banker.journal.records import normalise_uid
+from banker.script.syntax import made_up_uid
+from banker.script.run import Hands as CardsInHand
 
 from .shell import Shell
 

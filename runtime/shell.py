@@ -1,9 +1,9 @@
 """The one shell: events in, the pure step, the record written first, then tones and the frame; and the run loop.
 
-For each event: :func:`banker.step.step`; if the outcome has a record,
+For each event: :func:`banker.unit.step.step`; if the outcome has a record,
 :meth:`runtime.ledger.Ledger.commit` writes it (durable) and folds it into
 the game; if the write fails the core is stepped again with
-:class:`~banker.events.CommitFailed` and shows NOT SAVED, nothing changed.
+:class:`~banker.unit.events.CommitFailed` and shows NOT SAVED, nothing changed.
 Only then are the effects carried out and the display drawn, and it is
 drawn only when the panel or the game changed. This is the one place where
 "nothing is shown before it is committed" lives.
@@ -27,17 +27,17 @@ from dataclasses import replace
 from collections.abc import Callable
 from typing import Protocol
 
-from banker.authority import NotAuthorised, PinLocked, WrongPin
+from banker.fold.authority import NotAuthorised, PinLocked, WrongPin
 from banker.errors import LedgerError, Refused
-from banker.events import (
+from banker.unit.events import (
     CommitFailed, Effect, Event, KeyDown, KeyRevealed, Log, PinRefused, PlayTone, RevealKey, Say, SetDisplayPower,
     Tick,
 )
-from banker.panel import AUCTION_SECONDS, SLEEP_AFTER, Panel
+from banker.unit.panel import AUCTION_SECONDS, SLEEP_AFTER, Panel
 from banker.ports import Buzzer, Display
-from banker.screen import Screen
-from banker.step import Outcome, step
-from banker.step import screen as screen_of
+from banker.unit.screen import Screen
+from banker.unit.step import Outcome, step
+from banker.unit.step import screen as screen_of
 
 from .languages import language_for, translations_for
 from .ledger import Ledger
@@ -55,7 +55,7 @@ Spy = Callable[[str, object], None]
 
 
 class Voice(Protocol):
-    """Where a :class:`~banker.events.Say` goes (:class:`runtime.voice.Speaker`): ``say`` returns at once."""
+    """Where a :class:`~banker.unit.events.Say` goes (:class:`runtime.speaker.Speaker`): ``say`` returns at once."""
 
     def say(self, text: str, volume: int, lang: str) -> None: ...
 
@@ -74,11 +74,11 @@ class Shell:
     sees everything that passes, like pyserial's ``spy://``; ``salt`` gives
     the fresh bytes a typed PIN is hashed with; ``now`` is the clock's time at the start;
     ``on_effect`` carries out the effects the shell has no device for (a new
-    token for the table page, :class:`~banker.events.RenewWebToken`; a live auction's view for it,
-    :class:`~banker.events.LiveState`); ``auction_seconds`` an auction's countdown (``[auction] seconds``); ``wall_clock``
+    token for the table page, :class:`~banker.unit.events.RenewWebToken`; a live auction's view for it,
+    :class:`~banker.unit.events.LiveState`); ``auction_seconds`` an auction's countdown (``[auction] seconds``); ``wall_clock``
     the real time a PIN lockout runs on (a script's ``wait`` doesn't move it); ``time_of_day`` the local
     time of day while that clock is known right (:mod:`runtime.wall_clock`; a game's end at an hour needs it);
-    ``voice`` speaks a :class:`~banker.events.Say` (:class:`runtime.voice.Speaker`), handed over after the frame.
+    ``voice`` speaks a :class:`~banker.unit.events.Say` (:class:`runtime.speaker.Speaker`), handed over after the frame.
     """
 
     def __init__(
@@ -171,7 +171,7 @@ class Shell:
             log.info("backups are made again everywhere they go (%s resolved)", self._backup_said)
         else:
             log.warning("%s", problem)
-            from banker.views import message
+            from banker.unit.views import message
 
             shown = (("Backup stick missing", "Play goes on: saved", "on the SD card") if "second backup folder" in problem
                      else ("Backup failed", *_lines(problem.removeprefix("backup failed: "))))

@@ -17,7 +17,7 @@ import sys
 from typing import TextIO
 from collections.abc import Callable
 
-from banker.events import Effect, Event
+from banker.unit.events import Effect, Event
 
 from .shell import Shell
 

@@ -5,8 +5,8 @@ is wherever ``fake-hwclock`` left it. The kernel knows whether a time
 daemon (systemd-timesyncd, chrony, ntpd) has synchronised the clock:
 ``adjtimex(2)`` with no change asked returns ``TIME_ERROR`` (5) while it
 is not. The unit only offers to end a time-limit game at an hour when the
-clock is synchronised (:attr:`banker.events.KeyDown.day`); a duration
-needs no wall clock at all (:mod:`banker.play_clock`).
+clock is synchronised (:attr:`banker.unit.events.KeyDown.day`); a duration
+needs no wall clock at all (:mod:`banker.unit.play_clock`).
 """
 
 from __future__ import annotations

@@ -8,11 +8,11 @@ is its fake. Both answer the same questions::
     store.last_seq(), store.head(), store.is_empty()
     store.game_transactions(game_id), store.transaction(tx_id)
     store.games() -> [GameRow], store.card_names() -> {card id: name}
-    store.verify(progress=None) -> banker.audit.Audit
+    store.verify(progress=None) -> banker.audit.findings.Audit
     store.last_snapshot() -> (seq, Snapshot) | None, store.iter_game_transactions(game_id)
     store.anchor(), store.maintain()   # off the commit path: the head anchored, backups in the background
 
-The store holds no rules and no game: ``banker.game.replay(store.records(), editions=...)`` is the game.
+The store holds no rules and no game: ``banker.fold.game.replay(store.records(), editions=...)`` is the game.
 """
 
 from __future__ import annotations

@@ -1,17 +1,17 @@
 """The journal's byte encoding: each record as canonical JSON text, and the hash that chains the rows.
 
-A record is stored as its kind (:data:`banker.records.KINDS`) and a body:
+A record is stored as its kind (:data:`banker.journal.records.KINDS`) and a body:
 JSON with sorted keys, compact separators and ASCII only, so one record has
 exactly one body text. The encoder and the decoder of each kind are derived
 from the record types themselves (their dataclass fields, annotations and
-the :data:`banker.records.ROWS` mark, as :mod:`banker.records` describes),
+the :data:`banker.journal.records.ROWS` mark, as :mod:`banker.journal.records` describes),
 so a new kind needs nothing here. The record's own ``time`` is kept beside
 the body (the row's ``time`` column); times of transactions nested in a
 record (an enrolment's opening, a new game's openings, a checkpoint's last
 transaction) are in the body. Decoding checks every value's type and gives
 back equal dataclasses.
 
->>> from banker.records import Rename
+>>> from banker.journal.records import Rename
 >>> encode(Rename(3, "Cleo"))
 ('rename', '{"card_id":3,"name":"Cleo"}')
 >>> decode("rename", '{"card_id":3,"name":"Cleo"}', seq=7, time=1.5)
@@ -31,12 +31,12 @@ from typing import Any
 from collections.abc import Callable
 
 from banker.errors import CorruptLedger
-from banker.records import KINDS, ROWS, WHEN_SET, EstateChange, Record, Transaction, stamped  # noqa: F401  (stamped: the stores)
+from banker.journal.records import KINDS, ROWS, WHEN_SET, EstateChange, Record, Transaction, stamped  # noqa: F401  (stamped: the stores)
 
 _TYPES = {kind: cls for cls, kind in KINDS.items()}
 _CHAIN_DOMAIN = b"banker-journal-v2\n"
 _KEYED_DOMAIN = b"banker-journal-v3\n"
-#: The name a :class:`~banker.records.ChainStart` gives the unkeyed chain of schema 2 (and migrated v1) rows.
+#: The name a :class:`~banker.journal.records.ChainStart` gives the unkeyed chain of schema 2 (and migrated v1) rows.
 V2_SCHEME = "sha256-v2"
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from banker.deeds import Edition
+from banker.rules.deeds import Edition
 from banker.errors import BankerError
 
 

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from banker.records import Posting, Transaction
+from banker.journal.records import Posting, Transaction
 
 from .codec import _coders, decode_changes
 

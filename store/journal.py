@@ -7,7 +7,7 @@ ledger's key over the row before it and the row's own fields, in a fixed
 byte layout (:func:`store.codec.keyed_hash`). :func:`verify_rows` checks a
 journal from its rows in one pass, recomputing every hash from the text
 exactly as stored, then hands the records it could read to the pure content
-audit. Rows from before a :class:`~banker.records.ChainStart` (a ledger of an
+audit. Rows from before a :class:`~banker.journal.records.ChainStart` (a ledger of an
 earlier release) are checked by their own, unkeyed chain, and said to be.
 """
 
@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from typing import NamedTuple
 from collections.abc import Callable, Iterable, Mapping
 
-from banker.history import game_states
-from banker.records import (
+from banker.fold.history import game_states
+from banker.journal.records import (
     Enrolment,
     GameSettings,
     Record,
@@ -31,7 +31,7 @@ from banker.records import (
 )
 
 from .codec import chain_hash, decode, encode, keyed_hash
-from banker.deeds import Edition
+from banker.rules.deeds import Edition
 
 from .editions import all_editions
 from .hot_rows import fast_transaction, plain_transaction

@@ -1,6 +1,6 @@
 """Moving a ledger of schema 1 (tables of cards, games and transactions) to the journal of records, schema 2.
 
-The records are built so that folding them (:func:`banker.game.replay`)
+The records are built so that folding them (:func:`banker.fold.game.replay`)
 gives exactly the state the first release showed: v1 transactions are
 walked in number order; a game starts (:class:`NewGame`, with the openings
 that begin it) before its first transaction; an opening "X joins" is the
@@ -26,10 +26,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from collections.abc import Callable, Mapping
 
-from banker.deeds import Edition
+from banker.rules.deeds import Edition
 from banker.errors import CorruptLedger, Refused
-from banker.game import Game, apply, fold_name, replay
-from banker.records import (
+from banker.fold.game import Game, apply, fold_name, replay
+from banker.journal.records import (
     Card,
     Checkpoint,
     DeedTag,
@@ -127,10 +127,10 @@ def migrate_v2(conn: sqlite3.Connection, path: str, *, key: bytes, ledger_id: st
     """Move the schema 2 ledger behind ``conn`` to schema 3, in one SQLite transaction (the caller holds the lock).
 
     The rows stay as they are, with their unkeyed hashes; the index table
-    and the per-commit ``head`` go; a :class:`~banker.records.ChainStart`
+    and the per-commit ``head`` go; a :class:`~banker.journal.records.ChainStart`
     row, the first of the keyed chain, binds the old chain's last hash.
     """
-    from banker.records import ChainStart
+    from banker.journal.records import ChainStart
     from .journal import Row
 
     with write_transaction(conn):

@@ -6,13 +6,13 @@ row and nothing else (one page: one WAL frame). Each row's hash is an HMAC under
 (:mod:`store.keys`, kept apart from the file and its backups) over the row before it, so an edited, inserted or
 deleted row is found by :meth:`SqliteStore.verify`; the head is anchored outside the file at checkpoints, backups
 and clean stops, so a vanished tail is found too. The store holds no rules and no game: the game is the fold of
-:meth:`SqliteStore.records` (from the last :class:`~banker.records.Snapshot`).
+:meth:`SqliteStore.records` (from the last :class:`~banker.journal.records.Snapshot`).
 
 Only what must read it all (verify, export) grows with the journal: game starts, restores, snapshots and the chain's
 start sit in one small partial index, a game's transactions lie between them, and a transaction is found by
 bisection (numbers grow with rows).
 
->>> from banker.records import Setting
+>>> from banker.journal.records import Setting
 >>> with SqliteStore(":memory:", clock=lambda: 1.0) as store:
 ...     store.append(Setting("volume", "3"))
 ...     [r.value for r in store.records()]
@@ -30,9 +30,9 @@ import time
 from contextlib import contextmanager
 from collections.abc import Callable, Iterator
 
-from banker.audit import Audit, Problem
+from banker.audit.findings import Audit, Problem
 from banker.errors import CorruptLedger, LedgerError
-from banker.records import JournalAccepted, NewGame, PinFailure, Record, Snapshot, Transaction, transactions_in
+from banker.journal.records import JournalAccepted, NewGame, PinFailure, Record, Snapshot, Transaction, transactions_in
 
 from .backup_schedule import Backups
 from .backups import INTERVAL_SECONDS, clean_stale_files
@@ -61,7 +61,7 @@ class SqliteStore:
     (``upgrade=True``); else :class:`~store.trust.OldLedger`, and a file of schema 1 or 2 where a keyed ledger was
     is refused (:class:`~store.trust.UntrustedJournal`). A writer checks the journal against its anchor and key
     first (:mod:`store.trust`), and refuses one that differs unless ``accept=True`` (then it writes only the
-    :class:`~banker.records.JournalAccepted` record, or a wrong PIN's, until that is written). ``clock`` gives
+    :class:`~banker.journal.records.JournalAccepted` record, or a wrong PIN's, until that is written). ``clock`` gives
     wall-clock time (epoch seconds) for the records' stamps. ``writer=True`` takes the writer lock
     (:class:`store.lock.LedgerInUse` if a running unit has it) and may create the file; a reader takes none, cannot
     append and never creates a ledger. ``second_backup_folder``: backups go there too (:mod:`store.backup_schedule`).

@@ -9,7 +9,7 @@ anchor is damaged, or whose head does not verify under the key (another
 ledger's key, an edited last row) is not written to: :class:`UntrustedJournal`
 names the problem, and no anchor is written over it. The banker can accept the
 journal as it stands (``banker ledger accept``): a
-:class:`~banker.records.JournalAccepted` record says what was missing, and
+:class:`~banker.journal.records.JournalAccepted` record says what was missing, and
 the head is anchored after it.
 
 The keys folder also remembers where each keyed ledger lives
@@ -171,7 +171,7 @@ def refusal(path: str, found: Mismatch) -> UntrustedJournal:
 def upgrade_ledger(conn: sqlite3.Connection, path: str, version: int, keyring: Keyring | None, *,
                    clock: Callable[[], float]) -> bytes:
     """Move the schema ``version`` (1 or 2) ledger behind ``conn`` into the keyed chain, schema 3 (the caller holds
-    the writer lock): its rows keep their unkeyed hashes, a :class:`~banker.records.ChainStart` binds them. The key
+    the writer lock): its rows keep their unkeyed hashes, a :class:`~banker.journal.records.ChainStart` binds them. The key
     is the keys folder's for its ledger id, or a new one; returns it."""
     from .migrate import migrate_v1, migrate_v2
     from .schema import meta, translate

@@ -2,9 +2,9 @@
 
 The chain's half (each row's HMAC, gaps, the anchor: :class:`store.walks.ChainWalk`) needs no decoding and
 runs in a second process over the whole file. The records' half (decoding each row and the audit's fold,
-:class:`banker.audit_records.Auditor`) is split at snapshots: this process audits the rows up to the first
+:class:`banker.audit.checks.Auditor`) is split at snapshots: this process audits the rows up to the first
 split, and each other part is audited in another process from the snapshot that starts it, as opening the
-ledger folds only what follows a snapshot. A part is taken in (:func:`banker.audit_records.join`) only when that
+ledger folds only what follows a snapshot. A part is taken in (:func:`banker.audit.checks.join`) only when that
 is exactly what auditing its rows here would have done: nothing wrong on either side, the snapshot that starts
 it accepted by the fold before it, and everything it took on trust from the rows before confirmed. Anything
 else (a tampered row, a restore of a game held before the split) and this process audits those rows itself,
@@ -22,10 +22,10 @@ import sqlite3
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
-from banker.audit import Audit, Problem
-from banker.audit_records import Auditor, Part, join, part_of
+from banker.audit.findings import Audit, Problem
+from banker.audit.checks import Auditor, Part, join, part_of
 from banker.errors import CorruptLedger
-from banker.records import Snapshot
+from banker.journal.records import Snapshot
 
 from .editions import all_editions
 from .hot_rows import collector_paused

@@ -2,7 +2,7 @@
 the records (:class:`ContentWalk`: decode each row, check its columns, hand it to the pure content audit).
 
 :func:`verify_rows` runs both in one pass, recomputing every hash from the text exactly as stored; rows from
-before a :class:`~banker.records.ChainStart` (a ledger of an earlier release) are checked by their own, unkeyed
+before a :class:`~banker.journal.records.ChainStart` (a ledger of an earlier release) are checked by their own, unkeyed
 chain, and said to be. :mod:`store.verify_parts` runs them on every core for a long journal.
 """
 
@@ -12,11 +12,11 @@ import json
 import struct
 from collections.abc import Iterable, Iterator, Mapping
 
-from banker.audit import Audit, Problem
-from banker.audit_records import audit_records
-from banker.deeds import Edition
+from banker.audit.findings import Audit, Problem
+from banker.audit.checks import audit_records
+from banker.rules.deeds import Edition
 from banker.errors import CorruptLedger
-from banker.records import ChainStart, JournalAccepted, Record, Transaction, game_of, transactions_in
+from banker.journal.records import ChainStart, JournalAccepted, Record, Transaction, game_of, transactions_in
 
 from .codec import _HEADER, V2_SCHEME, _hmac_pads, chain_hash, keyed_hash
 from .editions import all_editions

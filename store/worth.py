@@ -1,9 +1,9 @@
 """The worth chart's trail each snapshot carries, added as the store writes it, so the table page folds from there.
 
-The trail (:class:`banker.worth_trail.WorthTrail`) is derived data, for the
+The trail (:class:`banker.journal.worth_trail.WorthTrail`) is derived data, for the
 page's chart only: the fold's check of a snapshot leaves it out. It is
 carried on from the previous snapshot's over the records since
-(:func:`banker.history.follow_trail`: at most a snapshot's interval of
+(:func:`banker.fold.history.follow_trail`: at most a snapshot's interval of
 them), or folded from the game's start when the game is short (the first
 snapshot, a game brought back). A ledger of an earlier release, whose
 snapshots have none, gets one at its next game (or at once if the game is
@@ -15,10 +15,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from banker.errors import LedgerError, Refused
-from banker.game import from_snapshot, replay
-from banker.history import follow_trail, worth_trail
-from banker.records import Snapshot
-from banker.worth_trail import WorthTrail
+from banker.fold.game import from_snapshot, replay
+from banker.fold.history import follow_trail, worth_trail
+from banker.journal.records import Snapshot
+from banker.journal.worth_trail import WorthTrail
 
 from .editions import all_editions
 

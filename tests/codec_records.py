@@ -11,15 +11,15 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from banker.acts import new_game
-from banker.game import apply, replay
-from banker.records import (BANK, Card, ChainStart, DeedTag, Enrolment, GameRestored, GameSettings, KeyAdopted,
+from banker.fold.acts import new_game
+from banker.fold.game import apply, replay
+from banker.journal.records import (BANK, Card, ChainStart, DeedTag, Enrolment, GameRestored, GameSettings, KeyAdopted,
                             NewGame, PinChange, PinFailure, Posting, Removal, Rename, Setting, TokenRenewal,
                             Transaction, JournalAccepted, KeyShown, PlayClock, RetiredChange)
 from banker.rules import bankrupt, build, buy, draw_jail_card, mortgage, sell_building, trade, use_jail_card
 from banker.rules import Offer, income_tax, lift_mortgage
 from banker.rules.jackpot import take_pot
-from banker.worth_trail import WorthPoint, WorthTrail
+from banker.journal.worth_trail import WorthPoint, WorthTrail
 from cards import load_edition
 
 EDITIONS = {"us": load_edition("us")}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from banker.history import game_states
+from banker.fold.history import game_states
 
 
 def last_states(records, *, editions) -> dict:

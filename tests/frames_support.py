@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
-from banker.screen import Screen
+from banker.unit.screen import Screen
 from render import HEIGHT, WIDTH, render_image
 from render.frame import _qr_modules, in_font
 from render.large import money_at

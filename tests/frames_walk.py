@@ -1,4 +1,4 @@
-"""Every screen the unit can reach in a few moves, found by walking the pure core (``banker.step``) breadth first.
+"""Every screen the unit can reach in a few moves, found by walking the pure core (``banker.unit.step``) breadth first.
 
 From a start (a panel over a game), each move is what a player does: a key
 pressed and released, a card laid on or taken off a reader, a few seconds
@@ -16,13 +16,13 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, fields, is_dataclass, replace
 
-from banker.entry import AmountEntry
+from banker.unit.entry import AmountEntry
 from banker.errors import Refused
-from banker.events import KEYS, CardPlaced, CardRemoved, CommitFailed, KeyDown, KeyUp, Tick
-from banker.game import Game, apply
-from banker.panel import Panel
-from banker.records import stamped
-from banker.step import screen, step
+from banker.unit.events import KEYS, CardPlaced, CardRemoved, CommitFailed, KeyDown, KeyUp, Tick
+from banker.fold.game import Game, apply
+from banker.unit.panel import Panel
+from banker.journal.records import stamped
+from banker.unit.step import screen, step
 
 SALT = bytes(16)
 #: Keys of an amount (and of a PIN): not pressed once two are typed.

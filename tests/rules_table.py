@@ -1,6 +1,6 @@
 """A whole game held in memory (edition, estate, balances, rules), for the rules tests.
 
-The unit itself folds its journal into a :class:`banker.game.Game`; a
+The unit itself folds its journal into a :class:`banker.fold.game.Game`; a
 :class:`Table` is the same :class:`~banker.rules.position.Position` kept in
 memory, so rules can be played in a few readable lines::
 
@@ -18,11 +18,11 @@ from dataclasses import dataclass, replace
 from types import MappingProxyType
 from collections.abc import Callable, Iterable, Mapping
 
-from banker.deeds import Edition
-from banker.game import Game
-from banker.game import apply as fold
+from banker.rules.deeds import Edition
+from banker.fold.game import Game
+from banker.fold.game import apply as fold
 from cards import load_edition
-from banker.records import GameSettings, moved
+from banker.journal.records import GameSettings, moved
 from banker.rules.deal import Deal
 from banker.rules.estate import Estate, apply, owner_change, reverse
 from banker.rules.purchase import buy  # noqa: F401  (re-exported for the doctest above)
@@ -61,7 +61,7 @@ class Table:
         return self.after(self.deal(rule, **details))
 
     def after(self, deal: Deal) -> Table:
-        """The table after the deal is committed, by the unit's own fold (:func:`banker.game.apply`): money moved,
+        """The table after the deal is committed, by the unit's own fold (:func:`banker.fold.game.apply`): money moved,
         changes applied, and :class:`~banker.errors.InsufficientFunds` if a payer cannot cover it."""
         game = self.as_game()
         game = fold(game, game.numbered(deal.to_transaction()))

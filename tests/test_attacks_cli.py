@@ -496,7 +496,7 @@ def test_a_port_that_is_no_banker_is_exit_3(tmp_path, url, says):
 
 
 def test_a_silent_device_times_out_as_exit_3(tmp_path):
-    from banker import script as scripts
+    from banker.script import syntax as scripts
     from banker_cli.device_cli import script_on_port
 
     fake = FakeDevice(lambda line: HELLO if line == "hello?" else None)

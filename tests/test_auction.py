@@ -4,7 +4,7 @@ from dataclasses import replace
 
 import pytest
 
-from banker.events import LiveState
+from banker.unit.events import LiveState
 from tests.conftest import Table
 
 

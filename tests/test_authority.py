@@ -2,9 +2,9 @@
 
 import pytest
 
-from banker.authority import Grant, NotAuthorised, hash_pin
-from banker.lockout import LOCKOUT_SECONDS, seconds_locked
-from banker.records import PinChange, PinFailure
+from banker.fold.authority import Grant, NotAuthorised, hash_pin
+from banker.fold.lockout import LOCKOUT_SECONDS, seconds_locked
+from banker.journal.records import PinChange, PinFailure
 from runtime.ledger import SqliteLedger
 
 

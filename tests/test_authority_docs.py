@@ -4,8 +4,8 @@ import re
 from dataclasses import replace
 from pathlib import Path
 
-from banker.authority import AUTHORITY, needs_authority
-from banker.records import NewGame
+from banker.fold.authority import AUTHORITY, needs_authority
+from banker.journal.records import NewGame
 
 SECURITY = Path(__file__).resolve().parent.parent / "docs" / "security.md"
 

@@ -1,7 +1,7 @@
 """Authority is data: a new act marked in the core's one table needs the banker's PIN on every path, untouched.
 
 A made-up record kind (a house rule switched on) is registered the way a real
-one is (its word, its fold) and marked in :data:`banker.authority.AUTHORITY`.
+one is (its word, its fold) and marked in :data:`banker.fold.authority.AUTHORITY`.
 Nothing else is told about it, yet the write path refuses it without the PIN
 (journalling a wrong one), the keypad asks for the PIN before it reaches the
 write path, and the shell shows the refusal.
@@ -13,14 +13,14 @@ from dataclasses import dataclass
 
 import pytest
 
-from banker import authority, game
-from banker.authority import Grant, PinNeeded, WrongPin, hash_pin
-from banker.events import KeyDown
-from banker.modes.base import Ctx
-from banker.modes.pin import PinEntry
-from banker.panel import Panel
-from banker.records import KINDS, PinChange, PinFailure
-from banker.step import _outcome
+from banker.fold import authority, game
+from banker.fold.authority import Grant, PinNeeded, WrongPin, hash_pin
+from banker.unit.events import KeyDown
+from banker.unit.modes.base import Ctx
+from banker.unit.modes.pin import PinEntry
+from banker.unit.panel import Panel
+from banker.journal.records import KINDS, PinChange, PinFailure
+from banker.unit.step import _outcome
 from runtime.shell import Shell
 
 
@@ -34,8 +34,8 @@ class HouseRule:
 
 @pytest.fixture
 def house_rule(monkeypatch):
-    monkeypatch.setitem(KINDS, HouseRule, "house-rule")                     # its word (banker/records.py)
-    monkeypatch.setitem(game._APPLY, HouseRule, lambda g, record: g)       # its fold (banker/game.py)
+    monkeypatch.setitem(KINDS, HouseRule, "house-rule")                     # its word (banker/journal/records.py)
+    monkeypatch.setitem(game._APPLY, HouseRule, lambda g, record: g)       # its fold (banker/fold/game.py)
     monkeypatch.setitem(authority.AUTHORITY, HouseRule, lambda g, record: "switching a house rule on")
     return HouseRule("free-parking")
 
@@ -81,7 +81,7 @@ def test_the_keypad_asks_for_the_pin_before_the_write_path_sees_it(pinned, house
 
 def test_the_shell_shows_a_refusal_of_the_write_path(pinned, house_rule, monkeypatch):
     shell = Shell(pinned)
-    import banker.step as step_module
+    import banker.unit.step as step_module
 
     def step(panel, game_now, event, *tr):
         if isinstance(event, KeyDown):                # a flow that hands the act over without a PIN
@@ -103,4 +103,4 @@ def test_nothing_but_the_table_names_an_act(house_rule):
     deciders = [p for p in root.glob("*/**/*.py") if ".venv" not in p.parts and "tests" not in p.parts
                 and ("requires_pin(" in p.read_text() or "needs_authority(" in p.read_text())]
     assert sorted(p.relative_to(root).as_posix() for p in deciders) == [
-        "banker/authority.py", "banker/step.py", "runtime/ledger.py"]
+        "banker/fold/authority.py", "banker/unit/step.py", "runtime/ledger.py"]

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 
-from banker import script as scripts
+from banker.script import syntax as scripts
 
-from banker import script_run
+from banker.script import run as script_run
 from banker.errors import ConfigError
 from firmware_sim.memory_store import MemoryStore
 from banker_cli.backends import parse, script_backend
@@ -56,8 +56,8 @@ def test_serial_takes_its_url_in_the_string():
 
 @pytest.mark.parametrize("spec", ["core", "hw-sim", "window", "spy:core"])
 def test_every_script_backend_takes_the_banker_pin_for_its_enrolments(spec):
-    from banker.authority import hash_pin
-    from banker.records import PinChange, PinFailure
+    from banker.fold.authority import hash_pin
+    from banker.journal.records import PinChange, PinFailure
 
     text = "enrol Eve E5\nenrol-deed boardwalk B0A4D0\n"
     ledger = Ledger(MemoryStore())
@@ -82,8 +82,8 @@ def test_the_serial_backend_sends_the_pin_to_the_unit():
     import threading
     import time
 
-    from banker.authority import hash_pin
-    from banker.records import PinChange
+    from banker.fold.authority import hash_pin
+    from banker.journal.records import PinChange
     from drivers.serial_port import SerialTestPort
     from firmware_sim.serial_backend import CoreTarget, NullModem
 

@@ -11,7 +11,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from banker.records import Setting
+from banker.journal.records import Setting
 from store import KEEP, SqliteStore, latest_good_backup, list_backups, restore_backup
 from store.backups import backup_folder, copy_database, is_kept_copy, make_backup
 from store.rotation import cut_short

@@ -39,11 +39,11 @@ def test_backups_go_to_the_second_folder_kept_the_same_way(tmp_path, stick):
 
 def test_a_missing_stick_is_said_once_play_goes_on_and_backups_go_there_again_when_it_is_back(tmp_path, stick, caplog,
                                                                                               monkeypatch):
-    import banker.views
+    import banker.unit.views
 
     screens = []
-    real = banker.views.message
-    monkeypatch.setattr(banker.views, "message", lambda *lines, **kw: screens.append(lines) or real(*lines, **kw))
+    real = banker.unit.views.message
+    monkeypatch.setattr(banker.unit.views, "message", lambda *lines, **kw: screens.append(lines) or real(*lines, **kw))
     path = tmp_path / "ledger.db"
     with open_ledger(path, backup_interval=0, second_backup_folder=stick) as ledger:
         table = Table(ledger)  # its shell's clock ticks as keys are pressed: the upkeep starts backups on them

@@ -13,7 +13,7 @@ import sys
 import pytest
 
 from banker.errors import ConfigError
-from banker.script import MAX_STEPS, parse_lines
+from banker.script.syntax import MAX_STEPS, parse_lines
 from runtime.config import parse_config
 from runtime.config_file import MAX_CONFIG_BYTES, MAX_DEPTH, read_config_bytes
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from runtime.config import VoiceConfig
-from runtime.voice import doctor_line
+from runtime.speaker import doctor_line
 from tests.cli_support import banker
 
 DOCS = Path(__file__).parent.parent / "docs"

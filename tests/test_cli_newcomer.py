@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from banker.words import did_you_mean, plural
+from banker.text.words import did_you_mean, plural
 from runtime.config import known_settings
 from click.testing import CliRunner
 

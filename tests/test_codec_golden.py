@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from banker import game
+from banker.fold import game
 from banker.errors import CorruptLedger
-from banker.records import BANK, KINDS, ROWS, Checkpoint, GameRestored, Posting, Snapshot, Transaction
+from banker.journal.records import BANK, KINDS, ROWS, Checkpoint, GameRestored, Posting, Snapshot, Transaction
 from firmware_sim.memory_store import MemoryStore
 from store.codec import canonical, decode, encode
 from store.hot_rows import checked_transaction, fast_transaction, plain_transaction
@@ -70,8 +70,8 @@ class Auction:
 
 
 def test_a_new_record_kind_is_stored_and_read_back_with_nothing_written_for_it_in_the_store(monkeypatch):
-    monkeypatch.setitem(KINDS, Auction, "auction")  # its word, in banker/records.py
-    monkeypatch.setitem(game._APPLY, Auction, lambda g, record: g)  # its fold, in banker/game.py
+    monkeypatch.setitem(KINDS, Auction, "auction")  # its word, in banker/journal/records.py
+    monkeypatch.setitem(game._APPLY, Auction, lambda g, record: g)  # its fold, in banker/fold/game.py
     auction = Auction("boardwalk", (Posting(1, BANK, 5, "bid"), Posting(2, BANK, 7, "bid")), 2, 1.5)
     assert encode(auction) == ("auction", '{"bids":[[1,null,5,"bid"],[2,null,7,"bid"]],"opened":1.5,'
                                           '"slug":"boardwalk","winner":2}')

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from banker.authority import hash_pin
-from banker.records import PinChange
+from banker.fold.authority import hash_pin
+from banker.journal.records import PinChange
 from runtime.ledger import open_ledger
 from store.backups import copy_database
 from store.keys import Keyring

@@ -14,7 +14,7 @@ import time
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from banker.events import CardPlaced, KeyDown, KeyUp, ReaderFault, ReaderRecovered
+from banker.unit.events import CardPlaced, KeyDown, KeyUp, ReaderFault, ReaderRecovered
 from drivers.card_slots import CardSlots, ReaderNotFound
 from drivers.keypad import MatrixKeypad
 from drivers.rfid_uart import Rdm6300Reader, encode_frame

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from banker.records import Posting, Transaction
+from banker.journal.records import Posting, Transaction
 from banker_cli.common import shown
 from banker_cli.ledger_cli import FIELDS, write_csv
 from runtime.ledger import SqliteLedger
@@ -42,10 +42,10 @@ def formula_names(tmp_path):
 @pytest.fixture
 def old_ledger(tmp_path, monkeypatch):
     """A ledger from before names were checked: a name and a memo holding ESC, BEL, CSI, C1 and bidi overrides."""
-    import banker.acts
-    import banker.game
+    import banker.fold.acts
+    import banker.fold.game
 
-    for module in (banker.acts, banker.game):  # as an old release enrolled: any name
+    for module in (banker.fold.acts, banker.fold.game):  # as an old release enrolled: any name
         monkeypatch.setattr(module, "check_enrolment", lambda *a, **k: None)
     db = tmp_path / "old.db"
     with SqliteLedger(db) as ledger:

@@ -7,7 +7,7 @@ simulated chip, into the unit; the ledger is the real SQLite journal.
 import pytest
 
 from banker.errors import LedgerError
-from banker.records import GameSettings
+from banker.journal.records import GameSettings
 from drivers.card_slots import CardSlots
 from runtime.ledger import SqliteLedger
 from runtime.shell import Shell
@@ -41,7 +41,7 @@ class Bench:
                 self.shell.handle(event)
 
     def keys(self, text):
-        from banker.events import KeyDown, KeyUp
+        from banker.unit.events import KeyDown, KeyUp
 
         for key in text:
             self.shell.handle(KeyDown(key, self.board.clock()))

@@ -2,7 +2,7 @@
 
 import pytest
 
-from banker.records import GameSettings
+from banker.journal.records import GameSettings
 from runtime.ledger import SqliteLedger
 from tests.conftest import Table
 

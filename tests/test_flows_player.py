@@ -1,6 +1,6 @@
 """The player menu (FN GO) and the game menu: taxes, jail, GO twice, bankruptcy, worth, standings, new games."""
 
-from banker.records import GameSettings
+from banker.journal.records import GameSettings
 from tests.conftest import Table
 
 

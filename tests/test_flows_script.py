@@ -4,7 +4,7 @@ import pytest
 from click.testing import CliRunner
 
 from banker.errors import ScriptError
-from banker.script import (
+from banker.script.syntax import (
     EnrolDeed, ExpectBank, ExpectHouses, ExpectMortgaged, ExpectOwner, ExpectWorth, Tap, made_up_uid, parse,
     parse_line,
 )

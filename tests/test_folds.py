@@ -4,13 +4,13 @@ from dataclasses import dataclass, replace
 
 import pytest
 
-import banker.game
-import banker.records
-from banker.audit_records import audit_records
+import banker.fold.game
+import banker.journal.records
+from banker.audit.checks import audit_records
 from banker.errors import Refused
-from banker.game import Game, apply
+from banker.fold.game import Game, apply
 from tests.fold_support import last_states
-from banker.records import Checkpoint, GameRestored, NewGame, Posting, Snapshot, Transaction, transactions_in
+from banker.journal.records import Checkpoint, GameRestored, NewGame, Posting, Snapshot, Transaction, transactions_in
 from banker.rules import total_worth
 from firmware_sim.memory_store import MemoryStore
 from runtime.ledger import Ledger, SqliteLedger
@@ -104,8 +104,8 @@ class Rewind:
 
 def test_a_new_kind_that_brings_a_game_back_is_checked_against_the_fold_with_no_change_to_the_audit(ledger,
                                                                                                 monkeypatch):
-    monkeypatch.setitem(banker.game._APPLY, Rewind, banker.game._APPLY[GameRestored])
-    monkeypatch.setitem(banker.records.KINDS, Rewind, "rewind")
+    monkeypatch.setitem(banker.fold.game._APPLY, Rewind, banker.fold.game._APPLY[GameRestored])
+    monkeypatch.setitem(banker.journal.records.KINDS, Rewind, "rewind")
     evenings(ledger, games=2, plays=3)
     records = list(ledger.store.records())
     first = last_states(records, editions=ledger.editions)[1]

@@ -17,11 +17,11 @@ from pathlib import Path
 
 import pytest
 
-from banker.i18n import LANGUAGES
-from banker.modes.base import Mode
-from banker.screen import Screen
-from banker.script import ExpectScreen, parse
-from banker.script_run import run
+from banker.text.i18n import LANGUAGES
+from banker.unit.modes.base import Mode
+from banker.unit.screen import Screen
+from banker.script.syntax import ExpectScreen, parse
+from banker.script.run import run
 from firmware_sim.memory_store import MemoryStore
 from runtime.languages import translations_for
 from runtime.ledger import Ledger
@@ -119,10 +119,10 @@ def _subclasses(kind: type) -> set[type]:
 
 def _showing(panel) -> type:
     """The mode whose screen ``panel`` shows: the home screen with none; the game menu is the player menu's
-    with no card on a reader (banker.flows.player)."""
-    from banker.flows.game import GameMenu
-    from banker.flows.home import Home
-    from banker.flows.player import PlayerMenu
+    with no card on a reader (banker.unit.flows.player)."""
+    from banker.unit.flows.game_menu import GameMenu
+    from banker.unit.flows.home import Home
+    from banker.unit.flows.player import PlayerMenu
 
     if panel.mode is None:
         return Home
@@ -140,7 +140,7 @@ def test_the_walks_reach_every_mode_of_the_unit():
 
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_screen_a_few_moves_from_any_step_is_drawn_whole(language):
-    from banker.step import screen
+    from banker.unit.step import screen
 
     tr = translations_for(language)
     seen: dict = {}
@@ -188,7 +188,7 @@ def _under_a_balance(shown: Screen) -> int | None:
 def test_large_digits_draw_every_line_but_the_one_under_a_balance():
     """With ``[display] digits = "large"`` the one line the frame leaves out is the one under a balance (the
     money takes its rows): every other line of every walked screen is drawn whole."""
-    from banker.step import screen
+    from banker.unit.step import screen
 
     seen, left, problems = set(), 0, {}
     for panel, game in walked():

@@ -1,6 +1,6 @@
 """One funds rule, in the fold: a card whose net over a transaction is a loss may not end below zero.
 
-Rules and undo only build transactions; :func:`banker.game.apply` is the one
+Rules and undo only build transactions; :func:`banker.fold.game.apply` is the one
 place that refuses one a payer cannot cover (unless the game allows negative
 balances), with the shortfall the keypad shows ("Bob short 890K").
 """
@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from banker.errors import InsufficientFunds
-from banker.game import apply, replay
-from banker.records import BANK, Card, Enrolment, GameSettings, NewGame, Posting, Transaction
+from banker.fold.game import apply, replay
+from banker.journal.records import BANK, Card, Enrolment, GameSettings, NewGame, Posting, Transaction
 from banker.rules import Offer, bankrupt, buy, rent, trade
-from banker.undo import reversal
+from banker.fold.undo import reversal
 from cards import load_edition
 
 EDITIONS = {"us": load_edition("us")}
@@ -102,5 +102,5 @@ def test_the_fold_is_the_only_module_of_the_core_that_refuses_for_funds():
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Raise) and node.exc is not None and "InsufficientFunds" in ast.unparse(node.exc):
                 raisers.append(path.relative_to(core).as_posix())
-    assert raisers == ["game.py"]
+    assert raisers == ["fold/game.py"]
 

@@ -6,11 +6,11 @@ from dataclasses import replace
 
 import pytest
 
-from banker.acts import new_game
-from banker.audit_records import audit_records
+from banker.fold.acts import new_game
+from banker.audit.checks import audit_records
 from banker.errors import Refused
-from banker.game import apply, replay
-from banker.records import BANK, POT, GameSettings, Posting, Transaction
+from banker.fold.game import apply, replay
+from banker.journal.records import BANK, POT, GameSettings, Posting, Transaction
 from banker.rules import income_tax, jail_fine, luxury_tax
 from banker.rules.jackpot import pay_pot, take_pot
 from banker.rules.short_deal import shuffled
@@ -22,7 +22,7 @@ SHUFFLE = bytes(range(16))
 
 def played(settings: GameSettings, *names: str, shuffle: bytes = SHUFFLE):
     """A ledger's records: players enrolled, then a game with ``settings``; and the game they fold to."""
-    from banker.acts import enrolment
+    from banker.fold.acts import enrolment
 
     game, records = replay([], editions=EDITIONS), []
     for record in [new_game(game, GameSettings())]:

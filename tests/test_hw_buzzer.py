@@ -6,7 +6,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from banker.errors import ConfigError
-from banker.events import TONES, CardPlaced, KeyDown
+from banker.unit.events import TONES, CardPlaced, KeyDown
 from drivers.buzzer import VOLUME_DUTY, PwmBuzzer
 from runtime.ledger import SqliteLedger
 from runtime.shell import Shell

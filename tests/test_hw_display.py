@@ -7,8 +7,8 @@ from luma.core.interface.serial import i2c, noop
 from PIL import Image, ImageChops
 
 from banker.errors import BankerError
-from banker.events import CardPlaced, KeyDown
-from banker.screen import Screen
+from banker.unit.events import CardPlaced, KeyDown
+from banker.unit.screen import Screen
 from drivers.display import FRAME_BYTES, OledDisplay
 from drivers.errors import DeviceMissing
 from runtime.ledger import SqliteLedger

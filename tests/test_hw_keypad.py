@@ -10,7 +10,7 @@ import pytest
 from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from banker.errors import ConfigError
-from banker.events import KEYS, CardPlaced, KeyDown, KeyUp
+from banker.unit.events import KEYS, CardPlaced, KeyDown, KeyUp
 from drivers.keypad import DEFAULT_KEYMAP, SCAN_INTERVAL, STOCK_LEGENDS, MatrixKeypad, parse_keymap
 from runtime.ledger import SqliteLedger
 from runtime.shell import Shell

@@ -9,9 +9,9 @@ import time
 import pytest
 import serial
 
-from banker import script
+from banker.script import syntax as script
 
-from banker import script_run
+from banker.script import run as script_run
 from drivers.display import OledDisplay
 from drivers.errors import SerialProtocolError, SerialTimeout
 from render import render_image
@@ -233,8 +233,8 @@ def test_stack_on_the_live_unit_through_the_port_shows_two_cards_and_pays_nothin
 # -- the banker's PIN on the port -----------------------------------------------------------------
 
 def with_pin(ledger, pin="2468"):
-    from banker.authority import hash_pin
-    from banker.records import PinChange
+    from banker.fold.authority import hash_pin
+    from banker.journal.records import PinChange
 
     ledger.commit(PinChange(hash_pin(pin, b"0123456789abcdef")))
 
@@ -256,7 +256,7 @@ def test_a_pin_field_out_of_place_is_an_error_that_does_not_quote_it(session, li
 
 
 def test_a_refused_enrolment_on_the_live_unit_says_it_needs_the_pin(ledger):
-    from banker.records import PinFailure
+    from banker.journal.records import PinFailure
 
     with_pin(ledger)
     clock = ManualClock()
@@ -283,7 +283,7 @@ def test_a_target_that_fails_is_logged_without_the_pin(ledger, caplog):
 
 
 def test_the_client_sends_its_pin_only_with_admin_lines_and_a_text_no_keypad_types_as_a_wrong_one(ledger):
-    from banker.authority import NotAuthorised
+    from banker.fold.authority import NotAuthorised
 
     with_pin(ledger)
     sent: list[bytes] = []

@@ -12,8 +12,8 @@ import pytest
 
 from runtime.config import parse_config
 from banker.errors import ConfigError
-from banker.script import parse
-from banker.script_run import run
+from banker.script.syntax import parse
+from banker.script.run import run
 from runtime.ledger import SqliteLedger
 from firmware_sim.core_backend import CoreBackend
 from firmware_sim.hw_sim import HwSimBackend

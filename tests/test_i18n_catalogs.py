@@ -13,8 +13,8 @@ from babel.messages.frontend import parse_mapping_cfg
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 
-from banker.i18n import LANGUAGES
-from banker.screen import LINE_WIDTH
+from banker.text.i18n import LANGUAGES
+from banker.text.i18n import LINE_WIDTH
 from render.frame import _big_text, font
 from runtime.languages import translations_for
 

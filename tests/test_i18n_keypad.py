@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from banker.authority import hash_pin, needs_authority
+from banker.fold.authority import hash_pin, needs_authority
 from banker.errors import Refused
-from banker.game import apply
-from banker.i18n import ENGLISH, LANGUAGES, _, localized
-from banker.records import PinChange, Setting
-from banker.step import screen
+from banker.fold.game import apply
+from banker.text.i18n import ENGLISH, LANGUAGES, _, localized
+from banker.journal.records import PinChange, Setting
+from banker.unit.step import screen
 from render.frame import render_image
 from runtime.languages import language_for, translations_for, translations_of
 from runtime.ledger import Ledger

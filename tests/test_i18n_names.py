@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from banker.events import CardPlaced
-from banker.i18n import LANGUAGES
-from banker.records import Enrolment
+from banker.unit.events import CardPlaced
+from banker.text.i18n import LANGUAGES
+from banker.journal.records import Enrolment
 from tests.conftest import Table
 
 

@@ -63,6 +63,6 @@ def test_each_language_keeps_its_reasons_beside_its_catalog(code):
 
 
 def test_every_language_the_unit_speaks_has_its_boards_words_here():
-    from banker.i18n import LANGUAGES
+    from banker.text.i18n import LANGUAGES
 
     assert set(START) == set(LANGUAGES) - {"en"}, "a new language: add its GO square to START (docs/languages.md)"

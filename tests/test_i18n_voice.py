@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from banker.events import Say
+from banker.unit.events import Say
 from firmware_sim.core_backend import CoreBackend
 
 

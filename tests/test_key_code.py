@@ -6,8 +6,8 @@ from dataclasses import fields, is_dataclass
 
 import segno
 
-from banker.authority import PIN_SETTING, hash_pin
-from banker.records import KeyShown
+from banker.fold.authority import PIN_SETTING, hash_pin
+from banker.journal.records import KeyShown
 from render import render_image
 
 

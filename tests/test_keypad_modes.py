@@ -4,15 +4,18 @@ import ast
 import typing
 from pathlib import Path
 
-from banker import events, step
-from banker.events import KEYS, Key
-from banker.flows.home import HOME
-from banker.game import Game
-from banker.modes.base import END, KEEP, KEEP_ENTRY, STAY, Ctx
-from banker.panel import Panel
-from banker.views import refused
+from banker.unit import events, step
+from banker.unit.events import KEYS, Key
+from banker.unit.flows.home import HOME
+from banker.fold.game import Game
+from banker.unit.modes.base import END, KEEP, KEEP_ENTRY, STAY, Ctx
+from banker.unit.panel import Panel
+from banker.unit.views import refused
 
 BANKER = Path(__file__).resolve().parents[1] / "banker"
+UNIT = BANKER / "unit"
+MODES = sorted((UNIT / "modes").glob("*.py"))
+FLOWS = sorted((UNIT / "flows").glob("*.py"))
 
 
 def _imports(path: Path) -> set[str]:
@@ -31,14 +34,15 @@ def _imports(path: Path) -> set[str]:
 
 
 def test_the_modes_never_import_the_flows():
-    for path in sorted((BANKER / "modes").glob("*.py")):
-        flows = {name for name in _imports(path) if name == "banker.flows" or name.startswith("banker.flows.")}
+    assert MODES and FLOWS
+    for path in MODES:
+        flows = {name for name in _imports(path) if name == "banker.unit.flows" or name.startswith("banker.unit.flows.")}
         assert not flows, f"{path.name} imports {sorted(flows)}"
 
 
 def test_the_keypad_compares_keys_by_name_not_by_bare_strings():
     literal = {*KEYS}
-    for path in [BANKER / "step.py", *sorted((BANKER / "modes").glob("*.py")), *sorted((BANKER / "flows").glob("*.py"))]:
+    for path in [UNIT / "step.py", *MODES, *FLOWS]:
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Compare) and any(isinstance(n, ast.Name) and n.id == "key"
                                                      for n in [node.left, *node.comparators]):

@@ -7,9 +7,9 @@ import shutil
 
 import pytest
 
-from banker.authority import PIN_SETTING, Grant, PinNeeded, WrongPin, hash_pin, is_peppered
+from banker.fold.authority import PIN_SETTING, Grant, PinNeeded, WrongPin, hash_pin, is_peppered
 from banker.errors import LedgerError
-from banker.records import KeyAdopted, PinChange, Transaction, Posting
+from banker.journal.records import KeyAdopted, PinChange, Transaction, Posting
 from runtime.adoption import adopt
 from runtime.ledger import open_ledger
 from store import SqliteStore

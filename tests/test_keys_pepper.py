@@ -11,10 +11,10 @@ import sqlite3
 
 import pytest
 
-from banker.authority import (
+from banker.fold.authority import (
     PIN_SETTING, Grant, PinUncheckable, WrongPin, hash_pin, is_peppered, pin_matches, pin_pepper,
 )
-from banker.records import PinChange
+from banker.journal.records import PinChange
 from firmware_sim.memory_store import MemoryStore
 from runtime.ledger import Ledger, open_ledger
 from store import SqliteStore

@@ -11,10 +11,10 @@ from dataclasses import replace
 import pytest
 from PIL import Image, ImageChops
 
-from banker import views
+from banker.unit import views
 from banker.errors import ConfigError
-from banker.records import Card
-from banker.screen import Screen
+from banker.journal.records import Card
+from banker.unit.screen import Screen
 from drivers.display import OledDisplay
 from firmware_sim.display_sim import OledChip
 from render import HEIGHT, WIDTH, render_image

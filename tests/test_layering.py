@@ -7,7 +7,9 @@ The rules (docs/architecture.md, issue 18):
 - ``runtime/`` and ``store/`` never import ``firmware_sim/``, ``web/`` or ``banker_cli/``;
 - ``web/`` never imports ``firmware_sim/`` or ``drivers/``;
 - ``banker/modes`` never imports ``banker/flows``;
-- no cycle between top-level folders.
+- no cycle between top-level folders;
+- inside ``banker/``, its rooms in one order (:data:`CORE_LAYERS`): each imports only the rooms below it, and at most
+  five modules stand at its top.
 """
 
 from __future__ import annotations
@@ -78,7 +80,7 @@ def offenders(source: str, forbidden: tuple[str, ...]) -> list[str]:
 
 def test_every_folder_has_modules_to_check():
     assert all(any(_within(m, folder) for m in MODULES) for folder in FOLDERS)
-    assert "banker.script" in MODULES and "runtime.shell" in MODULES
+    assert "banker.script.syntax" in MODULES and "runtime.shell" in MODULES
 
 
 def test_the_core_imports_only_the_standard_library_and_itself():
@@ -100,8 +102,41 @@ def test_the_web_never_imports_the_simulators_or_the_drivers():
     assert offenders("web", ("firmware_sim", "drivers")) == []
 
 
+#: The core's rooms, lowest first (docs/architecture.md); a room imports only those before it. ``audit`` and ``unit``
+#: stand side by side and never import each other; ``ports`` names the devices and the store over all of them.
+CORE_LAYERS = (("errors",), ("text",), ("money",), ("journal",), ("rules",), ("fold",), ("audit", "unit"),
+               ("script",), ("ports",))
+
+
+def _room(module: str) -> str | None:
+    """The room of the core that ``module`` is in (``banker.fold.game``: ``fold``), or None outside the core."""
+    parts = module.split(".")
+    return parts[1] if parts[0] == "banker" and len(parts) > 1 else None
+
+
+def _rank(room: str) -> int:
+    return next(i for i, rooms in enumerate(CORE_LAYERS) if room in rooms)
+
+
+def test_the_core_has_its_rooms_and_few_modules_at_its_top():
+    rooms = {p.stem for p in (ROOT / "banker").iterdir() if p.name != "__pycache__" and not p.name.startswith(".")}
+    assert rooms - {"__init__"} == {room for layer in CORE_LAYERS for room in layer}
+    assert len(list((ROOT / "banker").glob("*.py"))) <= 5
+
+
+def test_each_room_of_the_core_imports_only_the_rooms_below_it():
+    upward = sorted(f"{module} -> {imported}" for module, imports in MODULES.items()
+                    for imported in imports
+                    if (room := _room(module)) and (target := _room(imported)) and target in _ROOMS
+                    and room != target and _rank(target) >= _rank(room))
+    assert upward == []
+
+
+_ROOMS = {room for layer in CORE_LAYERS for room in layer}
+
+
 def test_modes_never_import_flows():
-    assert offenders("banker.modes", ("banker.flows",)) == []
+    assert offenders("banker.unit.modes", ("banker.unit.flows",)) == []
 
 
 def _folder_graph() -> dict[str, set[str]]:

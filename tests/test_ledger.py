@@ -8,7 +8,7 @@ import pytest
 from banker.errors import Refused
 
 from banker.errors import CorruptLedger, LedgerError
-from banker.records import BANK, net_flows, GameSettings, Posting, Transaction
+from banker.journal.records import BANK, net_flows, GameSettings, Posting, Transaction
 from runtime.ledger import SqliteLedger
 
 

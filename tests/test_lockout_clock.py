@@ -9,9 +9,9 @@ stamped at or before now starts a lock, and no lock outlasts ``LONGEST``.
 import pytest
 from click.testing import CliRunner
 
-from banker.authority import Grant, NotAuthorised, hash_pin
-from banker.lockout import LONGEST, LOCKOUT_SECONDS, MAX_TRIES, recent, seconds_locked
-from banker.records import PinChange, PinFailure
+from banker.fold.authority import Grant, NotAuthorised, hash_pin
+from banker.fold.lockout import LONGEST, LOCKOUT_SECONDS, MAX_TRIES, recent, seconds_locked
+from banker.journal.records import PinChange, PinFailure
 from banker_cli.main import cli
 from firmware_sim.memory_store import MemoryStore
 from runtime.ledger import Ledger, SqliteLedger

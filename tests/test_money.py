@@ -80,7 +80,7 @@ def test_a_keypad_entry_is_ascii_digits_only(typed):
 
 
 def test_a_sixth_digit_spoils_the_entry_instead_of_being_dropped():
-    from banker.entry import AmountEntry
+    from banker.unit.entry import AmountEntry
 
     entry = AmountEntry()
     for key in "12345":
@@ -106,7 +106,7 @@ def test_a_sixth_digit_pays_nothing_on_the_unit(table):
 
 
 def test_only_ascii_digits_make_a_pin():
-    from banker.authority import hash_pin, is_pin, pin_matches
+    from banker.fold.authority import hash_pin, is_pin, pin_matches
 
     stored = hash_pin("2468", b"salt")
     assert is_pin("2468") and pin_matches("2468", stored)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from banker.confusables_data import PROTOTYPES, VERSION
+from banker.text.confusables_data import PROTOTYPES, VERSION
 from banker.errors import Refused
-from banker.names import look_alike, skeleton
+from banker.fold.names import look_alike, skeleton
 from tests.fixtures.make_confusables import module, prototypes, source_text
 
 
@@ -18,7 +18,7 @@ def test_the_table_is_unicodes_confusables_for_its_scripts():
 def test_the_generated_module_is_the_one_in_the_core():
     from pathlib import Path
 
-    import banker.confusables_data as data
+    import banker.text.confusables_data as data
 
     assert Path(data.__file__).read_text(encoding="utf-8") == module(*prototypes(source_text()))
 
@@ -47,7 +47,7 @@ def test_a_skeleton_keeps_scripts_outside_the_table():
 
 
 def test_a_look_alike_of_a_player_or_the_bank_is_refused_at_enrolment_and_rename(table):
-    from banker.acts import enrolment, rename
+    from banker.fold.acts import enrolment, rename
 
     ledger = table.ledger
     with pytest.raises(Refused, match="\u0410lice looks like Alice"):

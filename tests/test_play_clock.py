@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from banker.errors import Refused
-from banker.game import apply
-from banker.records import PlayClock
+from banker.fold.game import apply
+from banker.journal.records import PlayClock
 from runtime.ledger import open_ledger
 from tests.conftest import Table
 

@@ -11,8 +11,8 @@ from runtime.shell import Shell
 from hypothesis import HealthCheck, settings, strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule, run_state_machine_as_test
 
-from banker.events import KEYS, CardPlaced, CardRemoved, KeyDown, KeyUp, Tick
-from banker.records import BANK, net_flows
+from banker.unit.events import KEYS, CardPlaced, CardRemoved, KeyDown, KeyUp, Tick
+from banker.journal.records import BANK, net_flows
 from runtime.ledger import SqliteLedger
 from render import render_image
 
@@ -23,7 +23,7 @@ EVENTS = {"count": 0}
 class UnitAtTheTable(RuleBasedStateMachine):
     @initialize(negative=st.booleans())
     def start(self, negative):
-        from banker.records import GameSettings
+        from banker.journal.records import GameSettings
 
         self.ledger = SqliteLedger(":memory:")
         if negative:

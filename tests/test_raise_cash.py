@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 
 from banker.errors import Refused
-from banker.records import HousesChange
+from banker.journal.records import HousesChange
 from banker.rules import HOTEL, apply, bankrupt, mortgage
 from banker.rules.raising import MORTGAGE, SELL, SELL_DOWN, describe, raising_plan
 from tests.rules_support import K, M

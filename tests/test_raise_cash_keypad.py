@@ -6,7 +6,7 @@ back raises 6 x 250K, mortgaging the three deeds 1.6M more, 3.1M in all.
 
 import pytest
 
-from banker.records import BANK, Posting, Transaction
+from banker.journal.records import BANK, Posting, Transaction
 from tests.conftest import Table
 
 K, M = 1_000, 1_000_000

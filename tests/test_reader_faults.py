@@ -1,8 +1,8 @@
 """What the unit shows and refuses while a reader can't read (two cards in its field, a chip that doesn't answer)."""
 
-from banker.events import KeyDown, KeyUp, ReaderFault, ReaderRecovered, Tick
-from banker.panel import Panel
-from banker.step import screen, step
+from banker.unit.events import KeyDown, KeyUp, ReaderFault, ReaderRecovered, Tick
+from banker.unit.panel import Panel
+from banker.unit.step import screen, step
 
 
 def test_two_cards_on_the_minus_reader_are_shown_and_nothing_is_paid(table):

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
-from banker.screen import Screen
+from banker.unit.screen import Screen
 from render import HEIGHT, WIDTH, render_image
 
 REGENERATE = False

@@ -11,9 +11,9 @@ from __future__ import annotations
 import pytest
 
 from banker.errors import Refused
-from banker.game import apply
-from banker.records import BANK, Posting, Transaction
-from banker.retired import PlayerRetired
+from banker.fold.game import apply
+from banker.journal.records import BANK, Posting, Transaction
+from banker.fold.retired import PlayerRetired
 from banker.rules import Offer, bankrupt, buy, rent, trade
 from banker.rules.standings import game_over_line
 from tests.conftest import Table

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from banker.errors import BankerError, ConfigError
-from banker.events import CardPlaced, CardRemoved, ReaderFault, ReaderRecovered
+from banker.unit.events import CardPlaced, CardRemoved, ReaderFault, ReaderRecovered
 from drivers.card_slots import CardSlot, CardSlots, ReaderError, ReaderLibraryMissing, ReaderNotFound, TwoCards
 from drivers.rfid_spi import (
     MAX_RESPONSE_TIMEOUT_S, MIN_RESPONSE_TIMEOUT_S, Mfrc522Reader, open_mfrc522, reset_output, wiring,

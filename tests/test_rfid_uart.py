@@ -6,7 +6,7 @@ import pytest
 import serial
 from hypothesis import given, strategies as st
 
-from banker.events import CardPlaced, CardRemoved
+from banker.unit.events import CardPlaced, CardRemoved
 from drivers.card_slots import CardSlots, ReaderError, ReaderLibraryMissing, ReaderNotFound
 from drivers.rfid_uart import Rdm6300FrameParser, Rdm6300Reader, encode_frame
 from firmware_sim.fake_rpi import broken_imports

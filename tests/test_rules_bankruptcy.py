@@ -5,7 +5,7 @@ from dataclasses import replace
 import pytest
 
 from banker.errors import InsufficientFunds
-from banker.records import BANK, HousesChange, Posting
+from banker.journal.records import BANK, HousesChange, Posting
 from tests.rules_table import Table
 from banker.rules import HOTEL, apply, bankrupt, draw_jail_card, mortgage
 

@@ -5,7 +5,7 @@ from dataclasses import replace
 import pytest
 
 from banker.errors import AmountError, InsufficientFunds
-from banker.records import BANK, HousesChange, Posting
+from banker.journal.records import BANK, HousesChange, Posting
 from tests.rules_table import Table
 from banker.rules import HOTEL, SHORT_GAME, apply, build, mortgage, rent_due, sell_building, sell_down
 

@@ -6,7 +6,7 @@ from types import SimpleNamespace
 import pytest
 
 from banker.errors import AmountError, InsufficientFunds
-from banker.records import BANK, HousesChange, OwnerChange, Posting
+from banker.journal.records import BANK, HousesChange, OwnerChange, Posting
 from tests.rules_table import Table
 from banker.rules import STANDARD, RuleSettings, apply, buy, mortgage, rent, rent_due
 
@@ -167,7 +167,7 @@ def test_rent_the_payer_cannot_cover_is_refused_with_the_shortfall(table):
 # --- the game a rule reads ------------------------------------------------
 
 def test_a_rule_reads_any_game_with_an_edition_an_estate_balances_and_rules():
-    """Not only a Table: the unit's own game (banker.game.Game) is read the same way."""
+    """Not only a Table: the unit's own game (banker.fold.game.Game) is read the same way."""
     table = Table.new(players=(ALICE, BOB)).hand(ALICE, "boardwalk")
     game = SimpleNamespace(edition=table.edition, estate=table.estate, balances={ALICE: 15 * M, BOB: 300 * K},
                            rules=STANDARD)

@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from banker.deeds import UnknownDeed, parse_edition
+from banker.rules.deeds import UnknownDeed, parse_edition
 from cards import available_editions, load_edition
 from banker.errors import BankerError, ConfigError
 

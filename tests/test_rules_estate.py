@@ -4,7 +4,7 @@ import pytest
 
 from cards import load_edition
 from banker.errors import Refused
-from banker.records import HousesChange, JailCardChange, MortgageChange, OwnerChange
+from banker.journal.records import HousesChange, JailCardChange, MortgageChange, OwnerChange
 from banker.rules import HOTEL, Estate, EstateConflict, apply, replay, reverse
 
 us = load_edition("us")

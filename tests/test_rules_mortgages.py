@@ -5,7 +5,7 @@ from dataclasses import replace
 import pytest
 
 from banker.errors import InsufficientFunds
-from banker.records import BANK, HousesChange, MortgageChange, Posting
+from banker.journal.records import BANK, HousesChange, MortgageChange, Posting
 from tests.rules_table import Table
 from banker.rules import apply, interest, lift_cost, lift_mortgage, mortgage
 

@@ -5,7 +5,7 @@ from dataclasses import replace
 import pytest
 
 from banker.errors import InsufficientFunds
-from banker.records import BANK, HousesChange, Posting
+from banker.journal.records import BANK, HousesChange, Posting
 from tests.rules_table import Table
 from banker.rules import RuleSettings, apply, income_tax, jail_fine, luxury_tax, mortgage, pass_go
 

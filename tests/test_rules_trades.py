@@ -5,7 +5,7 @@ from dataclasses import replace
 import pytest
 
 from banker.errors import AmountError, InsufficientFunds
-from banker.records import BANK, HousesChange, OwnerChange, Posting
+from banker.journal.records import BANK, HousesChange, OwnerChange, Posting
 from tests.rules_table import Table
 from banker.rules import Offer, apply, draw_jail_card, mortgage, trade, use_jail_card
 

@@ -4,7 +4,7 @@ from dataclasses import replace
 
 from tests.rules_table import Table
 from banker.rules import HOTEL, SHORT_GAME, apply, end_game_worth, mortgage, ranking, total_worth
-from banker.records import HousesChange
+from banker.journal.records import HousesChange
 
 K, M = 1_000, 1_000_000
 ALICE, BOB, CAROL = 1, 2, 3

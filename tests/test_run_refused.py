@@ -8,7 +8,7 @@ import pytest
 from PIL import ImageChops
 
 import banker_cli.device_cli as device_cli
-from banker.views import ledger_refused
+from banker.unit.views import ledger_refused
 from firmware_sim.hw_sim import SimulatedHardware
 from render import render_image
 from runtime.config import Config

@@ -5,7 +5,7 @@ import sqlite3
 import pytest
 from click.testing import CliRunner
 
-from banker.events import CardPlaced
+from banker.unit.events import CardPlaced
 from banker_cli.main import cli
 from runtime.ledger import SqliteLedger
 from tests.conftest import Table

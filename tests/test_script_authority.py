@@ -13,12 +13,12 @@ import json
 
 import pytest
 
-from banker import script
+from banker.script import syntax as script
 
-from banker import script_run
-from banker.authority import NotAuthorised, hash_pin
-from banker.records import PinChange, PinFailure
-from banker.script_run import StepNotAuthorised
+from banker.script import run as script_run
+from banker.fold.authority import NotAuthorised, hash_pin
+from banker.journal.records import PinChange, PinFailure
+from banker.script.run import StepNotAuthorised
 from drivers.serial_port import PortSession, SerialTestPort
 from firmware_sim.core_backend import CoreBackend
 from firmware_sim.memory_store import MemoryStore

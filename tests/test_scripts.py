@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from banker.errors import ScriptError
-from banker.script import Enrol, ExpectBalance, ExpectScreen, Hold, Insert, Press, Remove, Wait, parse, parse_line
+from banker.script.syntax import Enrol, ExpectBalance, ExpectScreen, Hold, Insert, Press, Remove, Wait, parse, parse_line
 from tests.cli_support import banker
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -122,7 +122,7 @@ def test_counts_and_seconds_take_ascii_digits_only():
     import pytest
 
     from banker.errors import ScriptError
-    from banker.script import parse
+    from banker.script.syntax import parse
 
     for text in ("wait ١٢", "wait ²", "wait nan", "hold C inf", "expect houses boardwalk ²", "expect bank-houses ٣"):
         with pytest.raises(ScriptError, match="line 1"):

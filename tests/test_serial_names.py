@@ -1,4 +1,4 @@
-"""Names with spaces and quotes on the serial test port and in keypad scripts (the quoting rule, banker.quoting)."""
+"""Names with spaces and quotes on the serial test port and in keypad scripts (the quoting rule, banker.text.quoting)."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ import json
 import pytest
 from hypothesis import given, strategies as st
 
-from banker import script
+from banker.script import syntax as script
 
-from banker import script_run
+from banker.script import run as script_run
 from banker.errors import ScriptError
-from banker.quoting import quote, words
+from banker.text.quoting import quote, words
 from drivers.serial_port import PortSession, SerialTestPort
 from firmware_sim.serial_backend import CoreTarget, NullModem, SerialBackend
 from tests.test_hw_serial import run_device
@@ -61,8 +61,8 @@ def test_the_keypads_own_default_names_can_be_asked_for(session):
 
 
 def test_a_pin_field_after_a_quoted_name(session, ledger):
-    from banker.authority import hash_pin
-    from banker.records import PinChange
+    from banker.fold.authority import hash_pin
+    from banker.journal.records import PinChange
 
     ledger.commit(PinChange(hash_pin("2468", b"0123456789abcdef")))
     assert ask(session, 'enrol "Player 1" A1 pin=2468')["ok"]

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from banker.events import KeyDown
+from banker.unit.events import KeyDown
 from runtime.ledger import SqliteLedger
 from runtime.sd_notify import hold, service_notifier
 from runtime.shell import Shell

@@ -145,8 +145,8 @@ def test_display_problem_knows_where_a_window_can_open():
 def test_speed_plays_a_script_at_a_watchable_pace_with_the_same_outcome(tmp_path):
     from firmware_sim.desktop import DesktopSim
     from firmware_sim.window_backend import CARD_PAUSE, KEY_PAUSE, WindowBackend
-    from banker import script as scripts
-    from banker import script_run
+    from banker.script import syntax as scripts
+    from banker.script import run as script_run
 
     text = (ROOT / "examples" / "first-game.kps").read_text()
     outcomes = []

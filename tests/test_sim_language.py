@@ -9,8 +9,8 @@ import pygame
 import pytest
 from babel.messages.pofile import read_po
 
-from banker.i18n import LANGUAGES
-from banker.records import BANK, POT, Posting, Transaction
+from banker.text.i18n import LANGUAGES
+from banker.journal.records import BANK, POT, Posting, Transaction
 from firmware_sim.desktop import DesktopSim
 from firmware_sim.desktop.layout import SCALES
 from firmware_sim.desktop.panel import RULE_MEMOS, describe, memo_in

@@ -3,7 +3,7 @@
 import pygame
 import pytest
 
-from banker.events import TONES
+from banker.unit.events import TONES
 from firmware_sim.desktop.sound import LEVELS, MELODIES, ToneBuzzer, tone_samples
 
 RATE = 22050

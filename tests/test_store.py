@@ -12,8 +12,8 @@ from dataclasses import replace
 import pytest
 
 from banker.errors import CorruptLedger, LedgerError
-from banker.game import apply, replay
-from banker.records import (BANK, Card, DeedTag, Enrolment, GameRestored, GameSettings, JailCardChange, NewGame,
+from banker.fold.game import apply, replay
+from banker.journal.records import (BANK, Card, DeedTag, Enrolment, GameRestored, GameSettings, JailCardChange, NewGame,
                             OwnerChange, PinChange, Posting, Removal, Rename, Setting, Transaction)
 from cards import load_edition
 from firmware_sim.memory_store import MemoryStore

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from banker.errors import CorruptLedger, LedgerError
-from banker.records import ChainStart, Posting, Snapshot, Transaction
+from banker.journal.records import ChainStart, Posting, Snapshot, Transaction
 from runtime.ledger import SNAPSHOT_EVERY, SqliteLedger
 from store import LedgerInUse, SqliteStore
 from store.trust import UntrustedJournal

@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from banker.authority import pin_matches
+from banker.fold.authority import pin_matches
 from banker.errors import CorruptLedger
-from banker.game import replay
+from banker.fold.game import replay
 from tests.fold_support import last_states
-from banker.records import Card, Enrolment, GameRestored, NewGame, Removal, Rename
+from banker.journal.records import Card, Enrolment, GameRestored, NewGame, Removal, Rename
 from cards import editions
-from banker.records import ChainStart
+from banker.journal.records import ChainStart
 from store import LedgerInUse, SqliteStore, is_ledger_file, take_writer_lock
 from store.trust import OldLedger
 

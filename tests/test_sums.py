@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from banker.records import GameSettings
+from banker.journal.records import GameSettings
 from tests.conftest import Table
 
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from banker.flows.trade import DealMode
+from banker.unit.flows.trade import DealMode
 from tests.conftest import Table
 
 M = 1_000_000
@@ -257,7 +257,7 @@ def test_a_retired_player_gets_no_deal(dealt):
 def test_a_deal_built_before_a_bankruptcy_is_refused_when_checked_after_it(dealt):
     """A deal built before a bankruptcy can't go through after it: checking it names the retired player (the fold
     refusing a deed given to a retired player is tests/test_retired.py's)."""
-    from banker.flows.trade import DealMode as Deal
+    from banker.unit.flows.trade import DealMode as Deal
     from banker.rules import Offer
 
     game = dealt.ledger.game()
@@ -284,7 +284,7 @@ def test_the_deal_pages_through_with_k_and_every_line_fits(dealt):
 
 def live(table) -> dict:
     """The deal's live view for the table page, as the step asks it."""
-    from banker.step import live as live_view
+    from banker.unit.step import live as live_view
 
     return live_view(table.shell.panel, table.ledger.game())
 

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from banker.audit_records import audit_records
-from banker.authority import WrongPin, hash_pin
-from banker.records import JournalAccepted, Posting, Transaction
+from banker.audit.checks import audit_records
+from banker.fold.authority import WrongPin, hash_pin
+from banker.journal.records import JournalAccepted, Posting, Transaction
 from runtime.ledger import SqliteLedger
 from store import Keyring, SqliteStore
 from store.keys import DAMAGED, parse_anchor
@@ -107,7 +107,7 @@ def test_the_banker_accepts_the_journal_with_the_pin_and_verify_says_so_for_ever
 
 
 def ledger_grant(pin):
-    from banker.authority import Grant
+    from banker.fold.authority import Grant
 
     return Grant(pin, "cli")
 
@@ -141,8 +141,8 @@ def test_a_genuine_first_release_ledger_plays_on_after_the_upgrade_and_verify_na
 
 
 def test_an_opening_that_differs_from_the_start_balance_is_flagged():
-    from banker import acts
-    from banker.game import apply, replay
+    from banker.fold import acts
+    from banker.fold.game import apply, replay
     from cards import editions
 
     game = replay((), editions=editions())

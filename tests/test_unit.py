@@ -1,7 +1,7 @@
 """The unit's behaviour at the table: cards on readers, keys, tones, sleep, volume, new games."""
 
 from runtime.shell import Shell
-from banker.events import CardPlaced, KeyDown, PlayTone, SetDisplayPower, Tick
+from banker.unit.events import CardPlaced, KeyDown, PlayTone, SetDisplayPower, Tick
 from runtime.ledger import SqliteLedger
 from tests.conftest import Table
 
@@ -35,7 +35,7 @@ def test_a_payment_the_card_cannot_cover_is_refused_with_the_shortfall(table):
 
 
 def test_negative_balances_when_the_game_allows_them(ledger):
-    from banker.records import GameSettings
+    from banker.journal.records import GameSettings
 
     ledger.new_game(GameSettings(allow_negative=True))
     table = Table(ledger)

@@ -11,7 +11,7 @@ import pytest
 import runtime.ledger
 import store.sqlite_store
 import store.verify_parts
-from banker.records import Posting, Transaction
+from banker.journal.records import Posting, Transaction
 from runtime.ledger import SqliteLedger
 from store import SqliteStore
 from store.codec import encode, keyed_hash

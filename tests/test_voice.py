@@ -1,4 +1,4 @@
-"""The unit's spoken texts (banker.voice): what it says after each event, as a player at the table hears it."""
+"""The unit's spoken texts (banker.unit.voice): what it says after each event, as a player at the table hears it."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ import gettext
 
 import pytest
 
-from banker.events import PlayTone, Say
-from banker.voice import balances_said, spoken_amount, spoken_text
+from banker.unit.events import PlayTone, Say
+from banker.unit.voice import balances_said, spoken_amount, spoken_text
 from tests.conftest import Table
 
 
@@ -187,7 +187,7 @@ def _upper(text: str) -> str:
 
 
 def test_every_text_goes_through_the_translation_hook():
-    from banker.voice import record_said
+    from banker.unit.voice import record_said
 
     tr = Shouty()
     assert spoken_amount(2_500_000, tr) == "2,5 MILLION"
@@ -197,7 +197,7 @@ def test_every_text_goes_through_the_translation_hook():
 
 
 def test_a_screen_read_out_names_deeds_in_full_and_its_readers_in_words():
-    from banker.spoken import in_full, sentences
+    from banker.unit.spoken import in_full, sentences
     from cards import load_edition
 
     us = load_edition("us")
@@ -223,9 +223,9 @@ def test_a_german_refusal_is_read_in_german_from_its_screen(table):
 
 
 def test_a_house_auctions_lot_is_said_in_the_games_language():
-    from banker import voice
-    from banker.i18n import _
-    from banker.panel import Panel
+    from banker.unit import voice
+    from banker.text.i18n import _
+    from banker.unit.panel import Panel
     from runtime.languages import translations_for
 
     live = {"state": "open", "lot": _("A house ({deed})", deed="Tennessee Avenue"), "slug": "x", "seconds": 10}

@@ -9,7 +9,7 @@ import pytest
 
 from banker.errors import ConfigError
 from runtime.config import VoiceConfig, parse_config
-from runtime.voice import doctor_line, sound_cards
+from runtime.speaker import doctor_line, sound_cards
 
 MOVED = "[keypad]\nrows = [5, 6, 13, 26]\ncolumns = [12, 16, 17, 22]\n[buzzer]\npin = 27\n"
 

@@ -8,10 +8,10 @@ from dataclasses import replace
 
 import pytest
 
-from banker import acts
-from banker.events import Say
-from banker.i18n import LANGUAGES
-from banker.records import Transaction
+from banker.fold import acts
+from banker.unit.events import Say
+from banker.text.i18n import LANGUAGES
+from banker.journal.records import Transaction
 from banker.rules.bankruptcy import bankrupt
 from banker.rules.buildings import build, sell_building, sell_down
 from banker.rules.jackpot import pay_pot, take_pot
@@ -20,8 +20,8 @@ from banker.rules.purchase import buy
 from banker.rules.rent import rent
 from banker.rules.taxes import income_tax, jail_fine, luxury_tax, pass_go
 from banker.rules.trades import Offer, draw_jail_card, trade, use_jail_card
-from banker.undo import undo_last
-from banker.voice import record_said
+from banker.fold.undo import undo_last
+from banker.unit.voice import record_said
 from firmware_sim.memory_store import MemoryStore
 from runtime.languages import translations_for
 from runtime.ledger import Ledger

@@ -1,4 +1,4 @@
-"""The voice's sink (runtime/voice.py): real speech from espeak-ng, a newer utterance replacing a stale one, and the
+"""The voice's sink (runtime/speaker.py): real speech from espeak-ng, a newer utterance replacing a stale one, and the
 shell never waiting for it. No sound card is needed: the WAV is measured, the player is a fake or ALSA's null."""
 
 from __future__ import annotations
@@ -11,10 +11,10 @@ import time
 
 import pytest
 
-from banker.events import Say
+from banker.unit.events import Say
 from runtime.shell import Shell
-from runtime.voice import AMPLITUDE, AplayPlayer, Speaker, Utterance, espeak_wav
-from runtime.voice import log as voice_log
+from runtime.speaker import AMPLITUDE, AplayPlayer, Speaker, Utterance, espeak_wav
+from runtime.speaker import log as voice_log
 from tests.conftest import Table
 from tests.voice_support import FakePlayer, measures
 
@@ -182,7 +182,7 @@ def test_say_is_an_effect_the_spy_sees(ledger):
 
 
 def table_event(kind: str, ledger, *args):
-    from banker.events import CardPlaced, KeyDown
+    from banker.unit.events import CardPlaced, KeyDown
 
     if kind == "insert":
         reader, uid = args

@@ -127,7 +127,7 @@ def test_a_cancelled_auction_and_no_bid_say_so_on_the_page(browser, table):
 def test_a_german_game_s_auction_calls_and_sale_are_german_on_the_page(browser, table, unit):
     """The core writes an auction's end as a text with its message id; the page server puts it in the game's
     language (a game played in German: FN 8 2 on the unit), and the page its calls."""
-    from banker.records import Setting
+    from banker.journal.records import Setting
 
     driver, page = table
     unit.commit(Setting("language", "de"))

@@ -9,9 +9,9 @@ from __future__ import annotations
 import time
 
 
-from banker import script
+from banker.script import syntax as script
 
-from banker import script_run
+from banker.script import run as script_run
 from firmware_sim.core_backend import CoreBackend
 from runtime.ledger import SqliteLedger
 from web import serve_in_background
@@ -177,7 +177,7 @@ def chip(driver, id_: str) -> str | None:
 
 
 def test_the_pot_and_the_time_left_change_live_and_fit_a_phone_and_a_tv(browser, tmp_path):
-    from banker.records import PlayClock
+    from banker.journal.records import PlayClock
     from banker.rules.taxes import income_tax
     from web.demo import play_house_rules_demo
 

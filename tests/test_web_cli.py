@@ -14,7 +14,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from banker.records import Posting, Transaction
+from banker.journal.records import Posting, Transaction
 from banker_cli.web_cli import web_command
 from runtime.ledger import SqliteLedger
 

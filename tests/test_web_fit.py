@@ -7,8 +7,8 @@ from pprint import pformat
 
 import pytest
 
-from banker.i18n import LANGUAGES
-from banker.records import Setting
+from banker.text.i18n import LANGUAGES
+from banker.journal.records import Setting
 from banker.rules import draw_jail_card
 from firmware_sim.core_backend import CoreBackend
 from runtime.ledger import SqliteLedger

@@ -1,6 +1,6 @@
 """The table page's house rules and modes (issue 21): the Free Parking pot, the time left, the modes, the sentences.
 
-Records are built directly (the core's acts and rules, :func:`banker.game.apply`);
+Records are built directly (the core's acts and rules, :func:`banker.fold.game.apply`);
 the sources are checked to publish a state for a play-clock record as they do
 for a transaction.
 """
@@ -11,12 +11,12 @@ import json
 
 import pytest
 
-from banker import acts
-from banker.game import apply, replay
-from banker.records import GameSettings, PlayClock
+from banker.fold import acts
+from banker.fold.game import apply, replay
+from banker.journal.records import GameSettings, PlayClock
 from banker.rules.jackpot import pay_pot, take_pot
 from banker.rules.taxes import income_tax, jail_fine
-from banker.undo import undo_last
+from banker.fold.undo import undo_last
 from cards import editions
 from runtime.ledger import SqliteLedger
 from web.demo import play_house_rules_demo

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import segno
 
-from banker.authority import PIN_SETTING, hash_pin
-from banker.events import RenewWebToken, WebAddress
+from banker.fold.authority import PIN_SETTING, hash_pin
+from banker.unit.events import RenewWebToken, WebAddress
 from render import render_image
 
 URL = "http://192.168.1.23:8080/?t=Ab3dEf6hIj9kLm0n"
@@ -165,6 +165,6 @@ def test_a_unit_that_boots_before_its_wifi_shows_the_code_once_it_has_an_address
 
 
 def test_a_malformed_page_address_is_a_host_name_not_a_crash():
-    from banker import views
+    from banker.unit import views
 
     assert views.page_reach("http://[::1") == "lan"

@@ -7,7 +7,7 @@ from types import MappingProxyType
 
 import pytest
 
-from banker.records import BANK, Posting, Transaction
+from banker.journal.records import BANK, Posting, Transaction
 from banker.rules.bankruptcy import bankrupt
 from banker.rules.buildings import build, sell_building, sell_down
 from banker.rules.purchase import buy

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from banker.i18n import LANGUAGES
-from banker.records import Setting
+from banker.text.i18n import LANGUAGES
+from banker.journal.records import Setting
 from banker.rules import bankrupt
 from runtime.ledger import SqliteLedger
 from web import serve_in_background
@@ -107,7 +107,7 @@ def _house_rules_game(language: str):
 
 
 def test_the_game_line_the_time_and_the_end_are_in_the_games_language():
-    from banker.records import PlayClock
+    from banker.journal.records import PlayClock
 
     with _house_rules_game("de") as ledger:
         game = _state(ledger)["game"]

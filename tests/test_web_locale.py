@@ -8,7 +8,7 @@ import re
 import urllib.request
 from datetime import UTC, datetime
 
-from banker.records import Setting
+from banker.journal.records import Setting
 from runtime.ledger import SqliteLedger
 from tests.web_support import PHONE, as_device, until
 from web import serve_in_background

@@ -11,8 +11,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from banker.events import RenewWebToken, WebAddress
-from banker.records import Posting, Transaction
+from banker.unit.events import RenewWebToken, WebAddress
+from banker.journal.records import Posting, Transaction
 from runtime.ledger import SqliteLedger
 from web import serve_in_background
 

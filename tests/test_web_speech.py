@@ -10,8 +10,8 @@ from __future__ import annotations
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
-from banker import script
-from banker import script_run
+from banker.script import syntax as script
+from banker.script import run as script_run
 from firmware_sim.core_backend import CoreBackend
 from runtime.ledger import SqliteLedger
 from web import serve_in_background
@@ -80,7 +80,7 @@ def test_off_until_turned_on_then_each_commit_once_in_words_and_remembered(brows
 
 
 def test_in_the_games_language_and_never_for_a_state_without_a_new_transaction(browser, tmp_path):
-    from banker.records import PlayClock, Setting
+    from banker.journal.records import PlayClock, Setting
     from banker.rules.taxes import income_tax
     from web.demo import play_house_rules_demo
 

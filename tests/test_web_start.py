@@ -10,9 +10,9 @@ from __future__ import annotations
 import pytest
 
 import store.sqlite_store
-from banker.history import worth_trail
-from banker.records import Posting, Transaction
-from banker.worth_trail import TRAIL_POINTS, WorthPoint, WorthTrail
+from banker.fold.history import worth_trail
+from banker.journal.records import Posting, Transaction
+from banker.journal.worth_trail import TRAIL_POINTS, WorthPoint, WorthTrail
 from runtime.ledger import SqliteLedger
 from web.demo import play_demo
 from web.source import FileSource

@@ -8,7 +8,7 @@ import stat
 
 import segno
 
-from banker.records import Posting, Transaction
+from banker.journal.records import Posting, Transaction
 from runtime.ledger import SqliteLedger
 from web.background import page_url, phone_url
 from web.demo import play_demo
@@ -94,7 +94,7 @@ def test_standings_in_the_state(tmp_path):
 
 
 def test_a_ledger_with_no_game_yet(tmp_path):
-    from banker.game import Game
+    from banker.fold.game import Game
 
     s = state(Game(), [], WorthHistory(), seq=0)
     assert s["game"] is None and s["players"] == []
@@ -200,7 +200,7 @@ def test_the_address_is_worked_out_when_asked_and_never_loopback_for_a_phone():
 
 
 def test_the_core_tells_a_phones_address_from_one_no_phone_can_open():
-    from banker.views import page_reach
+    from banker.unit.views import page_reach
 
     assert page_reach("http://192.168.1.23:8080/?t=x") == page_reach("http://banker.local:8080/?t=x") == "lan"
     assert page_reach("http://0.0.0.0:8080/?t=x") == page_reach("http://[::]:8080/?t=x") == "no-network"

@@ -3,10 +3,10 @@
 :func:`serve_in_background` starts it and returns a :class:`PageServer`
 handle once it listens: its ``url`` (with the token), ``renew_token()``,
 ``on_effect`` (give it to :class:`runtime.shell.Shell` as ``on_effect``: it
-carries out :class:`banker.events.RenewWebToken` and sends a live auction's
-:class:`banker.events.LiveState` to the pages) and ``close()``. With
+carries out :class:`banker.unit.events.RenewWebToken` and sends a live auction's
+:class:`banker.unit.events.LiveState` to the pages) and ``close()``. With
 ``post`` (the shell's :meth:`~runtime.shell.Shell.post`) it tells the unit
-its address as a :class:`banker.events.WebAddress`, again after a renewal,
+its address as a :class:`banker.unit.events.WebAddress`, again after a renewal,
 and ``None`` once closed, so ``FN K`` can show it.
 """
 
@@ -68,7 +68,7 @@ def phone_url(host: str, port: int, token: str, *, lan: Callable[[], str | None]
     """The address ``FN K`` shows as a code: for a wildcard host the LAN address worked out now (``lan()``).
 
     With no LAN address yet it is the wildcard itself (``http://0.0.0.0:8080/...``),
-    which ``FN K`` shows as "No network yet" (:func:`banker.views.page_reach`),
+    which ``FN K`` shows as "No network yet" (:func:`banker.unit.views.page_reach`),
     never a loopback address a phone can't open.
     """
     if host in ANY_ADDRESS:
@@ -143,7 +143,7 @@ class PageServer:
 
     def on_effect(self, effect) -> None:
         """Carry out an effect the shell has no device for (``Shell(..., on_effect=server.on_effect)``)."""
-        from banker.events import LiveState, RenewWebToken  # loaded by the shell already; ``banker web`` never
+        from banker.unit.events import LiveState, RenewWebToken  # loaded by the shell already; ``banker web`` never
 
         if isinstance(effect, RenewWebToken):
             self.renew_token()
@@ -160,7 +160,7 @@ class PageServer:
     def _announce(self, url: str | None) -> None:
         self._announced = url
         if self._post is not None:
-            from banker.events import WebAddress  # the unit's events: ``banker web`` (no unit) never loads them
+            from banker.unit.events import WebAddress  # the unit's events: ``banker web`` (no unit) never loads them
 
             self._post(WebAddress(url, self._clock()))
 
@@ -215,7 +215,7 @@ def serve_in_background(ledger_or_path, config=None, *, post: Callable | None = 
     snapshots) or a ledger file's path. ``config``: a
     :class:`runtime.config.WebConfig` (or a whole :class:`runtime.config.Config`)
     for the address; ``host``/``port`` override it. ``post``: the shell's
-    ``post``, told the address for ``FN K`` (:class:`banker.events.WebAddress`,
+    ``post``, told the address for ``FN K`` (:class:`banker.unit.events.WebAddress`,
     with ``clock()`` as its time) at start, after a renewal, and whenever it
     changes (looked at every :data:`ADDRESS_SECONDS`); ``lan``: how this
     machine's LAN address is worked out (:func:`lan_address`; tests fake it). Raises :class:`OSError` if the port is taken,

@@ -10,10 +10,10 @@ fixed bytes so that it is the same every time.
 
 from __future__ import annotations
 
-from banker import script
-from banker.records import GameSettings, PlayClock
+from banker.script import syntax as script
+from banker.journal.records import GameSettings, PlayClock
 
-from banker import script_run
+from banker.script import run as script_run
 
 #: The keypad script of the demo game.
 DEMO = """\
@@ -93,7 +93,7 @@ def play_house_rules_demo(ledger, *, played: float = 48 * 60) -> None:
     """A short game of four with the house rules on ``ledger`` (a :class:`runtime.ledger.Ledger` with no PIN set):
     the deal, taxes and the jail fine into the pot, Bob takes it, a payment in; ``played`` seconds of its 90 minutes
     played (48 min: 42 min left)."""
-    from banker import acts
+    from banker.fold import acts
     from banker.rules.jackpot import pay_pot, take_pot
     from banker.rules.taxes import income_tax, jail_fine, luxury_tax
 

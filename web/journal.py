@@ -8,7 +8,7 @@ as text, never as HTML. It is read from the transaction's postings and
 estate changes (who gave what to whom), so it holds for every record the
 unit writes, old ledgers' too; a kind it doesn't know is written from its
 postings. Stored text (names, memos) is hostile when it leaves the unit
-(docs/security.md): it passes :func:`banker.visible.shown`, so a bidi
+(docs/security.md): it passes :func:`banker.text.visible.shown`, so a bidi
 override or a control character shows as ``\\u202e``, never acts.
 Each sentence is a ``page`` text of the catalogs (:mod:`web.texts`), in the
 game's language: its ``{fields}`` are names, amounts and deeds.
@@ -19,12 +19,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from string import Formatter
 
-from banker.game import Game
-from banker.i18n import ENGLISH, Tr
+from banker.fold.game import Game
+from banker.text.i18n import ENGLISH, Tr
 from banker.money import format_amount
-from banker.records import BANK, POT, HousesChange, JailCardChange, OwnerChange, Posting, Transaction
+from banker.journal.records import BANK, POT, HousesChange, JailCardChange, OwnerChange, Posting, Transaction
 from banker.rules.estate import HOTEL
-from banker.visible import shown
+from banker.text.visible import shown
 
 from .texts import pgettext, say
 

@@ -52,8 +52,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent.parent / "docs" / "img")
     args = parser.parse_args(argv)
-    from banker.i18n import LANGUAGE_KEY
-    from banker.records import Setting
+    from banker.text.i18n import LANGUAGE_KEY
+    from banker.journal.records import Setting
     from runtime.ledger import SqliteLedger
 
     args.out.mkdir(parents=True, exist_ok=True)

@@ -33,7 +33,7 @@ from importlib import resources
 from aiohttp import web
 from aiohttp.web_protocol import RequestHandler
 
-from banker.visible import shown
+from banker.text.visible import shown
 
 from .gzipped import Gzipped, GzipStream, Plain, accepts_gzip
 from .tokens import TokenStore
@@ -81,7 +81,7 @@ def page_bytes() -> tuple[bytes, str]:
 
 class Redact(logging.Filter):
     """Cuts tokens (``t=...``, ``Bearer ...`` and the current one) out of a log line and its traceback, and shows
-    its control characters visibly (:func:`banker.visible.shown`): a request or a name can't drive the terminal."""
+    its control characters visibly (:func:`banker.text.visible.shown`): a request or a name can't drive the terminal."""
 
     PATTERN = re.compile(r"(t=|bearer\s+)[A-Za-z0-9_\-]+", re.IGNORECASE)
 
@@ -299,7 +299,7 @@ class WebServer:
             self.hub.publish(self._event)
 
     def publish_live(self, data: dict | None) -> None:
-        """Send the unit's live view (:class:`banker.events.LiveState`: a running auction, a deal being built) to
+        """Send the unit's live view (:class:`banker.unit.events.LiveState`: a running auction, a deal being built) to
         every page, from the server's loop. A page that connects meanwhile gets it after the state, until it ends
         (an auction's ``state`` not ``"open"``) or goes (None). A slow page skips older live views before any
         state: each one is whole. Its texts are the core's, put in the page's language here."""

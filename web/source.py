@@ -4,7 +4,7 @@ Either way the page never blocks the unit. :class:`FileSource` opens its
 own read-only :class:`store.SqliteStore` on the ledger file (in the server's
 thread: SQLite's WAL lets a reader read while the unit appends, and the
 reader takes no lock) and folds each new record into its own
-:class:`~banker.game.Game` with :func:`banker.game.apply`, exactly as the
+:class:`~banker.fold.game.Game` with :func:`banker.fold.game.apply`, exactly as the
 unit does. It serves ``banker web`` beside a running unit and a unit's own
 page alike. Opening folds only from the last snapshot, whatever the
 ledger's size: the worth chart's trail is the one that snapshot carries
@@ -28,10 +28,10 @@ from pathlib import Path
 from collections.abc import Callable
 
 from banker.errors import CorruptLedger, Refused
-from banker.game import Game, apply, from_snapshot, replay
-from banker.history import follow_trail, worth_point, worth_trail
-from banker.records import MAX_PLAYERS, GameRestored, NewGame, Transaction, transactions_in
-from banker.worth_trail import WorthTrail
+from banker.fold.game import Game, apply, from_snapshot, replay
+from banker.fold.history import follow_trail, worth_point, worth_trail
+from banker.journal.records import MAX_PLAYERS, GameRestored, NewGame, Transaction, transactions_in
+from banker.journal.worth_trail import WorthTrail
 
 from .view import JOURNAL_TAIL, EntryCache, WorthHistory, state
 
@@ -219,8 +219,8 @@ def journal_tail(store, game_id: int, until: int, count: int = JOURNAL_TAIL) -> 
 
     Read backwards from ``until`` a window at a time, and only as far as
     needed: the tail is whole once ``count`` are found, or at the game's
-    :class:`~banker.records.NewGame`. Only a game that was brought back
-    (a :class:`~banker.records.GameRestored` on the way) needs the map of
+    :class:`~banker.journal.records.NewGame`. Only a game that was brought back
+    (a :class:`~banker.journal.records.GameRestored` on the way) needs the map of
     which game was current where (:meth:`store.SqliteStore.game_stretches`,
     which reads every snapshot's mark: a cost that grows with the ledger).
     """

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from functools import cache
 
-from banker.i18n import Tr
+from banker.text.i18n import Tr
 from runtime.languages import translations_for
 
 CONTEXT = "page"

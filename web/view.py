@@ -5,7 +5,7 @@ event (docs/web.md gives each field). Amounts are int dollars, each with its
 ``*_text`` written the unit's way (:func:`banker.money.format_amount`), so
 the page never formats money itself. :class:`WorthHistory` reads every
 player's total worth after each of the current game's transactions from the
-games :func:`banker.game.apply` makes of them, for the chart.
+games :func:`banker.fold.game.apply` makes of them, for the chart.
 """
 
 from __future__ import annotations
@@ -15,16 +15,16 @@ from dataclasses import dataclass, field
 from collections.abc import Iterable, Sequence
 
 from banker.errors import Refused
-from banker.game import Game, apply
-from banker.history import before_play
-from banker.i18n import Tr, translate
+from banker.fold.game import Game, apply
+from banker.fold.history import before_play
+from banker.text.i18n import Tr, translate
 from banker.money import format_amount
-from banker.play_clock import time_left_line
-from banker.records import BANK, Transaction
+from banker.unit.play_clock import time_left_line
+from banker.journal.records import BANK, Transaction
 from banker.rules import total_worth
 from banker.rules.estate import HOTEL
 from banker.rules.standings import game_over_line, standings
-from banker.voice import spoken_amount, spoken_text
+from banker.unit.voice import spoken_amount, spoken_text
 from runtime.languages import language_for, translations_for, translations_of
 
 from .journal import says
@@ -42,7 +42,7 @@ CHART_POINTS = 200
 class WorthHistory:
     """Every player's total worth after each transaction of one game (cash + deeds + buildings at cost).
 
-    Each point is read from the game :func:`banker.game.apply` makes of the
+    Each point is read from the game :func:`banker.fold.game.apply` makes of the
     transaction: :meth:`extend` takes the game the page's own fold reached,
     :meth:`of` folds a game's journal from before its first transaction. A
     journal that does not fold stops the chart (``broken``); the page goes on.
@@ -133,7 +133,7 @@ def _entry(game: Game, tx: Transaction, tr: Tr) -> dict:
 
 def heard(sentence: Sequence[str], tr: Tr) -> str:
     """A journal ``sentence`` (text and names taking turns) as the page's Read aloud says it, in the language of
-    ``tr``: its amounts in words (:func:`banker.voice.spoken_text`: "2.5 million"), ``#12`` as "number 12"."""
+    ``tr``: its amounts in words (:func:`banker.unit.voice.spoken_text`: "2.5 million"), ``#12`` as "number 12"."""
     number = say(tr, pgettext("page", "number {n}"))
     return "".join(_NUMBER.sub(lambda m: number.format(n=m.group(1)), spoken_text(part, tr)) if i % 2 == 0 else part
                    for i, part in enumerate(sentence))
@@ -185,7 +185,7 @@ def _house_rules(game: Game, journal: Sequence[Transaction], dealt: bool | None,
 
 
 def live_view(data: dict | None, game: Game | None, language: str | None = None) -> dict | None:
-    """The unit's live view (:class:`banker.events.LiveState`'s data: an auction, a deal) in the page's language:
+    """The unit's live view (:class:`banker.unit.events.LiveState`'s data: an auction, a deal) in the page's language:
     the texts the core wrote in it (an auction's end) translated, as the game's state is (``language``: the
     config's ``[unit] language``)."""
     if data is None or game is None:

@@ -8,19 +8,19 @@ details::
 The game is any :class:`Position`: an object with four attributes, which the
 rules only read::
 
-    game.edition    banker.deeds.Edition       the deed set
+    game.edition    banker.rules.deeds.Edition       the deed set
     game.estate     banker.rules.estate.Estate  deeds, buildings, mortgages, jail cards
     game.balances   Mapping[int, int]           cash by card id, in dollars
     game.rules      RuleSettings                the house rules
 
-The unit's :class:`banker.game.Game` is one; so is the rules tests' ``Table``.
+The unit's :class:`banker.fold.game.Game` is one; so is the rules tests' ``Table``.
 The worth functions take the game too: ``total_worth(game, player)``,
 ``end_game_worth(game, player)``, ``ranking(game, players)``.
 
 A rule returns a :class:`Deal` (postings, estate changes, a one-line
 summary, a kind) or raises :class:`banker.errors.Refused` having decided
 nothing. The caller commits ``deal.to_transaction()`` to the ledger; the
-fold (:func:`banker.game.apply`) is the one place that checks funds and
+fold (:func:`banker.fold.game.apply`) is the one place that checks funds and
 refuses a transaction a payer cannot cover (:class:`~banker.errors.InsufficientFunds`,
 with ``shortfall``).
 
@@ -29,10 +29,10 @@ Modules, by topic: ``position`` (what the rules read of a game), ``estate``
 ``settings`` (house rules), ``holdings`` (questions about an estate),
 ``purchase``, ``rent``, ``buildings``, ``mortgages``, ``trades``,
 ``taxes``, ``bankruptcy``, ``worth``.
-:func:`net_flows` is :func:`banker.records.net_flows`, re-exported.
+:func:`net_flows` is :func:`banker.journal.records.net_flows`, re-exported.
 """
 
-from banker.records import net_flows
+from banker.journal.records import net_flows
 from banker.rules.bankruptcy import bankrupt
 from banker.rules.buildings import build, sell_building, sell_down
 from banker.rules.deal import Deal

@@ -1,5 +1,5 @@
 """Bankruptcy: a retiring player's buildings, cash, deeds and jail cards go to the creditor player or to the bank,
-and the player is out of the game (a :class:`~banker.records.RetiredChange` in the same deal; its undo brings
+and the player is out of the game (a :class:`~banker.journal.records.RetiredChange` in the same deal; its undo brings
 them back).
 
 The unit cannot know whether the player could still raise the money, so it
@@ -12,10 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from banker.i18n import _
-from banker.deeds import Deed
+from banker.text.i18n import _
+from banker.rules.deeds import Deed
 from banker.errors import Refused
-from banker.records import BANK, Posting
+from banker.journal.records import BANK, Posting
 from banker.rules.deal import Deal, pay
 from banker.rules.estate import (Change, Estate, houses_change, jail_card_change, mortgaged_change, owner_change,
                                  retired_change)

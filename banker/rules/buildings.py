@@ -15,10 +15,10 @@ works).
 
 from __future__ import annotations
 
-from banker.i18n import _
-from banker.deeds import Deed, Edition
+from banker.text.i18n import _
+from banker.rules.deeds import Deed, Edition
 from banker.errors import AmountError, Refused
-from banker.records import BANK
+from banker.journal.records import BANK
 from banker.rules.deal import Deal, pay, require_amount
 from banker.rules.estate import HOTEL, Estate, houses_change
 from banker.rules.holdings import (
@@ -32,7 +32,7 @@ from banker.rules.holdings import (
 )
 from banker.rules.position import Position
 from banker.rules.settings import RuleSettings
-from banker.screen import LINE_WIDTH
+from banker.text.i18n import LINE_WIDTH
 
 
 def build(game: Position, *, player: int, slug: str, price: int | None = None) -> Deal:

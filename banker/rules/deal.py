@@ -1,6 +1,6 @@
 """What a rule returns: a Deal (money postings plus estate changes, with a one-line summary).
 
-A rule does not check funds: the fold (:func:`banker.game.apply`) is the one
+A rule does not check funds: the fold (:func:`banker.fold.game.apply`) is the one
 place that refuses a transaction taking a balance below zero.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from banker.errors import AmountError
-from banker.records import Posting, Transaction, net_flows
+from banker.journal.records import Posting, Transaction, net_flows
 from banker.rules.estate import Change
 
 

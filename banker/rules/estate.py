@@ -1,7 +1,7 @@
 """The estate: who owns each deed, its buildings and mortgage, the jail cards; changed only by reversible changes.
 
 An :class:`Estate` is immutable. It changes by :func:`apply` of *changes*,
-typed values (:data:`banker.records.EstateChange`) that record the value
+typed values (:data:`banker.journal.records.EstateChange`) that record the value
 before AND after, so that a journal can replay them (:func:`replay`) and
 undo them (:func:`reverse`)::
 
@@ -24,10 +24,10 @@ from typing import TYPE_CHECKING
 from collections.abc import Iterable, Mapping
 
 from banker.errors import Refused
-from banker.records import EstateChange, HousesChange, JailCardChange, MortgageChange, OwnerChange, RetiredChange
+from banker.journal.records import EstateChange, HousesChange, JailCardChange, MortgageChange, OwnerChange, RetiredChange
 
 if TYPE_CHECKING:
-    from banker.deeds import Edition
+    from banker.rules.deeds import Edition
 
 #: The ``houses`` value of a lot with a hotel.
 HOTEL = 5

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from banker.i18n import _
-from banker.deeds import Deed, Edition
+from banker.text.i18n import _
+from banker.rules.deeds import Deed, Edition
 from banker.errors import Refused
 from banker.rules.estate import HOTEL, Estate
 from banker.rules.settings import RuleSettings

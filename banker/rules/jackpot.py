@@ -1,6 +1,6 @@
 """The Free Parking jackpot (a house rule): taxes and the jail fine go into a pot; who lands there takes it.
 
-The pot is a party of its own in the postings (:data:`banker.records.POT`),
+The pot is a party of its own in the postings (:data:`banker.journal.records.POT`),
 so its money is in the ledger's balances and counts in every audit. When a
 game has the rule (:attr:`RuleSettings.jackpot`, the seed), :func:`fund`
 is where a tax or fine goes; :func:`take_pot` pays the whole pot to the
@@ -9,10 +9,10 @@ player and the bank puts the seed back in, in one deal.
 
 from __future__ import annotations
 
-from banker.i18n import _
+from banker.text.i18n import _
 from banker.errors import Refused
 from banker.money import format_amount
-from banker.records import BANK, POT
+from banker.journal.records import BANK, POT
 from banker.rules.deal import Deal, pay, require_amount
 from banker.rules.position import Position
 

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from banker.i18n import _
-from banker.deeds import Deed, Edition
+from banker.text.i18n import _
+from banker.rules.deeds import Deed, Edition
 from banker.errors import Refused
-from banker.records import BANK, Posting
+from banker.journal.records import BANK, Posting
 from banker.rules.deal import Deal, pay
 from banker.rules.estate import Change, Estate, mortgaged_change
 from banker.rules.holdings import group_is_built, require_owner

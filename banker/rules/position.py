@@ -1,7 +1,7 @@
 """What the rules read of a game: the Position protocol (edition, estate, balances, rules).
 
 Every rule takes a position as its one positional argument. Anything with
-these four attributes is one: the unit's immutable :class:`banker.game.Game`,
+these four attributes is one: the unit's immutable :class:`banker.fold.game.Game`,
 and the in-memory :class:`tests.rules_table.Table` of the rules tests. The
 rules only read a position; they never change it.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Protocol
 from collections.abc import Mapping
 
-from banker.deeds import Edition
+from banker.rules.deeds import Edition
 from banker.rules.estate import Estate
 from banker.rules.settings import RuleSettings
 

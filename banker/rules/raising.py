@@ -28,8 +28,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from collections.abc import Mapping
 
-from banker.i18n import _
-from banker.deeds import Deed, Edition
+from banker.text.i18n import _
+from banker.rules.deeds import Deed, Edition
 from banker.errors import Refused
 from banker.money import format_amount
 from banker.rules.buildings import sell_building, sell_down

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from banker.i18n import _
-from banker.deeds import Deed, Edition
+from banker.text.i18n import _
+from banker.rules.deeds import Deed, Edition
 from banker.errors import AmountError, Refused
-from banker.records import BANK
+from banker.journal.records import BANK
 from banker.rules.deal import Deal, pay
 from banker.rules.estate import Estate
 from banker.rules.holdings import owns_group

@@ -21,7 +21,7 @@ class RuleSettings:
     ``luxury_tax``: override the edition's Luxury Tax (older sets: 750K);
     None keeps the edition's amount.
     ``jackpot``: the Free Parking house rule's seed (None: no pot): taxes and
-    the jail fine go into the pot (:data:`banker.records.POT`) instead of the
+    the jail fine go into the pot (:data:`banker.journal.records.POT`) instead of the
     bank, and the bank puts the seed back each time the pot is taken.
     """
 

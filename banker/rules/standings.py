@@ -1,9 +1,9 @@
 """Standings and worth of a game's players: the worth the keypad, the CLI and the table page show, who leads, when it ends.
 
 The valuations are :mod:`banker.rules.worth`'s; this module applies them to a
-game (any :class:`Table`: the unit's :class:`banker.game.Game` is one) by
+game (any :class:`Table`: the unit's :class:`banker.fold.game.Game` is one) by
 card id and name, for every reader of a game: the keypad's worth and
-standings screens (:mod:`banker.flows.player`, :mod:`banker.flows.game`),
+standings screens (:mod:`banker.unit.flows.player`, :mod:`banker.unit.flows.game_menu`),
 ``banker rules state`` and the table page (``web/view.py``).
 """
 
@@ -12,8 +12,8 @@ from __future__ import annotations
 from typing import Protocol
 from collections.abc import Sequence
 
-from banker.i18n import _, _n
-from banker.records import Card
+from banker.text.i18n import _, _n
+from banker.journal.records import Card
 from banker.rules.position import Position
 from banker.rules.worth import end_game_worth, ranking, total_worth
 

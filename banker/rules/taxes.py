@@ -3,9 +3,9 @@
 
 from __future__ import annotations
 
-from banker.i18n import _
+from banker.text.i18n import _
 from banker.errors import Refused
-from banker.records import BANK
+from banker.journal.records import BANK
 from banker.rules.deal import Deal, pay
 from banker.rules.jackpot import fund
 from banker.rules.position import Position

@@ -12,10 +12,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from collections.abc import Iterable
 
-from banker.i18n import _, _n
-from banker.deeds import Edition
+from banker.text.i18n import _, _n
+from banker.rules.deeds import Edition
 from banker.errors import AmountError, Refused
-from banker.records import Posting
+from banker.journal.records import Posting
 from banker.rules.deal import Deal, pay
 from banker.rules.estate import Change, Estate, jail_card_change, owner_change
 from banker.rules.holdings import group_is_built, require_owner

@@ -14,9 +14,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from banker.events import READERS, CardPlaced, CardRemoved, Event, ReaderFault, ReaderRecovered
-from banker.records import Card
-from banker.script import made_up_uid
+from banker.unit.events import READERS, CardPlaced, CardRemoved, Event, ReaderFault, ReaderRecovered
+from banker.journal.records import Card
+from banker.script.syntax import made_up_uid
 
 from .layout import MAX_TILES
 from .words import pgettext

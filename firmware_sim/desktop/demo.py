@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from banker.script import made_up_uid
+from banker.script.syntax import made_up_uid
 
 DEMO_PLAYERS = ("Alice", "Bob", "Cleo", "Dan")
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 import pygame
 from PIL import Image
 
-from banker.events import KEYS, READERS
-from banker.i18n import ENGLISH, Tr
-from banker.screen import Screen
+from banker.unit.events import KEYS, READERS
+from banker.text.i18n import ENGLISH, Tr
+from banker.unit.screen import Screen
 from render import render_image
 
 from . import layout as L  # noqa: N812  (the layout's measures, read as L.MARGIN, L.TILE...)

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from PIL import Image
 
-from banker.events import KEYS, READERS
+from banker.unit.events import KEYS, READERS
 from render import HEIGHT, WIDTH
 
 Rect = tuple[int, int, int, int]  # x, y, width, height

@@ -4,7 +4,7 @@ What the panels say is a pure function of the game value the ledger holds
 (plus which card lies on which reader, and the catalog of the game's
 language), so :class:`PanelSource` works it out only when one of them
 changes, and never reads the whole journal: a new
-transaction comes with the game (:attr:`banker.game.Game.last`), and a game
+transaction comes with the game (:attr:`banker.fold.game.Game.last`), and a game
 that changed otherwise (a new game, a restored one) is read back by the ids
 of its last few transactions. A frame costs the same at the first
 transaction and at the hundred-thousandth.
@@ -17,9 +17,9 @@ from collections import deque
 from dataclasses import dataclass
 
 from banker.errors import BankerError
-from banker.i18n import ENGLISH, Text, Tr, translate
+from banker.text.i18n import ENGLISH, Text, Tr, translate
 from banker.money import format_amount
-from banker.records import BANK, POT, Transaction
+from banker.journal.records import BANK, POT, Transaction
 from banker.rules.estate import HOTEL
 
 #: Transactions the ledger panel lists, newest first.

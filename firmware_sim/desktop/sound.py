@@ -17,7 +17,7 @@ from array import array
 from contextlib import contextmanager
 from collections.abc import Iterator
 
-from banker.events import TONES, Tone
+from banker.unit.events import TONES, Tone
 
 #: Each tone as (frequency Hz, milliseconds) notes; frequency 0 is a rest.
 MELODIES: dict[str, tuple[tuple[int, int], ...]] = {
@@ -133,7 +133,7 @@ class ToneBuzzer:
 
 
 class MixerPlayer:
-    """The voice's player on the desktop (:class:`runtime.voice.Speaker`): each WAV on a pygame.mixer channel of
+    """The voice's player on the desktop (:class:`runtime.speaker.Speaker`): each WAV on a pygame.mixer channel of
     its own beside the buzzer's (the mixer runs at espeak-ng's 22,050 Hz, 16-bit)."""
 
     def __init__(self, channel: int = 1) -> None:
@@ -173,6 +173,6 @@ def desktop_voice(buzzer: ToneBuzzer, voice):
     voice is off or the buzzer found no audio device."""
     if not buzzer.audible:
         return None
-    from runtime.voice import open_speaker
+    from runtime.speaker import open_speaker
 
     return open_speaker(voice, MixerPlayer())

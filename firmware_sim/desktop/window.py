@@ -2,7 +2,7 @@
 
 One thread (the one that calls :meth:`DesktopSim.frame` or :meth:`DesktopSim.run`)
 owns the unit: each frame turns the window's mouse and keyboard events into
-key and card events, posts a :class:`~banker.events.Tick` every 100 ms,
+key and card events, posts a :class:`~banker.unit.events.Tick` every 100 ms,
 pumps the :class:`~drivers.shell.Shell`, and draws: the unit's words in the
 game's language (its ``FN 8`` choice, else the config's ``[unit] language``),
 as the unit's own screen, and a new choice from the frame it is made in.
@@ -19,9 +19,9 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 import pygame  # noqa: E402
 
 from banker.errors import BankerError  # noqa: E402
-from banker.events import KEYS, READERS, Event, KeyDown, KeyUp, Tick  # noqa: E402
-from banker.i18n import Tr  # noqa: E402
-from banker.screen import Screen  # noqa: E402
+from banker.unit.events import KEYS, READERS, Event, KeyDown, KeyUp, Tick  # noqa: E402
+from banker.text.i18n import Tr  # noqa: E402
+from banker.unit.screen import Screen  # noqa: E402
 from render import DIGITS  # noqa: E402
 from runtime.shell import Shell  # noqa: E402
 

@@ -20,8 +20,8 @@ transaction read back from the journal carries only in English words).
 
 from __future__ import annotations
 
-from banker.game import Game
-from banker.i18n import Tr
+from banker.fold.game import Game
+from banker.text.i18n import Tr
 from runtime.languages import translations_of
 
 #: The gettext context of the window's words.

@@ -1,0 +1,54 @@
+"""What the audit checks of a game's openings: the start balances, the Free Parking pot's seed, the short game's deal.
+
+:func:`openings` gives the problems of one new game's or enrolment's
+openings against the game's settings (:mod:`banker.audit.checks` runs it
+over every record).
+"""
+
+from __future__ import annotations
+
+from banker.audit.findings import Problem
+from banker.rules.deeds import Edition
+from banker.fold.game import Game
+from banker.money import format_amount
+from banker.journal.records import BANK, POT, Enrolment, NewGame, OwnerChange, Record, Transaction
+
+
+def openings(record: Record, game: Game) -> list[Problem]:
+    """A new game's or an enrolment's openings that are not what the game's settings give: a start balance other
+    than the game's, a Free Parking seed other than its own, a short game's deal not at the printed prices."""
+    if isinstance(record, NewGame):
+        settings, openings = record.settings, record.openings
+    elif isinstance(record, Enrolment):
+        settings, openings = game.settings, (record.opening,)
+    else:
+        return []
+    problems = []
+    for tx in openings:
+        amounts = [p.amount for p in tx.postings]
+        if tx.kind == "opening" and sum(amounts) != settings.start_balance:
+            problems.append(Problem(tx.id, f"opens with {format_amount(sum(amounts))}, but the game's start balance "
+                                           f"is {format_amount(settings.start_balance)}"))
+        elif tx.kind == "pot-seed" and (settings.jackpot is None or [(p.payer, p.payee, p.amount) for p in
+                                                                     tx.postings] != [(BANK, POT, settings.jackpot)]):
+            problems.append(Problem(tx.id, "seeds the Free Parking pot with other than the game's seed"))
+        elif tx.kind == "deal" and not _dealt_at_prices(tx, game.editions.get(settings.edition)):
+            problems.append(Problem(tx.id, "deals deeds other than at their printed prices"))
+        elif tx.kind not in ("opening", "pot-seed", "deal") or (tx.kind == "deal" and not settings.is_short_game):
+            problems.append(Problem(tx.id, f"a {tx.kind} entry among a game's openings"))
+    return problems
+
+
+def _dealt_at_prices(tx: Transaction, edition: Edition | None) -> bool:
+    """Whether each player of a short game's deal paid the bank the printed prices of the deeds dealt to them."""
+    owed: dict[int, int] = {}
+    for change in tx.changes:
+        if type(change) is not OwnerChange or change.before is not BANK or edition is None:
+            return False
+        owed[change.after] = owed.get(change.after, 0) + edition.deed(change.slug).price
+    paid: dict[int, int] = {}
+    for p in tx.postings:
+        if p.payee is not BANK or p.payer is BANK:
+            return False
+        paid[p.payer] = paid.get(p.payer, 0) + p.amount
+    return paid == owed

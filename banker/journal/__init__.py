@@ -1,0 +1,1 @@
+"""The journal's records: typed, immutable, append-only (transactions, estate and key records)."""

@@ -1,0 +1,122 @@
+"""The game menu (``FN GO`` with no card): the standings that end a short or time-limit game, and new games with rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from banker.text.i18n import _, _n
+from banker.unit import views
+from banker.fold.acts import new_game
+from banker.errors import Refused
+from banker.unit.events import Key
+from banker.fold.game import Game
+from banker.unit.modes.base import STAY, Ctx, Reply
+from banker.money import format_amount
+from banker.journal.records import GameSettings
+from banker.rules.standings import standings
+from banker.unit.screen import Screen
+from banker.unit.flows.common import Flow
+from banker.unit.flows.game_options import GameLength, PotSeed, modes_summary, with_key
+
+#: The new games the menu offers: key -> (houses for a hotel, Income Tax 10% option, what the screen calls it,
+#: and in a word).
+NEW_GAMES = {
+    Key.D1: (4, False, _('official rules'), _('official')),
+    Key.D2: (4, True, _('Income Tax {rate} option', rate="10%"), _('10% tax')),
+    Key.D3: (3, False, _('short game'), _('short game')),
+}
+PER_PAGE = 3
+
+
+@dataclass(frozen=True)
+class GameMenu(Flow):
+    """No card on a reader: ``0`` standings, ``1``-``3`` a new game with rules."""
+
+    def screen(self, ctx: Ctx) -> Screen:
+        rules = _('short game') if ctx.game.is_short_game else _('game')
+        return views.screen(_('Game menu ({rules})', rules=rules), _('0 Standings'), _('New: 1 official'), _('2 10% tax  3 short'))
+
+    def press(self, ctx: Ctx, key: Key) -> Reply:
+        if key == Key.D0:
+            return ctx.enter(Standings())
+        if key in NEW_GAMES:
+            return ctx.enter(ConfirmNewGame(key))
+        return ctx.refuse(views.refused(_('0 Standings'), _('1 2 3 New game')), then=STAY)
+
+
+@dataclass(frozen=True)
+class Standings(Flow):
+    """The players still in the game ranked by the end-of-game value; ``0`` turns the page."""
+
+    page: int = 0
+
+    def screen(self, ctx: Ctx) -> Screen:
+        rows = standings(ctx.game)
+        pages = max(1, -(-len(rows) // PER_PAGE))
+        shown = rows[self.page % pages * PER_PAGE:][:PER_PAGE]
+        title = _('Standings {page}/{pages}', page=self.page % pages + 1, pages=pages) if pages > 1 else _('Standings')
+        return views.screen(title, *(f"{place}. {name} {format_amount(worth)}" for place, name, worth in shown))
+
+    def press(self, ctx: Ctx, key: Key) -> Reply:
+        if key != Key.D0:
+            return ctx.refuse(views.refused(_('0 next page'), _('C done')), then=STAY)
+        return ctx.enter(replace(self, page=self.page + 1))
+
+
+@dataclass(frozen=True)
+class ConfirmNewGame(Flow):
+    """A new game with the chosen rules (the current one is archived) and its house rules and modes
+    (:mod:`banker.unit.flows.game_options`: ``4`` the pot, ``5`` the time limit, ``6`` the sums); ``M`` confirms, the PIN
+    when they change (:mod:`banker.fold.authority`)."""
+
+    choice: str
+    settings: GameSettings | None = None  # the new game's modes chosen so far (None: the current game's)
+
+    def _settings(self, ctx: Ctx) -> GameSettings:
+        houses, choice, _title, _word = NEW_GAMES[self.choice]
+        base = self.settings or ctx.game.settings
+        return replace(base, houses_for_hotel=houses, income_tax_choice=choice)
+
+    def with_settings(self, settings: GameSettings) -> ConfirmNewGame:
+        return replace(self, settings=settings)
+
+    def screen(self, ctx: Ctx) -> Screen:
+        return views.screen(_('New game: {rules}?', rules=NEW_GAMES[self.choice][3]), *modes_summary(self._settings(ctx)),
+                            _('M: start  C: no'))
+
+    def press(self, ctx: Ctx, key: Key) -> Reply:
+        settings = self._settings(ctx)
+        if key in (Key.D4, Key.D5, Key.D6):
+            toggled = with_key(settings, key)
+            if toggled is not None:
+                return ctx.enter(self.with_settings(toggled))
+            return ctx.enter(PotSeed(back=self.with_settings(settings)) if key == Key.D4
+                             else GameLength(back=self.with_settings(settings), clock_known=ctx.day is not None))
+        if key != Key.M:
+            return ctx.refuse(views.refused(_('M: new game'), _('4 5 6: house rules'), _('C: keep this one')), then=STAY)
+        if ctx.panel.cards_down:
+            return ctx.refuse(views.message(_('New game?'), _('Take the cards'), _('off the readers'), error=True))
+        return StartGame(settings, NEW_GAMES[self.choice][2]).run(ctx)  # the PIN when the rules change
+
+
+@dataclass(frozen=True)
+class StartGame:
+    """The act of archiving the current game and starting one with ``settings``; every card gets the start balance
+    (a short game's deal is shuffled with the key's fresh bytes)."""
+
+    settings: GameSettings
+    title: str
+
+    def run(self, ctx: Ctx) -> Reply:
+        try:
+            record = new_game(ctx.game, self.settings, shuffle=ctx.salt)
+        except Refused as exc:
+            return ctx.refuse(views.refused(str(exc)))
+        start = format_amount(self.settings.start_balance)
+
+        def shown(after: Game) -> Screen:
+            dealt = after.is_short_game and after.cards
+            return views.screen(_('New game'), _('{amount} each', amount=start), _('Dealt 2 deeds each') if dealt else self.title,
+                                _n('Game {game}, {n} player', 'Game {game}, {n} players', len(after.cards), game=after.id))
+
+        return ctx.commit(record, shown, tone="new-game")
