@@ -35,7 +35,8 @@ from banker.fold.authority import (
     PIN_SETTING, Grant, WrongPin, hash_pin, is_peppered, pepper_verifier, pin_pepper, refusal, requires_pin,
 )
 from banker.errors import CorruptLedger, LedgerError, Refused
-from banker.fold.game import Game, apply, from_snapshot, replay
+from banker.fold.game import Game, apply, replay
+from banker.fold.opening import open_journal, with_worth
 from banker.ports import Store
 from banker.journal.records import (Card, GameSettings, JournalAccepted, PinChange, PinFailure, Record, Setting, Transaction,
                             stamped)
@@ -79,13 +80,11 @@ class Ledger:
         #: The PIN's pepper (:func:`banker.fold.authority.pin_pepper` of the ledger's key), None without the key;
         #: ``pepper`` given: another ledger's (a rehearsal on an in-memory copy checks the stored ledger's PIN).
         self.pepper: bytes | None = pepper if pepper is not None else (pin_pepper(key) if key else None)
-        found = store.last_snapshot()
-        self._snapshot_seq = found[0] if found else 0
         try:
-            start = None if found is None else from_snapshot(found[1], editions=self.editions)
-            self._game = replay(store.records(self._snapshot_seq), editions=self.editions, start=start)
+            opened = open_journal(store, editions=self.editions)
         except Refused as exc:
             raise CorruptLedger(f"{self.path}: the journal does not replay ({exc})") from exc
+        self._game, self._snapshot_seq = opened.game, opened.snapshot_seq
         writes = store.writer and store.distrust is None  # else only the banker's acceptance
         if writes:
             self._keep_authority()  # the PIN and wrong tries of the trusted journal, kept beside its anchor
@@ -166,7 +165,8 @@ class Ledger:
         self.store.maintain()
 
     def _take_snapshot(self) -> None:
-        self.commit(self._game.snapshot())
+        """Append the game's snapshot, with the table page's worth trail (carried on from the last snapshot's)."""
+        self.commit(with_worth(self.store, self._game.snapshot(), editions=self.editions))
         self._snapshot_seq = self.store.last_seq()
         self.store.anchor()
 
@@ -337,9 +337,7 @@ class Ledger:
 
     def _game_before(self, seq: int) -> Game:
         """The game as the fold held it just before entry ``seq``: the newest snapshot before it, and what follows."""
-        found = self.store.last_snapshot(before=seq)
-        start = None if found is None else from_snapshot(found[1], editions=self.editions)
-        return replay(self.store.records(found[0] if found else 0, until=seq - 1), editions=self.editions, start=start)
+        return open_journal(self.store, editions=self.editions, until=seq - 1).game
 
 
 def open_ledger(path: str | os.PathLike = ":memory:", *, writer: bool = True, clock: Callable[[], float] = time.time,

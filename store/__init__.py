@@ -38,7 +38,6 @@ _EXPORTS = {
     "key_folder": "keys",
     "latest_good_backup": "backups",
     "list_backups": "backups",
-    "load_edition": "editions",
     "restore_backup": "backups",
     "take_writer_lock": "lock",
 }

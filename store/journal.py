@@ -32,8 +32,8 @@ from banker.journal.records import (
 
 from .codec import chain_hash, decode, encode, keyed_hash
 from banker.rules.deeds import Edition
+from cards import editions as packaged_editions
 
-from .editions import all_editions
 from .hot_rows import fast_transaction, plain_transaction
 
 
@@ -105,7 +105,7 @@ Progress = Callable[[int], None]
 def game_rows(records: Iterable[Record], *, editions: Mapping[str, Edition] | None = None) -> list[GameRow]:
     """Every game the records start, oldest first: its start as the fold first held it, its transaction count as
     the fold last held it."""
-    states = game_states(records, editions=editions if editions is not None else all_editions())
+    states = game_states(records, editions=editions if editions is not None else packaged_editions())
     return [GameRow(gid, first.settings, first.started, last.transactions)
             for gid, (first, last) in sorted(states.items())]
 

@@ -29,6 +29,7 @@ from collections.abc import Callable, Mapping
 from banker.rules.deeds import Edition
 from banker.errors import CorruptLedger, Refused
 from banker.fold.game import Game, apply, fold_name, replay
+from cards import editions as packaged_editions
 from banker.journal.records import (
     Card,
     Checkpoint,
@@ -49,7 +50,6 @@ from banker.journal.records import (
 )
 
 from .backups import copy_database
-from .editions import editions_for
 from .journal import make_v2_row
 from .codec import V2_SCHEME, decode_changes, encode, keyed_hash, stamped
 from .schema import MARKED, file_path, insert_v2_row, statements, v2_statements, write_transaction
@@ -95,7 +95,7 @@ def migrate_v1(conn: sqlite3.Connection, path: str, *, clock: Callable[[], float
     """Move the schema 1 ledger behind ``conn`` to schema 2 (the caller holds the writer lock; then :func:`migrate_v2`)."""
     v1 = _read(conn, path)
     problems = _check_chain(v1)
-    walk = _Walk(v1, path, problems, editions_for({s.edition for _, s in v1.games.values()}))
+    walk = _Walk(v1, path, problems, _editions_for({s.edition for _, s in v1.games.values()}))
     entries = walk.run(clock)
     if path != ":memory:":
         target = Path(str(file_path(path)) + ".v1-backup")
@@ -162,6 +162,12 @@ def migrate_v2(conn: sqlite3.Connection, path: str, *, key: bytes, ledger_id: st
 
 
 # -- reading the v1 file ----------------------------------------------------------------------
+
+
+def _editions_for(names: set[str]) -> dict[str, Edition]:
+    """The editions among ``names`` that this banker has (an unknown one is left out: the move names it)."""
+    known = packaged_editions()
+    return {name: known[name] for name in names if name in known}
 
 
 def _read(conn: sqlite3.Connection, path: str) -> _V1:

@@ -46,7 +46,6 @@ from .lock import WriterLock, release_writer_lock, take_writer_lock
 from .migrate import V1_PROBLEMS
 from .schema import (MARKED, ROW_COLUMNS, connect, create, file_path, insert_row, meta, read_snapshot, schema_version,
                      tables, tighten, translate, write_transaction)
-from .worth import with_worth
 
 
 #: Journals at least this long are verified on every core: the chain and the records in parts (store/verify_parts.py).
@@ -325,8 +324,6 @@ class SqliteStore:
         if self.distrust is not None and not isinstance(record, (JournalAccepted, PinFailure)):
             raise refusal(self.path, self.distrust)
         done = record if record.time is not None else stamped(record, self.now())
-        if isinstance(done, Snapshot):
-            done = with_worth(self, done)  # the table page's chart, carried on (store/worth.py)
         row = make_row(self._head, self._seq + 1, done, self.key)
         try:
             with write_transaction(self._conn):

@@ -26,8 +26,8 @@ from banker.audit.findings import Audit, Problem
 from banker.audit.checks import Auditor, Part, join, part_of
 from banker.errors import CorruptLedger
 from banker.journal.records import Snapshot
+from cards import editions as packaged_editions
 
-from .editions import all_editions
 from .hot_rows import collector_paused
 from .journal import Progress, Row, decode_row
 from .walks import ChainWalk, ContentWalk
@@ -85,7 +85,7 @@ def audit_part(rows: Iterator[tuple], first: int, last: int) -> tuple[list[Probl
         snapshot = None
     if type(snapshot) is not Snapshot:
         return [Problem(None, f"journal entry {first} is not a snapshot")], [], [], 0, part_of(Auditor({}, None))
-    auditor = Auditor(all_editions(), after=snapshot)
+    auditor = Auditor(packaged_editions(), after=snapshot)
     auditor.feed(content.records(itertools.takewhile(lambda r: r[0] <= last, rows)))
     return content.problems, content.starts, content.accepted, content.count, part_of(auditor)
 
@@ -140,7 +140,7 @@ def verify_in_parts(path: str, rows_between: RowsBetween, *, key: bytes | None, 
         shares[0] = (True, parts[0])
     else:
         shares.insert(0, (True, None))
-    editions = all_editions()
+    editions = packaged_editions()
     with multiprocessing.get_context("fork").Pool(len(shares), initializer=_as_worker) as pool:
         results = [pool.apply_async(_work, (path, key, chain_start, anchor, last, chain, part))
                    for chain, part in shares]

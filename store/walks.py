@@ -16,10 +16,10 @@ from banker.audit.findings import Audit, Problem
 from banker.audit.checks import audit_records
 from banker.rules.deeds import Edition
 from banker.errors import CorruptLedger
+from cards import editions as packaged_editions
 from banker.journal.records import ChainStart, JournalAccepted, Record, Transaction, game_of, transactions_in
 
 from .codec import _HEADER, V2_SCHEME, _hmac_pads, chain_hash, keyed_hash
-from .editions import all_editions
 from .hot_rows import collector_paused, fast_transaction, plain_transaction
 from .journal import Progress, Row, _scan, decode_row
 
@@ -46,7 +46,7 @@ def verify_rows(rows: Iterable[Row], *, key: bytes | None, chain_start: int | No
             yield row
 
     with collector_paused():
-        audit = audit_records(content.records(both()), editions=editions if editions is not None else all_editions())
+        audit = audit_records(content.records(both()), editions=editions if editions is not None else packaged_editions())
     return content.finish(audit, chain.problems, chain.checked, earlier=earlier)
 
 

@@ -42,7 +42,7 @@ def test_the_page_and_its_refusal_are_served_in_a_fresh_process(tmp_path):
     assert out.split() == ["200", "True", "401", "banker"]
 
 
-@pytest.mark.parametrize("name", ["SqliteStore", "Keyring", "KEEP", "list_backups", "GameRow", "load_edition",
+@pytest.mark.parametrize("name", ["SqliteStore", "Keyring", "KEEP", "list_backups", "GameRow",
                                   "take_writer_lock", "APPLICATION_ID", "UntrustedJournal"])
 def test_each_name_of_the_store_comes_from_the_package_loading_only_its_module(name):
     out = run(f"""

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-import store.sqlite_store
+import runtime.ledger
 from banker.fold.history import worth_trail
 from banker.journal.records import Posting, Transaction
 from banker.journal.worth_trail import TRAIL_POINTS, WorthPoint, WorthTrail
@@ -65,7 +65,7 @@ def test_a_ledger_whose_snapshots_have_no_trail_shows_the_same_page(tmp_path, mo
 
     with SqliteLedger(tmp_path / "new.db", backups=False, clock=clock) as ledger:
         play_long(ledger)
-    monkeypatch.setattr(store.sqlite_store, "with_worth", lambda _store, snapshot: snapshot)  # an earlier release
+    monkeypatch.setattr(runtime.ledger, "with_worth", lambda _store, snapshot, editions: snapshot)  # an earlier release
     with SqliteLedger(tmp_path / "old.db", backups=False, clock=clock) as ledger:
         play_long(ledger)
         assert ledger.store.last_snapshot()[1].worth is None
@@ -83,7 +83,7 @@ def test_the_trail_keeps_a_bounded_number_of_points_whatever_the_game_length():
 
 
 def test_progress_is_told_while_an_old_game_is_folded_from_its_start(tmp_path, monkeypatch):
-    monkeypatch.setattr(store.sqlite_store, "with_worth", lambda _store, snapshot: snapshot)
+    monkeypatch.setattr(runtime.ledger, "with_worth", lambda _store, snapshot, editions: snapshot)
     with SqliteLedger(tmp_path / "old.db", backups=False) as ledger:
         play_long(ledger, 1_100)
         game = ledger.game()

@@ -7,9 +7,11 @@ reader takes no lock) and folds each new record into its own
 :class:`~banker.fold.game.Game` with :func:`banker.fold.game.apply`, exactly as the
 unit does. It serves ``banker web`` beside a running unit and a unit's own
 page alike. Opening folds only from the last snapshot, whatever the
-ledger's size: the worth chart's trail is the one that snapshot carries
-(:mod:`store.worth`), followed from there, and the journal's tail is read
-backwards from the end; a snapshot of an earlier release, with no trail,
+ledger's size (:func:`banker.fold.opening.open_journal`, as the unit's
+ledger opens it): the worth chart's trail is the one that snapshot carries
+(:func:`banker.fold.opening.with_worth`, given it by the ledger that took
+it), followed from there, and the journal's tail is read backwards from the
+end; a snapshot of an earlier release, with no trail,
 has the game's journal folded from its start instead (``progress`` is told
 how far). :class:`SnapshotSource` is for a ledger with no file (a game in
 memory): it reads the immutable game the unit's :class:`runtime.ledger.Ledger`
@@ -28,8 +30,9 @@ from pathlib import Path
 from collections.abc import Callable
 
 from banker.errors import CorruptLedger, Refused
-from banker.fold.game import Game, apply, from_snapshot, replay
-from banker.fold.history import follow_trail, worth_point, worth_trail
+from banker.fold.game import Game, apply
+from banker.fold.history import worth_point, worth_trail
+from banker.fold.opening import open_journal
 from banker.journal.records import MAX_PLAYERS, GameRestored, NewGame, Transaction, transactions_in
 from banker.journal.worth_trail import WorthTrail
 
@@ -115,14 +118,11 @@ class FileSource(_Folded):
         self._inode = os.stat(self.path).st_ino
         self.editions = self.editions if self.editions is not None else packaged_editions()
         self.seq = self.store.last_seq()
-        found = self.store.last_snapshot()
         try:  # as the unit opens it (runtime.ledger.Ledger), carrying the snapshot's worth trail along
-            start = replay((), editions=self.editions) if found is None else from_snapshot(found[1],
-                                                                                          editions=self.editions)
-            game, trail = follow_trail(None if found is None else found[1].worth, start,
-                                       self.store.records(0 if found is None else found[0], self.seq))
+            opened = open_journal(self.store, editions=self.editions, until=self.seq, trail=True)
         except Refused as exc:
             raise CorruptLedger(f"{self.path}: the journal does not replay ({exc})") from exc
+        game, trail = opened.game, opened.trail
         if not game.id:
             self.reset(game, [], WorthTrail(0))
             return self.state()
