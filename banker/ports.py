@@ -8,11 +8,12 @@ recording fake in ``firmware_sim/``. Anything that owns hardware also has
 from __future__ import annotations
 
 from typing import Protocol
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from banker.audit.findings import Audit
+from banker.fold.opening import GameJournal
 from banker.unit.events import Tone
-from banker.journal.records import GameSettings, Record, Snapshot, Transaction
+from banker.journal.records import GameSettings, Record, Transaction
 from banker.unit.screen import Screen
 
 
@@ -38,13 +39,16 @@ class GameSummary(Protocol):
     transactions: int
 
 
-class Store(Protocol):
+class Store(GameJournal, Protocol):
     """The journal: append-only records, durable when :meth:`append` returns, read back in order.
 
     Implemented by :class:`store.SqliteStore` (the unit's SQLite file) and by
     :class:`firmware_sim.memory_store.MemoryStore` (the fake, which can be told
     to fail). No rules, no caches that are the truth: the game is the fold of
-    :meth:`records` (:func:`banker.fold.game.replay`).
+    :meth:`records` from the newest snapshot (:func:`banker.fold.opening.open_journal`). It writes what it is
+    given: a snapshot's worth trail is the ledger's to attach. The reading members the fold opens a journal
+    with (``records``, ``last_snapshot``, ``iter_game_transactions``) are :class:`banker.fold.opening.GameJournal`'s;
+    these are what the unit's ledger (:class:`runtime.ledger.Ledger`) asks besides.
     """
 
     #: Where the journal lives (``":memory:"`` for one that dies with the process).
@@ -64,22 +68,11 @@ class Store(Protocol):
         as written once durable, or raises :class:`banker.errors.LedgerError` with nothing written."""
         ...
 
-    def records(self, since: int = 0, until: int | None = None) -> Iterator[Record]:
-        """The records after entry ``since`` up to entry ``until`` (None: the last), in order (streamed)."""
-        ...
-
-    def last_snapshot(self, before: int | None = None) -> tuple[int, Snapshot] | None:
-        """The newest :class:`Snapshot` (before entry ``before``) and its entry number, if any: a fold starts there."""
-        ...
-
     def game_stretches(self, game_id: int) -> list[tuple[int, int]]:
         """(first entry, entry after the last) of each stretch game ``game_id`` was current in; none: no such game."""
         ...
 
     def last_seq(self) -> int: ...
-    def head(self) -> str: ...
-    def game_transactions(self, game_id: int) -> list[Transaction]: ...
-    def iter_game_transactions(self, game_id: int) -> Iterator[Transaction]: ...
     def transaction(self, tx_id: int) -> Transaction | None: ...
     def games(self) -> list[GameSummary]: ...
     def verify(self, progress: Callable[[int], None] | None = None) -> Audit: ...

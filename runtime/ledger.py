@@ -232,7 +232,7 @@ class Ledger:
 
     def transactions(self, game_id: int | None = None) -> list[Transaction]:
         """The journal of ``game_id`` (default: the current game), in order."""
-        return self.store.game_transactions(self._game.id if game_id is None else game_id)
+        return list(self.store.iter_game_transactions(self._game.id if game_id is None else game_id))
 
     def iter_transactions(self, game_id: int | None = None) -> Iterator[Transaction]:
         """The journal of ``game_id`` read as it is needed (constant memory: ``ledger show``, ``export``)."""
@@ -253,9 +253,6 @@ class Ledger:
         """The store's audit of the whole journal (``progress(rows checked)`` as it goes); the snapshots the
         game was opened from are among what it checks against the fold."""
         return self.store.verify(progress)
-
-    def head(self) -> str:
-        return self.store.head()
 
     def check(self) -> None:
         """Raise :class:`CorruptLedger` if the game differs from a fresh fold of the journal."""

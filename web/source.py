@@ -183,7 +183,7 @@ class SnapshotSource(_Folded):
     def open(self, progress: Progress | None = None) -> dict:
         game = self.ledger.game()
         try:  # a MemoryStore answers from any thread; an SQLite connection of the unit's thread refuses
-            journal = self.ledger.store.game_transactions(game.id) if game.id else []
+            journal = list(self.ledger.store.iter_game_transactions(game.id)) if game.id else []
         except Exception:
             journal = [game.last] if game.last is not None else []
         self.seq = 1

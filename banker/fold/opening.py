@@ -43,16 +43,23 @@ FROM_START_AT_MOST = 1000
 
 
 class Journal(Protocol):
-    """What opening asks of a store (both are members of :class:`banker.ports.Store`)."""
+    """What opening asks of a store (the reading side of the store port, :class:`banker.ports.Store`)."""
 
-    def last_snapshot(self, before: int | None = None) -> tuple[int, Snapshot] | None: ...
-    def records(self, since: int = 0, until: int | None = None) -> Iterator[Record]: ...
+    def records(self, since: int = 0, until: int | None = None) -> Iterator[Record]:
+        """The records after entry ``since`` up to entry ``until`` (None: the last), in order (streamed)."""
+        ...
+
+    def last_snapshot(self, before: int | None = None) -> tuple[int, Snapshot] | None:
+        """The newest :class:`Snapshot` (before entry ``before``) and its entry number, if any: a fold starts there."""
+        ...
 
 
 class GameJournal(Journal, Protocol):
     """A journal that also reads one game's transactions (for a trail folded from the game's start)."""
 
-    def iter_game_transactions(self, game_id: int) -> Iterator[Transaction]: ...
+    def iter_game_transactions(self, game_id: int) -> Iterator[Transaction]:
+        """The transactions of game ``game_id``, in order, read as they are needed."""
+        ...
 
 
 @dataclass(frozen=True)
