@@ -70,6 +70,26 @@ def fast_transaction(d: Any, time: float | None = None) -> Transaction | None:
             or type(reverses) not in _INT_OR_NONE or type(tx_id) not in _INT_OR_NONE
             or type(game) not in _INT_OR_NONE):
         return None
+    built = _fast_postings(postings)
+    if built is None:
+        return None
+    if changes:
+        try:
+            changes = decode_changes(changes)
+        except (ValueError, TypeError, KeyError):
+            return None
+    else:
+        changes = ()
+    record = _new(Transaction)
+    fields = record.__dict__
+    fields["kind"], fields["postings"], fields["memo"], fields["reverses"] = kind, built, memo, reverses
+    fields["changes"], fields["id"], fields["game"], fields["time"] = changes, tx_id, game, time
+    return record
+
+
+def _fast_postings(postings: list) -> tuple[Posting, ...] | None:
+    """A stored transaction's postings (``[payer, payee, amount, kind]`` each) with every check of the derived
+    decoder, or None when any is off."""
     built = []
     for p in postings:
         if type(p) is not list or len(p) != 4:
@@ -82,18 +102,7 @@ def fast_transaction(d: Any, time: float | None = None) -> Transaction | None:
         fields = posting.__dict__
         fields["payer"], fields["payee"], fields["amount"], fields["kind"] = payer, payee, amount, pkind
         built.append(posting)
-    if changes:
-        try:
-            changes = decode_changes(changes)
-        except (ValueError, TypeError, KeyError):
-            return None
-    else:
-        changes = ()
-    record = _new(Transaction)
-    fields = record.__dict__
-    fields["kind"], fields["postings"], fields["memo"], fields["reverses"] = kind, tuple(built), memo, reverses
-    fields["changes"], fields["id"], fields["game"], fields["time"] = changes, tx_id, game, time
-    return record
+    return tuple(built)
 
 
 def checked_transaction(d: Any) -> Transaction | None:

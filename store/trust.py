@@ -64,6 +64,20 @@ def check_journal(conn: sqlite3.Connection, keyring: Keyring, ledger_id: str, ke
     seq = last[0] if last else 0
     if last is not None:  # a new, empty ledger (the writer just made it) takes the place of whatever was there
         refuse_swap(keyring, _file_of(conn), ledger_id)
+    differs = _off_its_anchor(conn, keyring, anchor, seq)
+    if differs is not None or last is None or key is None or (chain_start is not None and seq < chain_start):
+        return differs
+    before = conn.execute("SELECT hash FROM journal WHERE seq < ? ORDER BY seq DESC LIMIT 1", (seq,)).fetchone()
+    if keyed_hash(key, before[0] if before else "", *last[:6]) != last[6]:
+        held = anchor if anchor is not None else (0, "")
+        return Mismatch(f"its last entry ({seq}) does not verify under the key {ledger_id}.key in {keyring.folder} "
+                        "(another ledger's key, or an edited entry)", *held, False)
+    return None
+
+
+def _off_its_anchor(conn: sqlite3.Connection, keyring: Keyring, anchor, seq: int) -> Mismatch | None:
+    """How the journal behind ``conn`` (ending at entry ``seq``) differs from the head anchored outside it, if it
+    does: the anchor damaged, the journal behind it, or another entry where the anchored one was."""
     if anchor == DAMAGED:
         return Mismatch(f"the anchor of its head in {keyring.folder} is damaged", 0, "", True)
     if anchor is not None and anchor[0] > seq:
@@ -74,13 +88,6 @@ def check_journal(conn: sqlite3.Connection, keyring: Keyring, ledger_id: str, ke
         if found is None or found[0] != anchor[1]:
             return Mismatch(f"its journal entry {anchor[0]} differs from the one anchored outside the file (another "
                             "copy put in its place, or an edited entry)", *anchor, True)
-    if last is None or key is None or (chain_start is not None and seq < chain_start):
-        return None
-    before = conn.execute("SELECT hash FROM journal WHERE seq < ? ORDER BY seq DESC LIMIT 1", (seq,)).fetchone()
-    if keyed_hash(key, before[0] if before else "", *last[:6]) != last[6]:
-        held = anchor if anchor is not None else (0, "")
-        return Mismatch(f"its last entry ({seq}) does not verify under the key {ledger_id}.key in {keyring.folder} "
-                        "(another ledger's key, or an edited entry)", *held, False)
     return None
 
 

@@ -247,18 +247,15 @@ class ContentWalk:
         if checked.key_missing:
             problems.append(Problem(None, "the ledger's key is not on this machine: its keyed chain can't be "
                                           "checked (copy <ledger id>.key into the keys folder, see docs/security.md)"))
-        problems += chain_problems + self.problems
-        if checked.anchor is not None:
-            seq, digest = checked.anchor
-            if seq < 0:
-                problems.append(Problem(None, "the anchor of the journal's head (kept beside its key) is damaged"))
-            elif checked.last_seq < seq:
-                problems.append(Problem(None, f"the journal's entries after {checked.last_seq} are gone: it held "
-                                              f"{seq} at its last anchor (a lost write-ahead log, or a deleted "
-                                              "tail)"))
-            elif checked.at_anchor != digest:
-                problems.append(Problem(None, f"journal entry {seq} differs from the one anchored outside the "
-                                              "file"))
+        problems += chain_problems + self.problems + _anchor_problems(checked) + self._chain_start_problems(checked)
+        adopted = [f"entries 1-{rows} were written under a key this machine doesn't hold: the ledger was adopted "
+                   f"under a new key at entry {seq}, which vouches from there on; the entries before are checked by "
+                   "their contents and order only" for seq, rows in checked.adopted[-1:] if rows]
+        return Audit(problems + audit.problems, audit.games, audit.transactions, self._notices(checked) + adopted)
+
+    def _chain_start_problems(self, checked: _Checked) -> list[Problem]:
+        """What is wrong with the record where the keyed chain starts (an upgraded ledger's): twice, untrue, gone."""
+        problems = []
         for row, start in self.starts:
             if row.seq != checked.chain_start:
                 problems.append(_row_problem(row, "starts the keyed chain a second time"))
@@ -268,10 +265,7 @@ class ContentWalk:
                                                   "they were edited, added or deleted"))
         if checked.chain_start is not None and not any(r.seq == checked.chain_start for r, _ in self.starts):
             problems.append(Problem(None, "the record where the keyed chain starts is missing"))
-        adopted = [f"entries 1-{rows} were written under a key this machine doesn't hold: the ledger was adopted "
-                   f"under a new key at entry {seq}, which vouches from there on; the entries before are checked by "
-                   "their contents and order only" for seq, rows in checked.adopted[-1:] if rows]
-        return Audit(problems + audit.problems, audit.games, audit.transactions, self._notices(checked) + adopted)
+        return problems
 
     def _notices(self, checked: _Checked) -> list[str]:
         """What verify says every time: the rows on an earlier release's unkeyed chain, each accepted journal."""
@@ -284,6 +278,21 @@ class ContentWalk:
             notices.append(f"journal entry {seq}: the banker accepted the journal as it stood: {acc.reason} "
                            f"(entry {acc.anchored_seq} had been anchored; {acc.found_seq} entries were found)")
         return notices
+
+
+def _anchor_problems(checked: _Checked) -> list[Problem]:
+    """How the journal differs from the head anchored outside the file (none: it holds it, or none is kept)."""
+    if checked.anchor is None:
+        return []
+    seq, digest = checked.anchor
+    if seq < 0:
+        return [Problem(None, "the anchor of the journal's head (kept beside its key) is damaged")]
+    if checked.last_seq < seq:
+        return [Problem(None, f"the journal's entries after {checked.last_seq} are gone: it held {seq} at its last "
+                              "anchor (a lost write-ahead log, or a deleted tail)")]
+    if checked.at_anchor != digest:
+        return [Problem(None, f"journal entry {seq} differs from the one anchored outside the file")]
+    return []
 
 
 def _hexadecimal(text: object) -> bool:
