@@ -154,22 +154,34 @@ def make_backup(source: str | os.PathLike | sqlite3.Connection, ledger_path: str
     _remove_stale(folder.glob(f".{stem}-*.partial"))
     own = [b for b in list_backups(ledger_path, folder) if not is_kept_copy(b)]
     candidate = next((b for b in own if cut_short(b)), own[-1] if len(own) >= keep else None)
+    _write_backup(source, candidate, target)
+    _prune(ledger_path, folder, keep)
+    return target
+
+
+def _write_backup(source: str | os.PathLike | sqlite3.Connection, candidate: Path | None, target: Path) -> None:
+    """Make ``target`` the backup of ``source``: ``candidate`` (an older backup) brought forward and renamed, when
+    it can be; else a whole copy, and the candidate removed."""
     if (candidate is not None and not isinstance(source, sqlite3.Connection)
             and bring_forward(candidate, Path(source).expanduser())):
         os.replace(candidate, target)
         touch(target)
-        sync_folder(folder)
+        sync_folder(target.parent)
     else:
         copy_database(source, target)
         if candidate is not None:
             remove(candidate)
+
+
+def _prune(ledger_path: str | os.PathLike, folder: Path, keep: int) -> None:
+    """Remove the backups beyond ``keep``, and the copies a restore kept beyond ``keep`` (oldest first), and
+    journals their copies left behind."""
     for old in [b for b in list_backups(ledger_path, folder) if not is_kept_copy(b)][keep:]:
         remove(old)
     for old in [b for b in list_backups(ledger_path, folder) if is_kept_copy(b)][keep:]:
         remove(old)
-    for journal in orphan_journals(folder, stem):
+    for journal in orphan_journals(folder, Path(ledger_path).stem):
         journal.unlink(missing_ok=True)
-    return target
 
 
 def restore_backup(backup: Path, ledger_path: str | os.PathLike) -> Path | None:

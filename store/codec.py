@@ -131,26 +131,34 @@ def _encoder(hint: Any, rows: bool) -> Encoder | None:
     """How a value annotated ``hint`` becomes JSON (None: as it is)."""
     members = _members(hint)
     if members is not None:
-        kinds = [m for m in members if m is not _NONE]
-        if len(kinds) > 1:  # several record kinds: rows headed by their word
-            row_of = {kind: _row_encoder(kind) for kind in kinds}
-            return lambda v: [v.word, *row_of[type(v)](v)]
-        inner = _encoder(kinds[0], rows)
-        return None if inner is None else (lambda v: None if v is None else inner(v))
+        return _union_encoder([m for m in members if m is not _NONE], rows)
     if typing.get_origin(hint) is tuple:
-        args = typing.get_args(hint)
-        if len(args) == 2 and args[1] is Ellipsis:
-            each = _encoder(args[0], rows)
-            return list if each is None else (lambda v: [each(x) for x in v])
-        encoders = [_encoder(a, rows) for a in args]
-        if not any(encoders):
-            return list
-        return lambda v: [x if enc is None else enc(x) for enc, x in zip(encoders, v)]
+        return _tuple_encoder(typing.get_args(hint), rows)
     if is_dataclass(hint):
         return _row_encoder(hint) if rows else _object_encoder(hint)
     if hint in _WHAT:
         return None
     raise TypeError(f"the store cannot hold a {hint!r}")
+
+
+def _union_encoder(kinds: list, rows: bool) -> Encoder | None:
+    """How a value of one of ``kinds`` (or None) becomes JSON: several record kinds as rows headed by their word."""
+    if len(kinds) > 1:
+        row_of = {kind: _row_encoder(kind) for kind in kinds}
+        return lambda v: [v.word, *row_of[type(v)](v)]
+    inner = _encoder(kinds[0], rows)
+    return None if inner is None else (lambda v: None if v is None else inner(v))
+
+
+def _tuple_encoder(args: tuple, rows: bool) -> Encoder:
+    """How a tuple annotated ``tuple[args]`` becomes a JSON list (of any length: ``tuple[X, ...]``)."""
+    if len(args) == 2 and args[1] is Ellipsis:
+        each = _encoder(args[0], rows)
+        return list if each is None else (lambda v: [each(x) for x in v])
+    encoders = [_encoder(a, rows) for a in args]
+    if not any(encoders):
+        return list
+    return lambda v: [x if enc is None else enc(x) for enc, x in zip(encoders, v)]
 
 
 def _object_encoder(cls: type, skip: tuple[str, ...] = ()) -> Encoder:

@@ -355,6 +355,17 @@ class _Walk:
 
     def _finish(self, time: float) -> None:
         """What the v1 tables hold beside the journal: names, removals, deed tags, settings, PIN, current game."""
+        self._finish_cards(time)
+        self._finish_settings(time)
+        current = self.v1.meta.get("current_game")
+        if current is not None and current.isdigit() and int(current) != self.game.id:
+            if int(current) in self.states:
+                self._restore(int(current), time)
+            else:
+                self._note(f"the current game {current} does not exist: game {self.game.id} is current")
+
+    def _finish_cards(self, time: float) -> None:
+        """Each card's last name and its removal, as the v1 cards table holds them."""
         for v1card in self.v1.cards.values():
             card = self.game.card_by_id(v1card.id)
             if v1card.id not in self.game.names:
@@ -364,6 +375,9 @@ class _Walk:
                 self.emit(Rename(card.id, v1card.name, time))
             if card is not None and v1card.removed:
                 self.emit(Removal(card.id, time))
+
+    def _finish_settings(self, time: float) -> None:
+        """The deed tags, the settings and the banker's PIN the v1 tables hold (one that does not fit is noted)."""
         later = [DeedTag(uid, slug, time) for uid, slug in self.v1.tags]
         for key, value in sorted(self.v1.meta.items()):
             if key == PIN_KEY:
@@ -373,12 +387,6 @@ class _Walk:
         for record in later:
             if not self._try(record):
                 self._note(f"the {kind_of(record)} record {record!r} does not fit: it is left out")
-        current = self.v1.meta.get("current_game")
-        if current is not None and current.isdigit() and int(current) != self.game.id:
-            if int(current) in self.states:
-                self._restore(int(current), time)
-            else:
-                self._note(f"the current game {current} does not exist: game {self.game.id} is current")
 
     def _note(self, message: str) -> None:
         self.problems.append([None, f"moving to schema 2: {message}"])

@@ -155,17 +155,25 @@ def verify_in_parts(path: str, rows_between: RowsBetween, *, key: bytes | None, 
         done = [result.get() for result in results]  # (chain, part) of each share
         chained = next(c for c, _ in done if c is not None)
         found = [p for _, p in done if p is not None]
-        for index, ((first, _end), (problems, starts, accepted, count, part)) in enumerate(zip(parts, found)):
-            if not content.problems and not problems and join(auditor, part):
-                content.starts += starts
-                content.accepted += accepted
-                content.count += count
-                if progress is not None:
-                    progress(content.count)
-                continue
-            if index:  # a part before was taken in, and a taken-in part leaves no fold to go on from
-                content, auditor, first = ContentWalk(progress), Auditor(editions), 0
-            with collector_paused():
-                auditor.feed(content.records(rows_between(first, last)))
-            break
+        content, auditor = _taken_in(content, auditor, zip(parts, found), rows_between, last, progress)
     return content.finish(auditor.finish(), *chained, earlier=earlier)
+
+
+def _taken_in(content: ContentWalk, auditor: Auditor, parts, rows_between: RowsBetween, last: int,
+              progress: Progress | None) -> tuple[ContentWalk, Auditor]:
+    """The fold of the first part with each worker's part (``((first, end), result)``, in order) joined on; from
+    the first that doesn't join, the rest of the journal folded here (from its start, once a part was joined)."""
+    for index, ((first, _end), (problems, starts, accepted, count, part)) in enumerate(parts):
+        if not content.problems and not problems and join(auditor, part):
+            content.starts += starts
+            content.accepted += accepted
+            content.count += count
+            if progress is not None:
+                progress(content.count)
+            continue
+        if index:  # a part before was taken in, and a taken-in part leaves no fold to go on from
+            content, auditor, first = ContentWalk(progress), Auditor(packaged_editions()), 0
+        with collector_paused():
+            auditor.feed(content.records(rows_between(first, last)))
+        break
+    return content, auditor
