@@ -79,11 +79,9 @@ class ChainWalk:
         self._anchor_seq = anchor[0] if anchor is not None else None
 
     def step(self, row: Row) -> None:
+        """Check ``row`` as the journal's next entry: its number, and its hash on the chain it is on."""
         if not well_typed(row):
-            number = row.seq if type(row.seq) is int else self._expected
-            self._problems.append(Problem(None, f"journal entry {number} {WRONG_TYPE}"))
-            self._expected = number + 1
-            self._previous = row.hash if _hexadecimal(row.hash) else ""
+            self._ill_typed(row)
             return
         seq = row.seq
         if not _hexadecimal(self._previous):
@@ -93,14 +91,7 @@ class ChainWalk:
         self._expected = seq + 1
         previous = self._previous
         if self.chain_start is None or seq >= self.chain_start:
-            if seq == self.chain_start:
-                self.checked.before_start = previous
-            if self.key is not None and keyed_hash(self.key, previous, seq, row.game, row.tx, row.time, row.kind,
-                                                   row.body) != row.hash:
-                self._pending.append(_row_problem(row, "edited: its hash does not match its contents, the row "
-                                                       "before it and the ledger's key"))
-            elif self.key is not None and row.kind == "adopt":
-                self._adopted(row, previous)
+            self._keyed(row, previous)
         else:
             self.checked.unkeyed += 1
             if chain_hash(previous, seq, row.game, row.tx, row.time, row.kind, row.body) != row.hash:
@@ -111,6 +102,23 @@ class ChainWalk:
         if seq == self._anchor_seq:
             self.checked.at_anchor = row.hash
 
+    def _ill_typed(self, row: Row) -> None:
+        """A row whose columns are not of their kinds: named, and the walk goes on after it."""
+        number = row.seq if type(row.seq) is int else self._expected
+        self._problems.append(Problem(None, f"journal entry {number} {WRONG_TYPE}"))
+        self._expected = number + 1
+        self._previous = row.hash if _hexadecimal(row.hash) else ""
+
+    def _keyed(self, row: Row, previous: str) -> None:
+        """Check ``row``'s hash on the keyed chain (after ``previous``); an adoption starts a new key's stretch."""
+        if row.seq == self.chain_start:
+            self.checked.before_start = previous
+        if self.key is not None and keyed_hash(self.key, previous, row.seq, row.game, row.tx, row.time, row.kind,
+                                               row.body) != row.hash:
+            self._pending.append(_row_problem(row, "edited: its hash does not match its contents, the row "
+                                                   "before it and the ledger's key"))
+        elif self.key is not None and row.kind == "adopt":
+            self._adopted(row, previous)
 
     def steps(self, rows: Iterable[tuple]) -> None:
         """:meth:`step` over each row (a :class:`Row` or its plain tuple), the common row's HMAC written out: the
