@@ -212,7 +212,8 @@ def test_a_refused_append_in_memory_writes_nothing(tmp_path):
 
 @pytest.mark.parametrize("implementation", ["store.SqliteStore", "firmware_sim.memory_store.MemoryStore"])
 def test_both_stores_are_the_store_port_whole(implementation):
-    """Every member of banker.ports.Store, with the same parameters, on the SQLite store and on the fake."""
+    """Every member of banker.ports.Store (its own and the reading side's it extends, banker.fold.opening's), with
+    the same parameters, on the SQLite store and on the fake."""
     import importlib
     import inspect
 
@@ -220,11 +221,13 @@ def test_both_stores_are_the_store_port_whole(implementation):
 
     module, _, name = implementation.rpartition(".")
     cls = getattr(importlib.import_module(module), name)
-    members = [m for m in vars(Store) if not m.startswith("_")] + list(Store.__annotations__)
+    sides = [c for c in Store.__mro__ if c.__module__.startswith("banker.")]
+    members = {m for side in sides for m in [*vars(side), *getattr(side, "__annotations__", {})] if not m.startswith("_")}
+    assert len(sides) == 3 and len(members) == 21  # Store, and the reading side it extends (GameJournal, Journal)
     with cls() as store:                                  # a throw-away store of each kind
         for member in members:
             assert hasattr(store, member), member
-            port = getattr(Store, member, None)
+            port = next((vars(side)[member] for side in sides if member in vars(side)), None)
             if inspect.isfunction(port):
                 want = list(inspect.signature(port).parameters)
                 assert list(inspect.signature(getattr(cls, member)).parameters)[:len(want)] == want, member

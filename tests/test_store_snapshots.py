@@ -10,7 +10,6 @@ from banker.fold.game import replay
 from banker.fold.history import worth_trail
 from banker.fold.opening import open_journal
 from banker.journal.records import Posting, Snapshot, Transaction
-from banker.ports import Store
 from cards import editions
 from firmware_sim.memory_store import MemoryStore
 from runtime.ledger import SNAPSHOT_EVERY, Ledger
@@ -82,18 +81,3 @@ def test_opening_up_to_an_entry_is_the_fold_of_the_journal_up_to_it(sqlite_store
             assert opened.snapshot_seq == (snapshot_seq if until >= snapshot_seq else 0)
         assert open_journal(store, editions=editions()).game == ledger.game()
 
-
-def port_members() -> set[str]:
-    """The names the store port asks for (its own and the reading side's it extends)."""
-    names: set[str] = set()
-    for cls in Store.__mro__:
-        if cls.__module__ in ("banker.ports", "banker.fold.opening"):
-            names |= {n for n in vars(cls) if not n.startswith("_")} | set(getattr(cls, "__annotations__", {}))
-    return names
-
-
-@pytest.mark.parametrize("kind", ["memory", "sqlite"])
-def test_each_store_answers_everything_the_port_asks(kind, sqlite_store):
-    store = MemoryStore(clock=clock) if kind == "memory" else sqlite_store
-    missing = sorted(name for name in port_members() if not hasattr(store, name))
-    assert missing == [] and len(port_members()) == 21
