@@ -85,12 +85,16 @@ class Ledger:
         except Refused as exc:
             raise CorruptLedger(f"{self.path}: the journal does not replay ({exc})") from exc
         self._game, self._snapshot_seq = opened.game, opened.snapshot_seq
-        writes = store.writer and store.distrust is None  # else only the banker's acceptance
-        if writes:
-            self._keep_authority()  # the PIN and wrong tries of the trusted journal, kept beside its anchor
-        if self._game.id == 0 and writes:
+        if store.writer and store.distrust is None:  # else it writes only the banker's acceptance
+            self._opened_for_writing()
+
+    def _opened_for_writing(self) -> None:
+        """What a writer does as it opens a trusted journal: keep the PIN and wrong tries beside its anchor, start
+        the first game of an empty one, take a snapshot if one is due."""
+        self._keep_authority()
+        if self._game.id == 0:
             self.commit(acts.new_game(self._game, GameSettings()))  # the official rules: no deal to shuffle
-        if writes and store.last_seq() - self._snapshot_seq >= SNAPSHOT_EVERY:
+        if self.store.last_seq() - self._snapshot_seq >= SNAPSHOT_EVERY:
             self._take_snapshot()  # a ledger of an earlier release, or one built in bulk: the next start is quick
 
     @property

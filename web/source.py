@@ -127,14 +127,16 @@ class FileSource(_Folded):
             self.reset(game, [], WorthTrail(0))
             return self.state()
         tail = journal_tail(self.store, game.id, self.seq)
-        if trail is not None and trail.game == game.id:
-            self.reset(game, tail, trail)
-        else:  # a snapshot of an earlier release, or a game brought back: its journal from the start
-            self.reset(game, tail, worth_trail(game, self.store.iter_game_transactions(game.id),
-                                               None if progress is None else (lambda done: progress(done, game.transactions))))
+        self.reset(game, tail, trail if trail is not None and trail.game == game.id else self._folded_trail(game, progress))
         if game.is_short_game and not self.dealt and len(tail) >= JOURNAL_TAIL:  # the start is older than the tail
             self.dealt = dealt_at_start(self.store, game.id)
         return self.state()
+
+    def _folded_trail(self, game: Game, progress: Progress | None) -> WorthTrail:
+        """The trail of ``game`` folded from its journal's start: a snapshot of an earlier release had none, or
+        the game was brought back since (``progress(done, total)`` as it goes)."""
+        told = None if progress is None else (lambda done: progress(done, game.transactions))
+        return worth_trail(game, self.store.iter_game_transactions(game.id), told)
 
     def poll(self) -> list[dict]:
         """The states after each record appended since the last poll (none: nothing new)."""
