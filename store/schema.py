@@ -120,13 +120,7 @@ def connect(path: str, *, create: bool = True) -> sqlite3.Connection:
         if not file.exists():
             if not create:
                 raise LedgerError(f"there is no ledger at {path}")
-            make_folder(path)
-            try:
-                os.close(os.open(file, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
-            except FileExistsError:
-                pass
-            except OSError as exc:
-                raise LedgerError(f"cannot create the ledger {path}: {exc.strerror}") from exc
+            _create_private(path, file)
             new = True
         elif file.is_dir():
             raise LedgerError(f"{path} is a folder, not a ledger file")
@@ -144,6 +138,18 @@ def connect(path: str, *, create: bool = True) -> sqlite3.Connection:
     except sqlite3.Error as exc:
         raise translate(exc, path, "open") from exc
     return conn
+
+
+def _create_private(path: str, file: Path) -> None:
+    """Create the empty ledger file ``file`` (``path`` as given) private, 0600 in a 0700 folder, unless another
+    process just did."""
+    make_folder(path)
+    try:
+        os.close(os.open(file, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
+    except FileExistsError:
+        pass
+    except OSError as exc:
+        raise LedgerError(f"cannot create the ledger {path}: {exc.strerror}") from exc
 
 
 def _read_only_copy(file: Path) -> bool:
