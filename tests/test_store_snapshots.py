@@ -81,3 +81,17 @@ def test_opening_up_to_an_entry_is_the_fold_of_the_journal_up_to_it(sqlite_store
             assert opened.snapshot_seq == (snapshot_seq if until >= snapshot_seq else 0)
         assert open_journal(store, editions=editions()).game == ledger.game()
 
+
+
+def test_after_a_snapshot_of_an_earlier_release_the_next_one_gets_the_whole_trail(sqlite_store, monkeypatch):
+    import runtime.ledger
+
+    with Ledger(sqlite_store) as ledger:
+        monkeypatch.setattr(runtime.ledger, "with_worth", lambda _store, snapshot, editions: snapshot)
+        play(ledger, SNAPSHOT_EVERY)  # a snapshot as an earlier release wrote it: no trail
+        assert ledger.store.last_snapshot()[1].worth is None
+        monkeypatch.undo()
+        play(ledger, SNAPSHOT_EVERY)
+        seq, snapshot = ledger.store.last_snapshot()
+        before = replay(ledger.store.records(0, seq - 1), editions=ledger.editions)
+        assert snapshot.worth is not None and snapshot.worth == worth_trail(before, ledger.store.game_transactions(1))

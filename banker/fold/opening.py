@@ -102,11 +102,9 @@ def with_worth(store: GameJournal, snapshot: Snapshot, *, editions: Mapping[str,
 
 def _trail(store: GameJournal, snapshot: Snapshot, editions: Mapping[str, Edition]) -> WorthTrail | None:
     game_id = snapshot.current.game
-    found = store.last_snapshot()
-    if found is None or found[1].worth is not None or found[1].current is None:  # a trail to carry on, or a fresh one
-        carried = open_journal(store, editions=editions, trail=True).trail
-        if carried is not None and carried.game == game_id:
-            return carried
+    carried = open_journal(store, editions=editions, trail=True).trail  # None: the last snapshot had none to carry
+    if carried is not None and carried.game == game_id:
+        return carried
     if snapshot.current.transactions <= FROM_START_AT_MOST:
         return worth_trail(from_snapshot(snapshot, editions=editions), store.iter_game_transactions(game_id))
     return None
