@@ -175,17 +175,9 @@ def _into_pot(game: Game, tx: Transaction, tr: Tr) -> list | None:
 
 def _deal(game: Game, tx: Transaction, tr: Tr) -> list | None:
     """The short game's deal: two deeds to each player at their printed prices, said player by player."""
-    got: dict[int, list[str]] = {}
-    for c in tx.changes:
-        if not isinstance(c, OwnerChange) or c.before is not BANK or c.after in (BANK, POT):
-            return None
-        got.setdefault(c.after, []).append(_deed(game, c.slug))
-    paid: dict[int, int] = {}
-    for p in tx.postings:
-        if p.payee is not BANK or p.payer not in got:
-            return None
-        paid[p.payer] = paid.get(p.payer, 0) + p.amount
-    if not got:
+    got = _dealt(game, tx)
+    paid = _paid_for(tx, got) if got is not None else None
+    if not got or paid is None:
         return None
     parts: list = [say(tr, pgettext("page", "the short game's deal:")), " "]
     for i, (player, deeds) in enumerate(got.items()):
@@ -196,6 +188,26 @@ def _deal(game: Game, tx: Transaction, tr: Tr) -> list | None:
             said = _t(tr, pgettext("page", "{name} got {deeds}"), name=_Who(player), deeds=_and(tr, deeds))
         parts += (["; "] if i else []) + said
     return parts
+
+
+def _dealt(game: Game, tx: Transaction) -> dict[int, list[str]] | None:
+    """Each player's deeds from the bank, in order (None when anything else changed hands: no deal)."""
+    got: dict[int, list[str]] = {}
+    for c in tx.changes:
+        if not isinstance(c, OwnerChange) or c.before is not BANK or c.after in (BANK, POT):
+            return None
+        got.setdefault(c.after, []).append(_deed(game, c.slug))
+    return got
+
+
+def _paid_for(tx: Transaction, got: dict) -> dict[int, int] | None:
+    """What each player dealt deeds paid the bank for them (None when other money moved: no deal)."""
+    paid: dict[int, int] = {}
+    for p in tx.postings:
+        if p.payee is not BANK or p.payer not in got:
+            return None
+        paid[p.payer] = paid.get(p.payer, 0) + p.amount
+    return paid
 
 
 def _rent(game: Game, tx: Transaction, tr: Tr) -> list | None:
