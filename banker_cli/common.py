@@ -182,15 +182,24 @@ def describe(exc: BaseException) -> str:
 
     if isinstance(exc, BankerError):
         return str(exc)
-    where = click.get_current_context(silent=True)
-    path = where.meta.get("banker.ledger_path") if where is not None else None
-    full = isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT) or "full" in str(exc)
-    if full:
+    path = _ledger_in_hand()
+    if _disk_full(exc):
         return f"the disk is full: nothing was written{f' to {path}' if path else ''}"
     if isinstance(exc, OSError):
         name = exc.filename or path
         return f"{name}: {exc.strerror or exc}" if name else str(exc.strerror or exc)
     return f"{path}: {exc}" if path else str(exc)
+
+
+def _ledger_in_hand() -> Path | None:
+    """The ledger path the running command resolved (:func:`resolve_db` notes it), or None."""
+    where = click.get_current_context(silent=True)
+    return where.meta.get("banker.ledger_path") if where is not None else None
+
+
+def _disk_full(exc: BaseException) -> bool:
+    """Whether ``exc`` says the disk (or the user's quota) is full, as the OS or SQLite says it."""
+    return isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT) or "full" in str(exc)
 
 
 @contextmanager
@@ -254,35 +263,49 @@ def open_ledger(db: Path | None, *, writer: bool = True, on_refused=None, **opti
     ``on_refused(error)`` is told first when the writer refuses the journal (not the one anchored, another
     ledger's, an earlier release's): ``banker run`` shows it on the unit's own screen.
     """
-    from banker.errors import CorruptLedger, LedgerError
-
-    path = resolve_db(db)
-    if not writer and not path.exists():
-        fail(f"there is no ledger at {path} (a mistyped --db?); 'banker cards enrol NAME' starts one", UNUSABLE)
-    if path.exists() and not path.is_file():
-        fail(f"{path} is not a ledger file", UNUSABLE)
     from runtime.ledger import SqliteLedger
-    from store import latest_good_backup
 
+    path = _openable(resolve_db(db), writer=writer)
     if writer and options.get("backups", True) and config_path() is not None:
         options.setdefault("second_backup_folder", current_config().backups_second_folder)  # docs/backups.md
     try:
         return SqliteLedger(path, writer=writer, **options)
-    except CorruptLedger as exc:
+    except Exception as exc:
+        _refuse_to_open(path, exc, on_refused)
+        raise  # a programming error, not the ledger's
+
+
+def _openable(path: Path, *, writer: bool) -> Path:
+    """``path``, where a ledger can be opened: exit 3 for a missing one a reader would open (a reader never
+    creates one) and for something there that is not a file."""
+    if not writer and not path.exists():
+        fail(f"there is no ledger at {path} (a mistyped --db?); 'banker cards enrol NAME' starts one", UNUSABLE)
+    if path.exists() and not path.is_file():
+        fail(f"{path} is not a ledger file", UNUSABLE)
+    return path
+
+
+def _refuse_to_open(path: Path, exc: Exception, on_refused) -> None:
+    """Exit 3 with what ``exc`` means for the ledger at ``path``: a damaged one offers its newest good backup;
+    a journal the writer refuses is told to ``on_refused`` first; a disk or SQLite error says what the file
+    can't do. Returns for any other error (a bug, to be raised as it is)."""
+    from banker.errors import CorruptLedger, LedgerError
+
+    if isinstance(exc, CorruptLedger):
+        from store import latest_good_backup
+
         good = latest_good_backup(path)  # a damaged backup is passed over
         offer = (f"; the newest good backup is {good}: bring it back with"
                  f" 'banker game restore --backup latest --db {path}'") if good else "; there is no usable backup of it"
         fail(f"{exc}{offer}", UNUSABLE)
-    except LedgerError as exc:
+    if isinstance(exc, LedgerError):
         from store.trust import OldLedger, UntrustedJournal
 
         if on_refused is not None and isinstance(exc, (OldLedger, UntrustedJournal)):
             on_refused(exc)
         fail(str(exc), UNUSABLE)
-    except Exception as exc:  # sqlite3.Error or OSError while opening: the file can't be used
-        if isinstance(exc, OSError) or type(exc).__module__ == "sqlite3":
-            fail(f"{path} can't be opened: {describe(exc)}", UNUSABLE)
-        raise
+    if isinstance(exc, OSError) or type(exc).__module__ == "sqlite3":  # while opening: the file can't be used
+        fail(f"{path} can't be opened: {describe(exc)}", UNUSABLE)
 
 
 # -- reading files ------------------------------------------------------------------------
@@ -348,6 +371,7 @@ def play_lines(name: str, lines, backend, *, rehearsal: bool = False):
     """
     from banker.script import syntax as scripts
     from banker.script import run as script_run
+
     from banker.errors import BankerError
 
     sqlite3 = sys.modules.get("sqlite3")
@@ -357,12 +381,18 @@ def play_lines(name: str, lines, backend, *, rehearsal: bool = False):
         try:
             failure = script_run.run([line], backend)
         except kinds as exc:
-            code = exit_code(exc)
-            note = " (found before anything ran: nothing was written)" if rehearsal else ""
-            said = getattr(exc, "reason", None) if getattr(exc, "line", None) == line.number else None
-            fail(f"{name}: line {line.number}: {said or describe(exc)}{note}", USAGE if code == REFUSED else code)
+            _step_refused(name, line, exc, rehearsal=rehearsal)
         if failure is not None and not rehearsal:
             return failure, held
         first = first or failure
         held += failure is None and not isinstance(line.step, scripts.ACTIONS)
     return first, held
+
+
+def _step_refused(name: str, line, exc: BaseException, *, rehearsal: bool) -> None:
+    """Exit naming the script's ``line`` with why its step couldn't be taken: 2, or 3 for a ledger or a device
+    that can't be used, 4 for a missing PIN."""
+    code = exit_code(exc)
+    note = " (found before anything ran: nothing was written)" if rehearsal else ""
+    said = getattr(exc, "reason", None) if getattr(exc, "line", None) == line.number else None
+    fail(f"{name}: line {line.number}: {said or describe(exc)}{note}", USAGE if code == REFUSED else code)

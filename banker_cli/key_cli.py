@@ -60,7 +60,6 @@ def key_group() -> None:
 def key_export(output: Path | None, qr: bool, db: Path | None) -> None:
     """Export the ledger's key, to keep one chain across machines (whoever holds it can forge the journal)."""
     from store import Keyring
-    from store.keys import write_private
 
     if output is None and not qr:
         fail("say where: -o FILE, or --qr", USAGE)
@@ -72,17 +71,25 @@ def key_export(output: Path | None, qr: bool, db: Path | None) -> None:
         fail(f"the key of ledger {ledger_id} is not on this machine ({keyring.key_file(ledger_id)})", UNUSABLE)
     text = key_text(ledger_id, key)
     if output is not None:
-        if output.is_symlink() or output.exists() and not stat.S_ISREG(output.stat().st_mode):
-            fail(f"{output} is not a plain file: the key is written only to one", USAGE)
-        if output.exists() and output.read_bytes().strip() != text.encode("ascii"):
-            fail(f"{output} exists and holds something else: it is never replaced", USAGE)
-        with failing(f"cannot write {output}: "):
-            write_private(output, text.encode("ascii") + b"\n")
+        _write_key_file(output, text)
         click.echo(f"the key of ledger {ledger_id} is in {output} (0600): keep it apart from the ledger")
     if qr:
         import segno
 
         segno.make(text, error="m").terminal(out=sys.stdout, compact=True)
+
+
+def _write_key_file(output: Path, text: str) -> None:
+    """Write the key's ``text`` to ``output`` (0600, atomically), only to a plain file: one there already is
+    never replaced unless it holds this same key (exit 2, nothing written)."""
+    from store.keys import write_private
+
+    if output.is_symlink() or output.exists() and not stat.S_ISREG(output.stat().st_mode):
+        fail(f"{output} is not a plain file: the key is written only to one", USAGE)
+    if output.exists() and output.read_bytes().strip() != text.encode("ascii"):
+        fail(f"{output} exists and holds something else: it is never replaced", USAGE)
+    with failing(f"cannot write {output}: "):
+        write_private(output, text.encode("ascii") + b"\n")
 
 
 @key_group.command("import")

@@ -92,8 +92,6 @@ def game_list(db: Path | None) -> None:
     """List every game, the current one marked with *."""
     from banker.money import format_amount
 
-    from banker.unit.play_clock import time_left_line
-
     with open_ledger(db, writer=False) as ledger, failing():
         for g in ledger.games():
             mark = "*" if g.current else " "
@@ -101,16 +99,31 @@ def game_list(db: Path | None) -> None:
             click.echo(
                 f"{mark} {g.id:>4}  {_when(g.started)}  {g.transactions:>5} {'transaction' if g.transactions == 1 else 'transactions':<12}"
                 f"  start {format_amount(s.start_balance)}, GO {format_amount(s.go_salary)}"
-                + (", negative balances" if s.allow_negative else "")
-                + (", short game" if s.is_short_game else "")
-                + (", Income Tax 10% option" if s.income_tax_choice else "")
-                + (f", Luxury Tax {format_amount(s.luxury_tax)}" if s.luxury_tax is not None else "")
-                + (f", {shown(s.edition)} deeds" if s.edition != "us" else "")
-                + (f", Free Parking pot (seed {format_amount(s.jackpot)})" if s.jackpot is not None else "")
-                + (f", time limit {time_left_line(s.time_limit, False, left=False)}"
-                   + (" (time is up)" if g.current and ledger.game().time_up else "") if s.time_limit else "")
-                + (f", sums {'asked' if s.sums == 'ask' else 'shown'}" if s.sums else "")
+                + _rule_notes(s) + _play_notes(g, ledger)
             )
+
+
+def _rule_notes(s) -> str:
+    """The house rules and deed set of a game's line in ``game list``, each after a comma (none when standard)."""
+    from banker.money import format_amount
+
+    return ((", negative balances" if s.allow_negative else "")
+            + (", short game" if s.is_short_game else "")
+            + (", Income Tax 10% option" if s.income_tax_choice else "")
+            + (f", Luxury Tax {format_amount(s.luxury_tax)}" if s.luxury_tax is not None else "")
+            + (f", {shown(s.edition)} deeds" if s.edition != "us" else "")
+            + (f", Free Parking pot (seed {format_amount(s.jackpot)})" if s.jackpot is not None else ""))
+
+
+def _play_notes(g, ledger) -> str:
+    """How game ``g`` is played, for its line in ``game list``: its time limit (up or not, for the current
+    game) and its sums for children."""
+    from banker.unit.play_clock import time_left_line
+
+    s = g.settings
+    return ((f", time limit {time_left_line(s.time_limit, False, left=False)}"
+             + (" (time is up)" if g.current and ledger.game().time_up else "") if s.time_limit else "")
+            + (f", sums {'asked' if s.sums == 'ask' else 'shown'}" if s.sums else ""))
 
 
 @click.command("new")
@@ -148,20 +161,25 @@ def game_new(start, go, allow_negative, short_game, income_tax_choice, luxury_ta
     with open_ledger(db) as ledger, failing():
         now = ledger.game().settings
         settings = GameSettings(
-            start if start is not None else now.start_balance,
-            go if go is not None else now.go_salary,
-            now.allow_negative if allow_negative is None else allow_negative,
+            _or_now(start, now.start_balance),
+            _or_now(go, now.go_salary),
+            _or_now(allow_negative, now.allow_negative),
             edition or now.edition,
             now.houses_for_hotel if short_game is None else (3 if short_game else 4),
-            now.income_tax_choice if income_tax_choice is None else income_tax_choice,
-            now.luxury_tax if luxury_tax is None else luxury_tax,
-            None if no_free_parking else now.jackpot if free_parking is None else free_parking,
+            _or_now(income_tax_choice, now.income_tax_choice),
+            _or_now(luxury_tax, now.luxury_tax),
+            None if no_free_parking else _or_now(free_parking, now.jackpot),
             None if no_time_limit else _time_limit(minutes, end_at, now.time_limit),
             now.sums if sums is None else None if sums == "off" else sums,
         )
         g = ledger.new_game(settings, cli_grant(pin))  # the PIN counts only when the rules change
         click.echo(f"game {g.id} started: {plural(len(ledger.game().cards), 'player')} at "
                    f"{format_amount(settings.start_balance)}")
+
+
+def _or_now(given, now):
+    """An option of ``game new``: the value given, else (None: not given) the current game's."""
+    return now if given is None else given
 
 
 def _time_limit(minutes: int | None, end_at: str | None, now: int | None) -> int | None:
@@ -222,12 +240,7 @@ def _journal(ledger_, game_id: int, label: str = "reading"):
     rows_on_screen = sys.stdout.isatty()
     with ExitStack() as bar:
         advance = bar.enter_context(progress_bar(label, count if rows_on_screen else 2 * count))
-        undone_by = {}
-        for done, tx in enumerate(ledger_.iter_transactions(game_id), 1):
-            if tx.reverses is not None:
-                undone_by[tx.reverses] = tx.id
-            if done % 1000 == 0:
-                advance(done)
+        undone_by = _undone_by(ledger_, game_id, advance)
         if rows_on_screen:
             bar.close()
         for done, tx in enumerate(ledger_.iter_transactions(game_id), count + 1):
@@ -241,6 +254,18 @@ def _journal(ledger_, game_id: int, label: str = "reading"):
                     "amount": p.amount, "memo": tx.memo, "reverses": tx.reverses,
                     "reversed_by": undone_by.get(tx.id),
                 }
+
+
+def _undone_by(ledger_, game_id: int, advance) -> dict:
+    """The journal's first pass, who undid what: each undone transaction's id to the id of the one that undid
+    it (``advance`` told every 1000 transactions read)."""
+    undone_by = {}
+    for done, tx in enumerate(ledger_.iter_transactions(game_id), 1):
+        if tx.reverses is not None:
+            undone_by[tx.reverses] = tx.id
+        if done % 1000 == 0:
+            advance(done)
+    return undone_by
 
 
 def _party(game, card_id: int | None) -> str:

@@ -81,21 +81,38 @@ def private_output(path: Path | None) -> Iterator:
         yield sys.stdout
         return
     target = Path(path)
+    through = _not_a_file(target)
+    if through is not None:
+        with _write_through(target, through.st_mode) as out:
+            yield out
+        return
+    with _written_whole(target) as out:
+        yield out
+
+
+def _not_a_file(target: Path):
+    """The status of what is at ``target`` to be written through (a link followed to what it names), or None for
+    a regular file or nothing there, to be replaced whole; exit 3 for a link to nothing."""
     try:
         st = os.lstat(target)
     except FileNotFoundError:
-        st = None
+        return None
     except OSError as exc:
         fail(f"cannot write {target}: {exc.strerror}", _code(exc))
-    if st is not None and not stat.S_ISREG(st.st_mode):
-        if stat.S_ISLNK(st.st_mode):
-            try:
-                st = os.stat(target)
-            except OSError as exc:
-                fail(f"cannot write {target}: a link to {os.readlink(target)}: {exc.strerror}", UNUSABLE)
-        with _write_through(target, st.st_mode) as out:
-            yield out
-        return
+    if stat.S_ISREG(st.st_mode):
+        return None
+    if stat.S_ISLNK(st.st_mode):
+        try:
+            return os.stat(target)
+        except OSError as exc:
+            fail(f"cannot write {target}: a link to {os.readlink(target)}: {exc.strerror}", UNUSABLE)
+    return st
+
+
+@contextmanager
+def _written_whole(target: Path) -> Iterator:
+    """``target`` written whole or not at all (0600): through a temporary file beside it, created exclusively and
+    never through a link, synced and renamed into place; the ones killed exports left are removed first."""
     for stale in _part_files(target):
         try:
             os.unlink(stale)

@@ -115,6 +115,18 @@ def _buildings(houses: int) -> str:
     return plural(houses, "house") if houses else ""
 
 
+def _heading(state: dict) -> str:
+    """The first line of ``game show``: the game, its deed set, and the rules and clock a player must know."""
+    from banker.unit.play_clock import time_left_line
+
+    rules = state["rules"]
+    kind = "short game" if rules["short_game"] else "game"
+    return (f"{kind} {state['game']} ({shown(rules['edition'])})"
+            + (", Income Tax 10% option" if rules["income_tax_choice"] else "")
+            + (f", Free Parking pot {format_amount(state['free_parking'])}" if state["free_parking"] is not None else "")
+            + (f", {time_left_line(state['time_left'], state['time_up'])}" if state["time_left"] is not None else ""))
+
+
 @click.command("show")
 @click.option("--json", "as_json", is_flag=True, help="Print the game's state as JSON (amounts in whole dollars).")
 @db_option
@@ -125,14 +137,7 @@ def game_show_command(as_json: bool, db: Path | None) -> None:
     if as_json:
         click.echo(json.dumps(state, indent=1))
         return
-    from banker.unit.play_clock import time_left_line
-
-    rules = state["rules"]
-    kind = "short game" if rules["short_game"] else "game"
-    click.echo(f"{kind} {state['game']} ({shown(rules['edition'])})"
-               + (", Income Tax 10% option" if rules["income_tax_choice"] else "")
-               + (f", Free Parking pot {format_amount(state['free_parking'])}" if state["free_parking"] is not None else "")
-               + (f", {time_left_line(state['time_left'], state['time_up'])}" if state["time_left"] is not None else ""))
+    click.echo(_heading(state))
     if not state["balances"]:
         click.echo("no cards are enrolled in this game yet: 'banker cards enrol NAME' enrols one", err=True)
     for name, balance in state["balances"].items():

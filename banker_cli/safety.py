@@ -151,14 +151,35 @@ def restore_from_backup(backup: str, pin: str | None, db: Path | None) -> None:
     adoption killed after the file was in place, its key not yet kept, is
     finished when it is run again (:func:`_finish_cut_short`).
     """
-    from banker.fold.authority import NotAuthorised
-    from runtime.adoption import adoption_pin, head_of, key_fits, pin_uncheckable
-    from runtime.ledger import SqliteLedger, authorise_kept
-    from store import Keyring, is_ledger_file, latest_good_backup
+    from store import Keyring, is_ledger_file
 
     path = resolve_db(db)
+    source = _backup_file(backup, path)
+    keyring = Keyring()
+    found, key = _verified_head(keyring, source)
+    adopting = found is not None and key is None
+    current = is_ledger_file(path)
+    if current and found is not None and _finish_cut_short(path, found, pin):
+        click.echo(f"restored {source}; adopted under a new key from entry {found[1] + 1} (an adoption cut short, "
+                   "finished: 'banker ledger verify' says so)")
+        return
+    guard = _authorise_restore(keyring, path, found, pin, current=current)
+    pin, games = _read_backup(source, pin, adopting=adopting, checked=guard is not None,
+                              fresh=not current)
+    with failing():
+        kept, adopted = _replace(source, path, pin, adopting=adopting, checked=current)
+    click.echo(f"restored {source} ({plural(games, 'game')})" + (f"; the ledger as it was is kept in {kept}" if kept else "")
+               + (f"; adopted under a new key from entry {adopted.from_seq} (its key is not on this machine: "
+                  "'banker ledger verify' says so)" if adopted else ""))
+
+
+def _backup_file(backup: str, path: Path) -> Path:
+    """The file ``--backup`` names: the newest good backup of ``path`` for 'latest' (a damaged one is passed
+    over), else the file given; exit when there is none or it is not a banker ledger."""
+    from store import is_ledger_file, latest_good_backup
+
     if backup == "latest":
-        source = latest_good_backup(path)  # a damaged backup is passed over
+        source = latest_good_backup(path)
         if source is None:
             fail(f"there is no usable backup of {path}")
     else:
@@ -167,24 +188,37 @@ def restore_from_backup(backup: str, pin: str | None, db: Path | None) -> None:
             fail(f"no backup file {source}", USAGE)
     if not is_ledger_file(source):
         fail(f"{source} is not a banker ledger", UNUSABLE)
-    keyring = Keyring()
+    return source
+
+
+def _verified_head(keyring, source: Path):
+    """The backup's (ledger id, last entry) and the key kept here for that ledger (None when there is none):
+    (None, None) for a ledger of an earlier schema (keyed when it is first opened); refused (exit 3, nothing
+    changed) when the key kept here doesn't verify the backup."""
+    from runtime.adoption import head_of, key_fits
+
     try:
         found = head_of(source)
     except BankerError:
-        found = None  # a ledger of an earlier schema: keyed when it is first opened
+        return None, None
     key = keyring.key(found[0]) if found else None
     if found and key is not None and not key_fits(source, key):
         fail(f"the key kept here for ledger {found[0]} ({keyring.key_file(found[0])}) doesn't verify {source}: "
              "nothing was changed", UNUSABLE)
-    adopting = found is not None and key is None
-    current = is_ledger_file(path)
-    if current and found is not None and _finish_cut_short(path, found, pin):
-        click.echo(f"restored {source}; adopted under a new key from entry {found[1] + 1} (an adoption cut short, "
-                   "finished: 'banker ledger verify' says so)")
-        return
-    # The PIN that decides: the one kept beside the anchor of the ledger that lives here (so a file deleted,
-    # damaged, rolled back or swapped for another can't choose its own PIN), else of the backup's ledger, else
-    # the current file's, else the backup's own. A wrong one counts where it was checked.
+    return found, key
+
+
+def _authorise_restore(keyring, path: Path, found, pin: str | None, *, current: bool):
+    """Check the PIN that decides, before anything changes; the ledger id whose kept PIN it was, or None.
+
+    That PIN is the one kept beside the anchor of the ledger that lives here (so a file deleted, damaged,
+    rolled back or swapped for another can't choose its own PIN), else of the backup's ledger, else the
+    current file's; with none of those the backup's own is checked as it is read (:func:`_read_backup`). A
+    wrong one counts where it was checked.
+    """
+    from banker.fold.authority import NotAuthorised
+    from runtime.ledger import authorise_kept
+
     guard = next((lid for lid in (keyring.registered(path), found[0] if found else None)
                   if lid and keyring.kept_authority(lid) is not None), None)
     if guard is not None:
@@ -195,24 +229,32 @@ def restore_from_backup(backup: str, pin: str | None, db: Path | None) -> None:
     elif current:  # the banker's PIN of the ledger being replaced: a wrong one counts there
         with open_ledger(path) as ledger:
             authorise(ledger, pin)
+    return guard
+
+
+def _read_backup(source: Path, pin: str | None, *, adopting: bool, checked: bool, fresh: bool):
+    """Read the backup, writing nothing: (the PIN the restored ledger is to have, how many games it holds).
+
+    Restored where there is no ledger (``fresh``), a backup to be adopted takes the PIN given (asked twice
+    when its old one can't be checked), and one not yet ``checked`` by a kept PIN has its own checked.
+    """
+    from banker.fold.authority import NotAuthorised
+    from runtime.adoption import adoption_pin, pin_uncheckable
+    from runtime.ledger import SqliteLedger
+
     try:
         with SqliteLedger(source, writer=False, backups=False) as copy:
-            if not current and adopting:
+            if fresh and adopting:
                 if pin_uncheckable(copy.game()):
                     pin = new_banker_pin(pin)
                 adoption_pin(copy.game(), pin, time.time())
-            elif not current and guard is None:
+            elif fresh and not checked:
                 authorise(copy, pin)
-            games = len(copy.games())
+            return pin, len(copy.games())
     except NotAuthorised as exc:
         fail(str(exc), NEEDS_PIN)
     except BankerError as exc:
         fail(f"{source} can't be used: {exc}", UNUSABLE)
-    with failing():
-        kept, adopted = _replace(source, path, pin, adopting=adopting, checked=current)
-    click.echo(f"restored {source} ({plural(games, 'game')})" + (f"; the ledger as it was is kept in {kept}" if kept else "")
-               + (f"; adopted under a new key from entry {adopted.from_seq} (its key is not on this machine: "
-                  "'banker ledger verify' says so)" if adopted else ""))
 
 
 #: Why a restore onto a new card asks for the PIN twice (docs/cli.md, docs/security.md).

@@ -10,6 +10,7 @@ import contextlib
 import os
 import sys
 from pathlib import Path
+from typing import NamedTuple
 
 import click
 
@@ -54,58 +55,109 @@ def sim_command(db: Path | None, script_file, screenshot: Path | None, scale: in
     quits (at once, whatever --speed says); with no display it then runs
     headless.
     """
-    lines = None
-    if script_file is not None:  # a line at a time, within the limits (exit 2 naming the limit): never all at once
-        from banker_cli.script_cli import read_script
-
-        lines = read_script(script_file, _name_of(script_file))
-    headless = screenshot is not None
-    if not headless:
+    lines = _read_lines(script_file)
+    run = _run_of(lines, screenshot, speed, mute)
+    if not run.headless:
         _say_starting()
-    try:
-        from firmware_sim.desktop import DesktopSim, NoDisplay, display_problem, seed_demo
-    except ImportError as exc:  # SimulatorMissing: pygame is the sim extra
-        fail(str(exc), NO_DISPLAY)
-
-    if display_problem() is not None:
-        if not headless:
-            fail(display_problem(), NO_DISPLAY)
-        os.environ["SDL_VIDEODRIVER"] = "dummy"
-        os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
-    from runtime.ledger import SqliteLedger
-
-    if lines is not None and db is None:
-        ledger = SqliteLedger(":memory:")
-    else:
-        ledger = open_ledger(db)
-    with ledger:
-        watched = speed is not None and not headless
-        try:
-            sim = DesktopSim(ledger, scale=3 if headless and scale is None else scale,
-                             sound=not (mute or headless or (lines is not None and not watched)),
-                             digits=current_config().display.digits,
-                             auction_seconds=current_config().auction_seconds if lines is None else None,
-                             voice=current_config().voice if lines is None or watched else None,
-                             language=current_config().language)  # a script reads the screen as drawn
-        except NoDisplay as exc:
-            fail(str(exc), NO_DISPLAY)
+    desktop = _simulator(run.headless)
+    with _ledger(db, run) as ledger:
+        sim = _window(desktop, ledger, run, scale)
         with sim, _table_page(ledger, sim.shell, web):
-            if sim.buzzer.problem and not (mute or headless or (lines is not None and not watched)):
-                click.echo(f"banker: {shown(sim.buzzer.problem)}", err=True)
-            if lines is None and seed_demo(ledger):
-                click.echo("banker: a new ledger: a demo game with Alice, Bob, Cleo and Dan at 15M each", err=True)
-            failure, finished = _play(sim, lines, script_file, speed if watched else None, pin)
-            if finished and not headless:
+            _greet(sim, desktop, ledger, run)
+            failure, finished = _play(sim, lines, script_file, speed if run.watched else None, pin)
+            if finished and not run.headless:
                 _say_finished(sim, lines, _name_of(script_file), failure)
-            if headless:
-                sim.screenshot(screenshot)
-            elif sim.running:
-                sim.clock.thaw()
-                sim.run()
+            _leave(sim, screenshot)
     if failure is not None:
-        if headless:
+        if run.headless:
             fail(f"{_name_of(script_file)}: {failure}", 1)
         sys.exit(1)  # already said when it failed; the window stayed open to look at
+
+
+class _Run(NamedTuple):
+    """What the options make of this run of the window."""
+
+    scripted: bool  # --script: a keypad script plays in it
+    headless: bool  # --screenshot: saved at the end, drawn off screen where there is no display
+    watched: bool  # --speed in a window: the script plays at a pace someone follows
+    silent: bool  # no sound: --mute, a screenshot, or a script played at once
+
+
+def _run_of(lines, screenshot: Path | None, speed: float | None, mute: bool) -> _Run:
+    """The run the options ask for (``lines``: the --script's, or None)."""
+    scripted, headless = lines is not None, screenshot is not None
+    watched = speed is not None and not headless
+    return _Run(scripted, headless, watched, silent=mute or headless or (scripted and not watched))
+
+
+def _read_lines(script_file):
+    """The --script's lines, or None without one: read a line at a time, within the limits (exit 2 naming the
+    limit), never all at once."""
+    if script_file is None:
+        return None
+    from banker_cli.script_cli import read_script
+
+    return read_script(script_file, _name_of(script_file))
+
+
+def _simulator(headless: bool):
+    """The simulator's package (firmware_sim.desktop), set to draw off screen for a --screenshot where there is
+    no display; exit 3 without pygame, or without a display to open a window on."""
+    try:
+        from firmware_sim import desktop
+    except ImportError as exc:  # SimulatorMissing: pygame is the sim extra
+        fail(str(exc), NO_DISPLAY)
+    problem = desktop.display_problem()
+    if problem is not None:
+        if not headless:
+            fail(problem, NO_DISPLAY)
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+        os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    return desktop
+
+
+def _ledger(db: Path | None, run: _Run):
+    """The ledger the window plays: --db's (or the default one), but a fresh in-memory game for a script
+    without --db, as 'banker script' plays one."""
+    if run.scripted and db is None:
+        from runtime.ledger import SqliteLedger
+
+        return SqliteLedger(":memory:")
+    return open_ledger(db)
+
+
+def _window(desktop, ledger, run: _Run, scale: int | None):
+    """The simulator on ``ledger`` as the config sets it up (a screenshot at scale 3 unless --scale says): no
+    auction clock for a script (it reads the screen as drawn), the voice only where someone listens (exit 3 if
+    no window opens)."""
+    config = current_config()
+    try:
+        return desktop.DesktopSim(ledger, scale=3 if run.headless and scale is None else scale,
+                                  sound=not run.silent, digits=config.display.digits,
+                                  auction_seconds=None if run.scripted else config.auction_seconds,
+                                  voice=config.voice if not run.scripted or run.watched else None,
+                                  language=config.language)
+    except desktop.NoDisplay as exc:
+        fail(str(exc), NO_DISPLAY)
+
+
+def _greet(sim, desktop, ledger, run: _Run) -> None:
+    """What the terminal hears as the window opens: why there is no sound where sound was wanted, and that a
+    ledger never used got its demo game (not for a script, which plays with no demo players)."""
+    if sim.buzzer.problem and not run.silent:
+        click.echo(f"banker: {shown(sim.buzzer.problem)}", err=True)
+    if not run.scripted and desktop.seed_demo(ledger):
+        click.echo("banker: a new ledger: a demo game with Alice, Bob, Cleo and Dan at 15M each", err=True)
+
+
+def _leave(sim, screenshot: Path | None) -> None:
+    """The end of the command's own steps: save the --screenshot, or hand the window over to the player until
+    they close it."""
+    if screenshot is not None:
+        sim.screenshot(screenshot)
+    elif sim.running:
+        sim.clock.thaw()
+        sim.run()
 
 
 #: Said on stderr before the window's first, slow steps (a start with --screenshot, headless, says nothing).

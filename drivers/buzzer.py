@@ -41,6 +41,22 @@ VOLUME_DUTY: tuple[float, float, float, float] = (0.0, 0.02, 0.10, 0.50)
 DEFAULT_PIN = 18
 
 
+def _tone_table(tones: Mapping[str, Sequence[Note]]) -> dict[str, tuple[tuple[float, float], ...]]:
+    """The buzzer's tones as (hertz, seconds) notes; a ConfigError names the tones the table leaves out."""
+    table = {name: tuple((float(hz), float(s)) for hz, s in notes) for name, notes in tones.items()}
+    missing = [t for t in TONES if t not in table]
+    if missing:
+        raise ConfigError(f"buzzer: no notes for tone(s) {', '.join(missing)}")
+    return table
+
+
+def _duty_table(duty: Sequence[float]) -> tuple[float, ...]:
+    """The PWM duty of each volume 0-3 (0: off); a ConfigError for anything else."""
+    if len(duty) != 4 or duty[0] != 0 or not all(0 <= d <= 1 for d in duty):
+        raise ConfigError("buzzer duty: four values 0-1, the first (off) 0")
+    return tuple(duty)
+
+
 class PwmBuzzer:
     """A passive piezo buzzer on a PWM-capable GPIO pin.
 
@@ -68,14 +84,8 @@ class PwmBuzzer:
                  sleep: Callable[[float], None] | None = None) -> None:
         if pin_factory is None:
             raise ConfigError("the buzzer needs a gpiozero pin_factory (it never uses the global one)")
-        self.tones = {name: tuple((float(hz), float(s)) for hz, s in notes)
-                      for name, notes in (tones or DEFAULT_TONES).items()}
-        missing = [t for t in TONES if t not in self.tones]
-        if missing:
-            raise ConfigError(f"buzzer: no notes for tone(s) {', '.join(missing)}")
-        if len(duty) != 4 or duty[0] != 0 or not all(0 <= d <= 1 for d in duty):
-            raise ConfigError("buzzer duty: four values 0-1, the first (off) 0")
-        self.duty = tuple(duty)
+        self.tones = _tone_table(tones or DEFAULT_TONES)
+        self.duty = _duty_table(duty)
         self._sleep = sleep
         self._cond = threading.Condition()
         self._next: tuple[str, int] | None = None

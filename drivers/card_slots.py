@@ -96,18 +96,12 @@ class CardSlot:
         now = self.clock()
         events: list[Event] = []
         if self.fault is not None:
-            self._clean += 1
-            if self._clean < self.removal_misses or now - self._faulty_at < self.removal_after_s:
+            if not self._recovered(now):
                 return events
             events.append(ReaderRecovered(self.reader, now))
             self.fault = None
         if uid is None:
-            if self.uid is not None:
-                self._misses += 1
-                if self._misses >= self.removal_misses and now - self._last_seen >= self.removal_after_s:
-                    events.append(CardRemoved(self.reader, now))
-                    self.uid = None
-            return events
+            return events + self._missed(now)
         uid = uid.upper()
         if self.uid is not None and uid != self.uid:
             events.append(CardRemoved(self.reader, now))
@@ -117,6 +111,23 @@ class CardSlot:
         self._misses = 0
         self._last_seen = now
         return events
+
+    def _recovered(self, now: float) -> bool:
+        """One more clean poll after a fault: whether the reader has now been clean for long enough (as many
+        polls and as long as a card's removal takes) to count as recovered."""
+        self._clean += 1
+        return self._clean >= self.removal_misses and now - self._faulty_at >= self.removal_after_s
+
+    def _missed(self, now: float) -> list[Event]:
+        """A clean poll that found no card: the card there is removed once it has been missed often enough,
+        for long enough (a card is not lost to a poll or two that miss it)."""
+        if self.uid is None:
+            return []
+        self._misses += 1
+        if self._misses >= self.removal_misses and now - self._last_seen >= self.removal_after_s:
+            self.uid = None
+            return [CardRemoved(self.reader, now)]
+        return []
 
     def failed(self, fault: Fault) -> list[Event]:
         """Take one poll that failed with ``fault``; return the ReaderFault it causes (once per fault)."""

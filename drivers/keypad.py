@@ -103,10 +103,7 @@ def parse_keymap(rows: Iterable[Iterable[str | None]], *, shape: tuple[int, int]
             if given in (None, ""):
                 out.append(None)
                 continue
-            word = str(given).strip().upper()
-            key = word if word in KEYS else LEGEND_KEYS.get(word)
-            if key is None:
-                raise ConfigError(f"{name}: unknown key {given!r} (keys: {' '.join(KEYS)}; legends A B D * #)")
+            key = _key_named(given, name)
             if key in seen:
                 raise ConfigError(f"{name}: the key {key} is given twice")
             seen.add(key)
@@ -117,6 +114,15 @@ def parse_keymap(rows: Iterable[Iterable[str | None]], *, shape: tuple[int, int]
     if shape is not None and (len(parsed), len(parsed[0])) != shape:
         raise ConfigError(f"{name} is {len(parsed)}x{len(parsed[0])} but the keypad has {shape[0]} row and {shape[1]} column pins")
     return tuple(parsed)
+
+
+def _key_named(given, name: str) -> str:
+    """The key a keymap entry names (a key's name or a stock legend, in any case); a ConfigError otherwise."""
+    word = str(given).strip().upper()
+    key = word if word in KEYS else LEGEND_KEYS.get(word)
+    if key is None:
+        raise ConfigError(f"{name}: unknown key {given!r} (keys: {' '.join(KEYS)}; legends A B D * #)")
+    return key
 
 
 def _drive_low(pin) -> None:
@@ -134,6 +140,13 @@ class _KeyState:
     down_reads: int = 0                # ... and how many scans they were
     releasing_since: float | None = None   # while down: the first of the unbroken up reads so far
     ignored: bool = False              # stuck, or down at start-up: silent until it reads up
+
+
+def _check_timing(debounce: float, press_confirm: float, stuck_after: float, scan_interval: float) -> None:
+    """A ConfigError unless a press and a release settle (in ``press_confirm``, ``debounce``) before a key
+    counts as stuck, and the scans come apart."""
+    if min(debounce, press_confirm) < 0 or stuck_after <= max(debounce, press_confirm) or scan_interval <= 0:
+        raise ConfigError("keypad timing: need 0 <= debounce, press_confirm < stuck_after and scan_interval > 0")
 
 
 class MatrixKeypad:
@@ -168,8 +181,7 @@ class MatrixKeypad:
                  on_stuck: Callable[[str], None] | None = None) -> None:
         if pin_factory is None:
             raise ConfigError("the keypad needs a gpiozero pin_factory (it never uses the global one)")
-        if min(debounce, press_confirm) < 0 or stuck_after <= max(debounce, press_confirm) or scan_interval <= 0:
-            raise ConfigError("keypad timing: need 0 <= debounce, press_confirm < stuck_after and scan_interval > 0")
+        _check_timing(debounce, press_confirm, stuck_after, scan_interval)
         self.keymap = parse_keymap(keymap if keymap is not None else DEFAULT_KEYMAP, shape=(len(rows), len(columns)))
         self.clock = clock
         self.debounce = debounce
@@ -183,10 +195,15 @@ class MatrixKeypad:
         self._worker: Supervised | None = None
         self.scan_errors = 0
         self._lock = threading.Lock()
-        from gpiozero import DigitalInputDevice, DigitalOutputDevice
-
         self._rows: list = []
         self._columns: list = []
+        self._claim_pins(rows, columns, pin_factory)
+
+    def _claim_pins(self, rows: Sequence[int | str], columns: Sequence[int | str], pin_factory) -> None:
+        """The row pins as outputs driven low, the column pins as inputs pulled up; if one can't be had, the
+        ones already claimed are let go."""
+        from gpiozero import DigitalInputDevice, DigitalOutputDevice
+
         try:
             for pin in rows:
                 self._rows.append(DigitalOutputDevice(pin, initial_value=False, pin_factory=pin_factory))
@@ -212,14 +229,17 @@ class MatrixKeypad:
                 if r:
                     rows[r - 1].function = "input"
                     _drive_low(pin)                 # ... and each is driven low alone in turn
-                for c in columns:
-                    if self._columns[c].is_active and self.keymap[r][c] is not None:
-                        down.add(self.keymap[r][c])
+                down |= self._down_in_row(r, columns)
         finally:
             for pin in rows:
                 if pin.function != "output":
                     _drive_low(pin)                 # between scans: all low
         return down
+
+    def _down_in_row(self, r: int, columns: list[int]) -> set[str]:
+        """The keys of row ``r`` (driven low alone) that read down, among the ``columns`` active at all."""
+        keys = self.keymap[r]
+        return {keys[c] for c in columns if self._columns[c].is_active and keys[c] is not None}
 
     def scan_once(self) -> list[Event]:
         """Scan the matrix once; return the debounced KeyDown/KeyUp events (also posted if a sink is set)."""

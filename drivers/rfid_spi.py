@@ -285,7 +285,7 @@ class Mfrc522Reader:
         ``answer_len`` is how long the expected answer is (default ``reply_len``), for the wait.
         Raises ``TwoCards`` if several cards answered differently.
         """
-        write, read = self._write, self._read
+        write = self._write
         pending = self._on_air_until - self._clock()
         if pending > 0:
             self._sleep(pending)                # the last HLTA is still on air: let it end
@@ -298,31 +298,41 @@ class Mfrc522Reader:
         sent = _air_bits(len(frame), last_bits) * _RF_BIT_S
         answered = FRAME_DELAY_MAX_S + _air_bits(answer_len if answer_len is not None else reply_len) * _RF_BIT_S
         self._sleep(sent + max(answered, self._timeout_s))   # the answer has ended, or the timer ran out
+        if not self._answered_well(self._irq_after_exchange()):
+            return None
+        if not reply_len:
+            return b""
+        level, *data = self._burst_read([_FIFO_LEVEL] + [_FIFO_DATA] * reply_len)
+        return bytes(data) if level == reply_len else None
+
+    def _irq_after_exchange(self) -> int:
+        """The interrupt bits once the exchange is over (read again while a longer answer is still coming)."""
         irq = 0
         for attempt in range(self._irq_reads):
-            irq = read(_COM_IRQ)
+            irq = self._read(_COM_IRQ)
             if irq & (_IRQ_RX | _IRQ_TIMER) or not irq & _IRQ_TX:
                 break
             if attempt + 1 < self._irq_reads:
-                self._sleep(self._timeout_s)    # a longer answer than expected is still coming
+                self._sleep(self._timeout_s)
+        return irq
+
+    def _answered_well(self, irq: int) -> bool:
+        """Whether a card answered well (not: no card, a damaged frame); raises for a lost chip or a collision."""
         if not irq & _IRQ_TX:
             raise ReaderNotFound(f"the MFRC522 on {self.where} stopped answering (IRQ register 0x{irq:02X})")
         if not irq & (_IRQ_RX | _IRQ_TIMER):
             raise ReaderNotFound(f"the MFRC522 on {self.where} lost its settings (its timer does not run): "
                                  "was it reset?")
         if not irq & _IRQ_RX:
-            return None                     # the timer ran out: no card
+            return False                    # the timer ran out: no card
         if irq & _IRQ_ERR:
-            error = read(_ERROR)
+            error = self._read(_ERROR)
             if error & _ERR_COLL:
                 raise TwoCards(f"two cards or more lie on the reader on {self.where}")
             if error & _ERR_FRAME:
                 self.errors += 1
-                return None
-        if not reply_len:
-            return b""
-        level, *data = self._burst_read([_FIFO_LEVEL] + [_FIFO_DATA] * reply_len)
-        return bytes(data) if level == reply_len else None
+                return False
+        return True
 
     def _xfer(self, data: list[int]) -> list[int]:
         """One SPI transfer; the address byte is ``0aaaaaa0`` to write, ``1aaaaaa0`` to read (datasheet 8.1.2.3)."""

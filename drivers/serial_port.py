@@ -225,30 +225,36 @@ class PortSession:
         return {"ok": True, "screen": t.screen_lines()}
 
     def _query(self, verb: str, args: list[str]) -> dict[str, Any]:
-        t = self.target
-        arity = {"hello?": 0, "screen?": 0, "balances?": 0, "status?": 0, "balance?": 1, "owner?": 1,
-                 "houses?": 1, "mortgaged?": 1, "bank-buildings?": 0, "worth?": 1}
-        if verb not in arity:
-            raise ScriptError(self.count, f"unknown query {verb!r} (queries: {' '.join(arity)})")
-        if len(args) != arity[verb]:
-            raise ScriptError(self.count, f"usage: {verb}" + (" ARGUMENT" if arity[verb] else ""))
-        if verb == "hello?":
-            return {"ok": True, "protocol": PROTOCOL, "version": VERSION}
-        if verb == "screen?":
-            return {"ok": True, "screen": t.screen_lines()}
-        if verb == "balances?":
-            return {"ok": True, "balances": t.balances()}
-        if verb == "balance?":
-            return {"ok": True, "name": args[0], "balance": t.balance(args[0])}
-        if verb in ("owner?", "houses?", "mortgaged?"):
-            answer = getattr(t, verb[:-1])(args[0])
-            return {"ok": True, "deed": args[0], verb[:-1]: answer}
-        if verb == "bank-buildings?":
-            houses, hotels = t.bank_buildings()
-            return {"ok": True, "houses": houses, "hotels": hotels}
-        if verb == "worth?":
-            return {"ok": True, "name": args[0], "worth": t.worth(args[0])}
-        return {"ok": True, **t.status()}
+        if verb not in _QUERIES:
+            raise ScriptError(self.count, f"unknown query {verb!r} (queries: {' '.join(_QUERIES)})")
+        arity, answer = _QUERIES[verb]
+        if len(args) != arity:
+            raise ScriptError(self.count, f"usage: {verb}" + (" ARGUMENT" if arity else ""))
+        return {"ok": True, **answer(self.target, *args)}
+
+
+def _deed_query(verb: str):
+    """The answer to ``owner?``, ``houses?`` or ``mortgaged?`` DEED: the deed and the target's word on it."""
+    return lambda t, deed: {"deed": deed, verb[:-1]: getattr(t, verb[:-1])(deed)}
+
+
+def _bank_buildings(t) -> dict[str, Any]:
+    houses, hotels = t.bank_buildings()
+    return {"houses": houses, "hotels": hotels}
+
+
+#: The protocol's queries, in the order the error for an unknown one lists them: verb -> (how many
+#: arguments, the answer's fields from the target).
+_QUERIES: dict[str, tuple[int, Any]] = {
+    "hello?": (0, lambda t: {"protocol": PROTOCOL, "version": VERSION}),
+    "screen?": (0, lambda t: {"screen": t.screen_lines()}),
+    "balances?": (0, lambda t: {"balances": t.balances()}),
+    "status?": (0, lambda t: t.status()),
+    "balance?": (1, lambda t, name: {"name": name, "balance": t.balance(name)}),
+    **{verb: (1, _deed_query(verb)) for verb in ("owner?", "houses?", "mortgaged?")},
+    "bank-buildings?": (0, _bank_buildings),
+    "worth?": (1, lambda t, name: {"name": name, "worth": t.worth(name)}),
+}
 
 
 #: Bytes one read takes at most (what is left waits for the next read; lines stay bounded by the framer).

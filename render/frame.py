@@ -121,6 +121,22 @@ def _draw_progress(draw: ImageDraw.ImageDraw, progress: float) -> None:
         draw.rectangle((1, top + 1, filled, HEIGHT - 2), fill=1)
 
 
+def _draw_surround(draw: ImageDraw.ImageDraw, screen: Screen, plan) -> int:
+    """Draw what surrounds the lines: the QR code, or (with no money on large digits) the status bar and a
+    refusal's lit field. Returns the ink the lines take: 0 on that field, else 1."""
+    if screen.qr is not None:
+        _draw_qr(draw, screen)
+        return 1
+    if any(placed.kind == "money" for placed in plan.lines):
+        return 1
+    if plan.status_bar:
+        _draw_status(draw, screen)
+    if screen.error:
+        draw.rectangle((0, plan.top, WIDTH - 1, HEIGHT - 1), fill=1)
+        return 0
+    return 1
+
+
 def draw_screen(draw: ImageDraw.ImageDraw, screen: Screen, image: Image.Image | None = None, *,
                 digits: str = "normal") -> None:
     """Draw ``screen`` with ``draw`` (a luma canvas); ``image`` is needed for the double-size line and for
@@ -133,15 +149,7 @@ def draw_screen(draw: ImageDraw.ImageDraw, screen: Screen, image: Image.Image | 
     screen = in_font(screen)
     modules = len(_qr_modules(screen.qr)) if screen.qr is not None else 0
     plan = layout(screen, digits=digits, qr_modules=modules, can_paste=image is not None)
-    ink = 1
-    if screen.qr is not None:
-        _draw_qr(draw, screen)
-    elif not any(placed.kind == "money" for placed in plan.lines):
-        if plan.status_bar:
-            _draw_status(draw, screen)
-        if screen.error:
-            draw.rectangle((0, plan.top, WIDTH - 1, HEIGHT - 1), fill=1)
-            ink = 0
+    ink = _draw_surround(draw, screen, plan)
     for placed in plan.lines:
         _draw_line(draw, image, placed, ink)
     if screen.progress is not None and screen.qr is None:

@@ -55,7 +55,12 @@ def applies(screen: Screen) -> bool:
         return False
     if not 0 <= screen.big <= 1 or len(screen.lines) - screen.big > 2:
         return False
-    text = screen.lines[screen.big] if screen.big < len(screen.lines) else ""
+    return _is_money(screen.lines[screen.big] if screen.big < len(screen.lines) else "")
+
+
+def _is_money(text: str) -> bool:
+    """Whether ``text`` is money as the large digits draw it: their characters only, with a digit or the blank
+    of an amount being typed."""
     return bool(text) and set(text) <= MONEY_CHARS and any(ch.isdigit() or ch == "_" for ch in text)
 
 

@@ -16,8 +16,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
-from .pins import (BUZZER, DISPLAY_ADDRESS, DISPLAY_SPI_DC, DISPLAY_SPI_RESET, i2s_clash, KEYPAD_COLUMNS,
-                   KEYPAD_ROWS, READER_DEVICE, READER_RESET, pin_clash)
+from .pins import (BUZZER, DISPLAY_ADDRESS, DISPLAY_SPI_DC, DISPLAY_SPI_RESET, KEYPAD_COLUMNS, KEYPAD_ROWS,
+                   READER_DEVICE, READER_RESET, no_pin_twice)
 from banker.errors import AmountError, ConfigError
 from banker.text.i18n import LANGUAGES
 from banker.money import MAX_AMOUNT, parse_amount
@@ -231,14 +231,20 @@ def unknown_setting(section: str, key: str, beside: set[str]) -> ConfigError:
 
     prefix = f"{section}." if section else ""
     close = [prefix + name for name in nearest(key, beside)]
-    if not close:
-        everywhere = known_settings()
-        keys = {name.rsplit(".", 1)[-1] for name in everywhere}
-        names = {key} if key in keys else set(nearest(key, keys))
-        close = [name for name in everywhere if name.rsplit(".", 1)[-1] in names and name != prefix + key][:3]
+    close = close or _in_other_sections(key, prefix + key)
     hint = (f" (did you mean {' or '.join(repr(c) for c in close)}?)" if close
             else " (docs/config.md lists every setting)")
     return ConfigError(f"unknown setting {prefix}{key}{hint}" if section else f"unknown section [{key}]{hint}")
+
+
+def _in_other_sections(key: str, given: str) -> list[str]:
+    """Up to three settings elsewhere named ``key`` (or, without one, close to it), ``given`` itself left out."""
+    from banker.text.words import nearest
+
+    everywhere = known_settings()
+    keys = {name.rsplit(".", 1)[-1] for name in everywhere}
+    names = {key} if key in keys else set(nearest(key, keys))
+    return [name for name in everywhere if name.rsplit(".", 1)[-1] in names and name != given][:3]
 
 
 def _shown(value: Any) -> str:
@@ -328,31 +334,60 @@ def _build(data: dict) -> Config:
     sleep_after = unit.seconds("sleep_after", 60.0)
     db, language = unit.text("db", None), unit.choice("language", None, LANGUAGES)
     unit.done()
+    kind, slots, poll, removal = _readers(_Section(data.get("readers", {}), "readers"))
+    display = _display(_Section(data.get("display", {}), "display"))
+    k = _Section(data.get("keypad", {}), "keypad")
+    keypad = KeypadConfig(_pins(k, "rows", KEYPAD_ROWS), _pins(k, "columns", KEYPAD_COLUMNS), _keys(k),
+                          k.seconds("debounce", 0.02, most=1.0), k.seconds("press_confirm", 0.002, most=1.0))
+    k.done()
+    b = _Section(data.get("buzzer", {}), "buzzer")
+    pin = b.gpio("pin", BUZZER)
+    buzzer_pin = pin if b.get("enabled", True, bool) else None
+    b.done()
+    p = _Section(data.get("serial_test_port", {}), "serial_test_port")
+    serial_url, serial_baud = p.text("url", None), p.baud("baudrate", 115_200)
+    p.done()
+    h = _Section(data.get("house_rules", {}), "house_rules")
+    config = Config(sleep_after, db, kind, tuple(slots), poll, removal, display, keypad, buzzer_pin, serial_url,
+                    serial_baud, h.amount("start_balance", 15_000_000), h.amount("go_salary", 2_000_000),
+                    h.get("allow_negative", False, bool), _web(data), _second_folder(data), _auction_seconds(data),
+                    _voice(data), language)
+    h.done()
+    no_pin_twice(config)
+    return config
 
-    readers = _Section(data.get("readers", {}), "readers")
+
+def _readers(readers: _Section) -> tuple[str, list[ReaderConfig], float, float]:
+    """``[readers]``: their kind, each slot's reader (a one-reader build names only the slot it serves), the
+    poll interval and how long a card is missed before it counts as removed."""
     kind = readers.choice("kind", "mfrc522", ("mfrc522", "rdm6300"))
     poll = readers.seconds("poll_interval", 0.01, most=1.0)
     removal = readers.seconds("removal_after", 0.25, most=10.0)
     if removal < poll:
         raise ConfigError(f"readers.removal_after ({removal:g} s) must be at least readers.poll_interval ({poll:g} s)")
-    slots = []
-    for slot, device, reset in ((slot, READER_DEVICE[slot], READER_RESET[slot]) for slot in ("left", "right")):
-        if slot not in readers.data and ("left" in readers.data or "right" in readers.data):
-            continue  # a one-reader build names only the slot it serves
-        s = _Section(readers.data.get(slot, {}), f"readers.{slot}")
-        slots.append(ReaderConfig(
-            slot, s.number("bus", 0, range(0, 7), "an SPI bus number 0-6"),
-            s.number("device", device, range(0, 3), "an SPI chip select 0-2 (CE0-CE2)"), s.gpio("reset_pin", reset),
-            s.number("spi_hz", 1_000_000, range(1, MAX_SPI_HZ + 1), f"an SPI clock in Hz, 1-{MAX_SPI_HZ} (the MFRC522 "
-                     "runs at up to 10 MHz)"),
-            s.text("url", None), s.baud("baudrate", 9600),
-        ))
-        s.done()
-        if kind == "rdm6300" and slots[-1].url is None:
-            raise ConfigError(f"readers.{slot}.url is needed for an rdm6300 reader (e.g. \"/dev/serial0\")")
+    named = [slot for slot in ("left", "right") if slot in readers.data]
+    slots = [_reader(readers, slot, kind) for slot in (named or ("left", "right"))]
     readers.done("left", "right")
+    return kind, slots, poll, removal
 
-    d = _Section(data.get("display", {}), "display")
+
+def _reader(readers: _Section, slot: str, kind: str) -> ReaderConfig:
+    s = _Section(readers.data.get(slot, {}), f"readers.{slot}")
+    reader = ReaderConfig(
+        slot, s.number("bus", 0, range(0, 7), "an SPI bus number 0-6"),
+        s.number("device", READER_DEVICE[slot], range(0, 3), "an SPI chip select 0-2 (CE0-CE2)"),
+        s.gpio("reset_pin", READER_RESET[slot]),
+        s.number("spi_hz", 1_000_000, range(1, MAX_SPI_HZ + 1), f"an SPI clock in Hz, 1-{MAX_SPI_HZ} (the MFRC522 "
+                 "runs at up to 10 MHz)"),
+        s.text("url", None), s.baud("baudrate", 9600),
+    )
+    s.done()
+    if kind == "rdm6300" and reader.url is None:
+        raise ConfigError(f"readers.{slot}.url is needed for an rdm6300 reader (e.g. \"/dev/serial0\")")
+    return reader
+
+
+def _display(d: _Section) -> DisplayConfig:
     display = DisplayConfig(
         d.choice("chip", "ssd1306", ("ssd1306", "sh1106")), d.choice("bus", "i2c", ("i2c", "spi")),
         d.number("port", 1, range(0, 32), "a bus number 0-31 (/dev/i2c-N)"),
@@ -362,39 +397,4 @@ def _build(data: dict) -> Config:
         d.choice("digits", "normal", ("normal", "large")),
     )
     d.done()
-
-    k = _Section(data.get("keypad", {}), "keypad")
-    keypad = KeypadConfig(_pins(k, "rows", KEYPAD_ROWS), _pins(k, "columns", KEYPAD_COLUMNS), _keys(k),
-                          k.seconds("debounce", 0.02, most=1.0), k.seconds("press_confirm", 0.002, most=1.0))
-    k.done()
-
-    b = _Section(data.get("buzzer", {}), "buzzer")
-    pin = b.gpio("pin", BUZZER)
-    buzzer_pin = pin if b.get("enabled", True, bool) else None
-    b.done()
-
-    p = _Section(data.get("serial_test_port", {}), "serial_test_port")
-    serial_url, serial_baud = p.text("url", None), p.baud("baudrate", 115_200)
-    p.done()
-
-    h = _Section(data.get("house_rules", {}), "house_rules")
-    config = Config(sleep_after, db, kind, tuple(slots), poll, removal, display, keypad, buzzer_pin, serial_url,
-                    serial_baud, h.amount("start_balance", 15_000_000), h.amount("go_salary", 2_000_000),
-                    h.get("allow_negative", False, bool), _web(data), _second_folder(data), _auction_seconds(data),
-                    _voice(data), language)
-    h.done()
-    _no_pin_twice(config)
-    return config
-
-
-def _no_pin_twice(config: Config) -> None:
-    """Refuse a GPIO pin given to two devices (MFRC522 reset lines, an SPI display's D/C and reset, keypad, buzzer),
-    naming both by their keys."""
-    used = [(pin, "keypad.rows") for pin in config.keypad.rows] + [(p, "keypad.columns") for p in config.keypad.columns]
-    used += [(r.reset_pin, f"readers.{r.slot}.reset_pin") for r in config.readers] if config.reader_kind == "mfrc522" else []
-    used += [(config.display.dc_pin, "display.dc_pin"), (config.display.reset_pin, "display.reset_pin")
-             ] if config.display.bus == "spi" else []
-    used += [(config.buzzer_pin, "buzzer.pin")] if config.buzzer_pin is not None else []
-    clash = (i2s_clash(used) if config.voice.enabled and config.voice.output == "i2s" else None) or pin_clash(used)
-    if clash:
-        raise ConfigError(clash)
+    return display

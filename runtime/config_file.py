@@ -29,28 +29,38 @@ def read_config_bytes(path: str | os.PathLike) -> bytes:
 
 def _depth(text: str) -> int:
     """How deep arrays and inline tables nest in TOML ``text`` (strings and comments skipped; roughly, never less)."""
-    deepest = depth = 0
-    quote, i = "", 0
+    deepest = depth = i = 0
     while i < len(text):
         ch = text[i]
-        if quote:
-            if ch == "\\" and quote == '"':
-                i += 1
-            elif ch == quote or ch == "\n":
-                quote = ""
-        elif ch in "\"'":
-            quote = ch
-        elif ch == "#":
+        if ch in "\"'":
+            i = _string_end(text, i)
+            continue
+        if ch == "#":
             i = text.find("\n", i)
             i = len(text) if i < 0 else i
             continue
-        elif ch in "[{":
+        if ch in "[{":
             depth += 1
             deepest = max(deepest, depth)
         elif ch in "]}":
             depth -= 1
         i += 1
     return deepest
+
+
+def _string_end(text: str, start: int) -> int:
+    """Where the string opened by the quote at ``start`` has ended: after its closing quote, or after the line
+    (a TOML string holds no bare newline); a backslash in a basic ("...") string keeps the next character in."""
+    quote, i = text[start], start + 1
+    while i < len(text):
+        ch = text[i]
+        if ch == "\\" and quote == '"':
+            i += 2
+            continue
+        if ch == quote or ch == "\n":
+            return i + 1
+        i += 1
+    return i
 
 
 def checked_toml(text: str, source: str) -> dict:

@@ -136,8 +136,7 @@ def gpio_unavailable(failures: dict[str, Exception]) -> Exception:
     from drivers.errors import DeviceMissing, DriverLibraryMissing
 
     lgpio = failures.get("LGPIOFactory")
-    others = [f"{cls}: {exc}" for cls, exc in failures.items() if cls != "LGPIOFactory"
-              and not (isinstance(exc, ModuleNotFoundError) and exc.name in ("RPi", "RPi.GPIO"))]
+    others = _fallback_failures(failures)
     if isinstance(lgpio, ModuleNotFoundError) and lgpio.name == "lgpio":
         return DriverLibraryMissing("the lgpio library is not installed: run deploy/install.sh (docs/install-pi.md)"
                                     + "".join(f"; {o}" for o in others))
@@ -149,6 +148,12 @@ def gpio_unavailable(failures: dict[str, Exception]) -> Exception:
         return DeviceMissing(f"lgpio can't open /dev/gpiochip*: {text} (missing, or this user isn't in the gpio group: "
                              "sudo banker doctor; docs/install-pi.md)")
     return DeviceMissing(f"no GPIO library works here: LGPIOFactory: {text}" + "".join(f"; {o}" for o in others))
+
+
+def _fallback_failures(failures: dict[str, Exception]) -> list[str]:
+    """How the factories other than lgpio's failed, as ``Factory: error``; RPi.GPIO not installed left out."""
+    return [f"{cls}: {exc}" for cls, exc in failures.items() if cls != "LGPIOFactory"
+            and not (isinstance(exc, ModuleNotFoundError) and exc.name in ("RPi", "RPi.GPIO"))]
 
 
 def pi_hardware(config: Config | None = None) -> PiHardware:

@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from banker.errors import ConfigError
+
 #: The 40-pin header of every Raspberry Pi since the B+ (Zero 2 W, 3, 4, 5): physical pin -> what it is.
 HEADER: dict[int, str] = {
     1: "3V3", 2: "5V", 3: "GPIO2", 4: "5V", 5: "GPIO3", 6: "GND", 7: "GPIO4", 8: "GPIO14", 9: "GND", 10: "GPIO15",
@@ -214,3 +216,22 @@ def pin_clash(uses: list[tuple[int, str]]) -> str | None:
     names = holders[taken[0]]
     both = f"{names[0]} twice" if len(set(names)) == 1 else " and ".join(list(dict.fromkeys(names))[:2])
     return f"GPIO{taken[0]} is given to two devices: {both}"
+
+
+def no_pin_twice(config) -> None:
+    """Refuse (ConfigError) a GPIO pin a :class:`runtime.config.Config` gives to two devices, naming both by
+    their keys; with the voice on I2S, the pins I2S takes too."""
+    used = _claimed_pins(config)
+    clash = (i2s_clash(used) if config.voice.enabled and config.voice.output == "i2s" else None) or pin_clash(used)
+    if clash:
+        raise ConfigError(clash)
+
+
+def _claimed_pins(config) -> list[tuple[int, str]]:
+    """The GPIO pins ``config`` gives its devices, each with its key: the keypad's, the MFRC522 reset lines, an
+    SPI display's D/C and reset, the buzzer's."""
+    used = [(pin, "keypad.rows") for pin in config.keypad.rows] + [(p, "keypad.columns") for p in config.keypad.columns]
+    used += [(r.reset_pin, f"readers.{r.slot}.reset_pin") for r in config.readers] if config.reader_kind == "mfrc522" else []
+    used += [(config.display.dc_pin, "display.dc_pin"), (config.display.reset_pin, "display.reset_pin")
+             ] if config.display.bus == "spi" else []
+    return used + ([(config.buzzer_pin, "buzzer.pin")] if config.buzzer_pin is not None else [])

@@ -234,14 +234,29 @@ def doctor_line(voice, *, simulated: bool = False, cards: str = "/proc/asound/ca
     sound hardware is not the unit's, so none is asked for."""
     if not voice.enabled:
         return True, "Off: [voice] enabled is false (the default; docs/voice.md turns it on)."
-    for program in ("espeak-ng",) if simulated else ("espeak-ng", "aplay"):
-        if which(program) is None:
-            return False, f"{program} is not installed: sudo apt install espeak-ng alsa-utils (docs/voice.md)."
-    if run(["espeak-ng", "-v", voice.language, "-q", "x"], capture_output=True, timeout=10).returncode != 0:
-        return False, f"espeak-ng has no voice {voice.language!r} ('espeak-ng --voices' lists them)."
+    missing = _speech_missing(voice, simulated=simulated, which=which, run=run)
+    if missing is not None:
+        return False, missing
     if simulated:
         return True, (f"espeak-ng speaks {voice.language!r}; on simulated hardware no sound card is asked for "
                       "(on the Pi, 'banker doctor' checks the card and the device).")
+    return _sound_out(voice, cards=cards, boot=boot, run=run)
+
+
+def _speech_missing(voice, *, simulated: bool, which, run) -> str | None:
+    """What the voice lacks to speak, or None: espeak-ng (and, on a real unit, aplay) installed, and
+    espeak-ng's voice for the language."""
+    for program in ("espeak-ng",) if simulated else ("espeak-ng", "aplay"):
+        if which(program) is None:
+            return f"{program} is not installed: sudo apt install espeak-ng alsa-utils (docs/voice.md)."
+    if run(["espeak-ng", "-v", voice.language, "-q", "x"], capture_output=True, timeout=10).returncode != 0:
+        return f"espeak-ng has no voice {voice.language!r} ('espeak-ng --voices' lists them)."
+    return None
+
+
+def _sound_out(voice, *, cards: str, boot: tuple[str, ...], run) -> tuple[bool, str]:
+    """The unit's own sound: the I2S overlay when ``output`` is i2s, a sound card, and the device opening
+    (1 s of silence through aplay)."""
     found = sound_cards(cards)
     if voice.output == "i2s" and not _overlay_in(boot):
         return False, (f"No I2S overlay in {boot[0]}: add dtoverlay=max98357a,no-sdmode and dtparam=audio=off, "

@@ -175,17 +175,9 @@ def _into_pot(game: Game, tx: Transaction, tr: Tr) -> list | None:
 
 def _deal(game: Game, tx: Transaction, tr: Tr) -> list | None:
     """The short game's deal: two deeds to each player at their printed prices, said player by player."""
-    got: dict[int, list[str]] = {}
-    for c in tx.changes:
-        if not isinstance(c, OwnerChange) or c.before is not BANK or c.after in (BANK, POT):
-            return None
-        got.setdefault(c.after, []).append(_deed(game, c.slug))
-    paid: dict[int, int] = {}
-    for p in tx.postings:
-        if p.payee is not BANK or p.payer not in got:
-            return None
-        paid[p.payer] = paid.get(p.payer, 0) + p.amount
-    if not got:
+    got = _dealt(game, tx)
+    paid = _paid_for(tx, got) if got is not None else None
+    if not got or paid is None:
         return None
     parts: list = [say(tr, pgettext("page", "the short game's deal:")), " "]
     for i, (player, deeds) in enumerate(got.items()):
@@ -196,6 +188,26 @@ def _deal(game: Game, tx: Transaction, tr: Tr) -> list | None:
             said = _t(tr, pgettext("page", "{name} got {deeds}"), name=_Who(player), deeds=_and(tr, deeds))
         parts += (["; "] if i else []) + said
     return parts
+
+
+def _dealt(game: Game, tx: Transaction) -> dict[int, list[str]] | None:
+    """Each player's deeds from the bank, in order (None when anything else changed hands: no deal)."""
+    got: dict[int, list[str]] = {}
+    for c in tx.changes:
+        if not isinstance(c, OwnerChange) or c.before is not BANK or c.after in (BANK, POT):
+            return None
+        got.setdefault(c.after, []).append(_deed(game, c.slug))
+    return got
+
+
+def _paid_for(tx: Transaction, got: dict) -> dict[int, int] | None:
+    """What each player dealt deeds paid the bank for them (None when other money moved: no deal)."""
+    paid: dict[int, int] = {}
+    for p in tx.postings:
+        if p.payee is not BANK or p.payer not in got:
+            return None
+        paid[p.payer] = paid.get(p.payer, 0) + p.amount
+    return paid
 
 
 def _rent(game: Game, tx: Transaction, tr: Tr) -> list | None:
@@ -276,14 +288,18 @@ def _gave(game: Game, tx: Transaction, tr: Tr, giver: int) -> list[str]:
     return goods
 
 
+def _ends(tx: Transaction, kind: str, changes: tuple, *, giving: bool) -> list:
+    """The parties at one end of a deal, each once in the order they appear: who gave (``giving``) or who got,
+    through the changes of the ``changes`` types and the postings of ``kind``."""
+    return list(dict.fromkeys(
+        [c.before if giving else c.after for c in tx.changes if isinstance(c, changes)]
+        + [p.payer if giving else p.payee for p in tx.postings if p.kind == kind]))
+
+
 def _trade(game: Game, tx: Transaction, tr: Tr) -> list | None:
-    sides = list(dict.fromkeys(
-        [c.before for c in tx.changes if isinstance(c, (OwnerChange, JailCardChange))]
-        + [p.payer for p in tx.postings if p.kind == "trade"]))
-    sides = [s for s in sides if s is not BANK]
-    others = list(dict.fromkeys(
-        [c.after for c in tx.changes if isinstance(c, (OwnerChange, JailCardChange))]
-        + [p.payee for p in tx.postings if p.kind == "trade"]))
+    goods_of = (OwnerChange, JailCardChange)
+    sides = [s for s in _ends(tx, "trade", goods_of, giving=True) if s is not BANK]
+    others = _ends(tx, "trade", goods_of, giving=False)
     parties = list(dict.fromkeys(sides + [o for o in others if o is not BANK]))
     if len(parties) != 2:
         return None
@@ -293,28 +309,27 @@ def _trade(game: Game, tx: Transaction, tr: Tr) -> list | None:
         if goods:
             parts += (["; "] if parts else []) + _t(tr, pgettext("page", "{giver} gave {taker} {goods}"),
                                                      giver=_Who(giver), taker=_Who(taker), goods=_and(tr, goods))
+    return _mortgage_fees(tx, tr, parties, parts) or None
+
+
+def _mortgage_fees(tx: Transaction, tr: Tr, parties: list, parts: list) -> list:
+    """A trade's ``parts`` and then what each of its ``parties`` paid the bank for the mortgaged deeds taken."""
     for payer in parties:
         to_bank = sum(p.amount for p in tx.postings if p.payer == payer and p.payee is BANK)
         if to_bank:
-            parts += ["; ", *_t(tr, pgettext("page", "{name} paid the bank {amount} for the mortgages"),
-                                name=_Who(payer), amount=_money(to_bank))]
-    return parts or None
+            parts = parts + ["; ", *_t(tr, pgettext("page", "{name} paid the bank {amount} for the mortgages"),
+                                       name=_Who(payer), amount=_money(to_bank))]
+    return parts
 
 
 def _bankruptcy(game: Game, tx: Transaction, tr: Tr) -> list | None:
-    debtors = list(dict.fromkeys([c.before for c in tx.changes if isinstance(c, OwnerChange)]
-                                 + [p.payer for p in tx.postings if p.kind == "bankruptcy"]))
+    debtors = _ends(tx, "bankruptcy", OwnerChange, giving=True)
     if len(debtors) != 1 or debtors[0] is BANK:
         return None
     debtor = debtors[0]
-    creditors = list(dict.fromkeys([c.after for c in tx.changes if isinstance(c, OwnerChange)]
-                                   + [p.payee for p in tx.postings if p.kind == "bankruptcy"]))
+    creditors = _ends(tx, "bankruptcy", OwnerChange, giving=False)
     creditor = creditors[0] if len(creditors) == 1 else BANK
-    cash = sum(p.amount for p in tx.postings if p.kind == "bankruptcy")
-    deeds = sum(1 for c in tx.changes if isinstance(c, OwnerChange))
-    count = (say(tr, pgettext("page", "1 deed")) if deeds == 1
-             else say(tr, pgettext("page", "{n} deeds")).format(n=deeds))
-    got = ([_money(cash)] if cash else []) + ([count] if deeds else [])
+    got = _left_by_bankrupt(tx, tr)
     if creditor is BANK:
         if got:
             return _t(tr, pgettext("page", "{name} went bankrupt to the bank: the bank got {goods}"),
@@ -324,6 +339,15 @@ def _bankruptcy(game: Game, tx: Transaction, tr: Tr) -> list | None:
         return _t(tr, pgettext("page", "{name} went bankrupt to {creditor}, who got {goods}"), name=_Who(debtor),
                   creditor=_Who(creditor), goods=_and(tr, got))
     return _t(tr, pgettext("page", "{name} went bankrupt to {creditor}"), name=_Who(debtor), creditor=_Who(creditor))
+
+
+def _left_by_bankrupt(tx: Transaction, tr: Tr) -> list:
+    """What a bankruptcy handed over, as the page says it: the cash, then how many deeds (either left out at 0)."""
+    cash = sum(p.amount for p in tx.postings if p.kind == "bankruptcy")
+    deeds = sum(1 for c in tx.changes if isinstance(c, OwnerChange))
+    count = (say(tr, pgettext("page", "1 deed")) if deeds == 1
+             else say(tr, pgettext("page", "{n} deeds")).format(n=deeds))
+    return ([_money(cash)] if cash else []) + ([count] if deeds else [])
 
 
 def _undo(game: Game, tx: Transaction, tr: Tr) -> list | None:
