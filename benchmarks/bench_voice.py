@@ -58,9 +58,11 @@ def text_building(runs: int) -> None:
 
 
 def _said(panel, game, outcome) -> str | None:
-    """What the step's hook builds for ``outcome`` (banker.unit.step._with_voice, without the step around it)."""
+    """What the step's voice stage builds for ``outcome`` (banker.unit.step._with_voice, without the step around
+    it): a refusal's screen drawn once, when the voice reads it out."""
     after = outcome.folded[1] if outcome.folded is not None else game
-    return voice.said(panel, game, outcome, lambda: screen(outcome.panel, after))
+    shown = screen(outcome.panel, after) if voice.reads_screen(panel, outcome) else None
+    return voice.said(panel, game, outcome, shown)
 
 
 def espeak(runs: int) -> None:

@@ -35,9 +35,10 @@ from banker.unit.events import (
 )
 from banker.unit.panel import AUCTION_SECONDS, SLEEP_AFTER, Panel
 from banker.ports import Buzzer, Display
+from banker.fold.game import Game
 from banker.unit.screen import Screen
+from banker.unit.shown import screen as screen_of
 from banker.unit.step import Outcome, step
-from banker.unit.step import screen as screen_of
 
 from .languages import language_for, translations_for
 from .ledger import Ledger
@@ -132,9 +133,10 @@ class Shell:
             self.spy("event", event)
         if isinstance(event, KeyDown) and not event.salt:
             event = replace(event, salt=self._salt(16), wall=self.wall_clock(), day=self.time_of_day())
-        outcome = self._step(event)
-        if outcome is None:
+        stepped = self._step(event)
+        if stepped is None:
             return []
+        outcome, over = stepped
         self.panel = outcome.panel
         said = None
         for effect in outcome.effects:
@@ -144,7 +146,7 @@ class Shell:
                 self._carry_out(effect)
         if isinstance(event, Tick) and getattr(self.display, "failed", False):
             self.display.retry()  # a bus error spoiled a frame: send it again
-        self.show()
+        self.show(drawn=(outcome.panel, over, outcome.shown))
         if said is not None:
             self._carry_out(said)
         if isinstance(event, Tick):
@@ -183,27 +185,29 @@ class Shell:
         """The catalog ``game`` is shown and spoken in (its ``FN 8`` choice, else the config's; each loaded once)."""
         return translations_for(language_for(game, self.language))
 
-    def _step(self, event: Event) -> Outcome | None:
+    def _step(self, event: Event) -> tuple[Outcome, Game] | None:
+        """The outcome of ``event`` once its record is written (or stepped again, refused), and the game it was
+        stepped over; None when the core failed on it."""
         game = self.ledger.game()
         try:
             outcome = step(self.panel, game, event, self._tr(game))
             if outcome.record is None and outcome.grant is None:
-                return outcome
+                return outcome, game
             try:
                 if outcome.record is None:
                     self.ledger.authorise(outcome.grant)  # a PIN checked alone, before the flow goes on
-                    return outcome
+                    return outcome, game
                 stored = self.ledger.commit(outcome.record, outcome.grant, folded=outcome.folded)
             except NotAuthorised as exc:
                 locked = exc.seconds if isinstance(exc, PinLocked) else 0
                 why = "locked" if locked else "wrong" if isinstance(exc, WrongPin) else "needed"
                 after = self.ledger.game()
-                return step(outcome.panel, after, PinRefused(why, locked, event.t), self._tr(after))
+                return step(outcome.panel, after, PinRefused(why, locked, event.t), self._tr(after)), after
             except (LedgerError, Refused) as exc:
-                return step(outcome.panel, game, CommitFailed(str(exc), event.t), self._tr(game))
+                return step(outcome.panel, game, CommitFailed(str(exc), event.t), self._tr(game)), game
             if self.spy is not None:
                 self.spy("record", stored)
-            return outcome
+            return outcome, game
         except Exception:  # a programming error: logged, the event dropped, nothing changed
             log.exception("the unit failed on %r", event)
             return None
@@ -239,16 +243,24 @@ class Shell:
         game = self.ledger.game()
         return screen_of(self.panel, game, self._tr(game))
 
-    def show(self) -> None:
-        """Send the screen to the display, if the panel or the game changed and the frame with them."""
+    def show(self, drawn: tuple[Panel, Game, Screen | None] | None = None) -> None:
+        """Send the screen to the display, if the panel or the game changed and the frame with them. ``drawn``: a
+        screen the core drew already, with the panel and the game it shows (a refusal the voice read out,
+        :attr:`~banker.unit.outcome.Outcome.shown`): that one is sent, unless the panel or the game moved on since."""
         state = (self.panel, self.ledger.game())
         if self._drawn is not None and self._drawn[1] is state[1] and self._drawn[0] == state[0]:
             return
         self._drawn = state
-        screen = screen_of(*state, self._tr(state[1]))
+        screen = self._frame(state, drawn)
         if self.display is not None and screen != self._shown and not screen.asleep:
             self.display.show(screen)
         self._shown = screen
+
+    def _frame(self, state: tuple[Panel, Game], drawn: tuple[Panel, Game, Screen | None] | None) -> Screen:
+        """The screen of ``state``: the one the core drew already if it is of this very panel and game, else drawn."""
+        if drawn is not None and drawn[2] is not None and drawn[0] is state[0] and drawn[1] is state[1]:
+            return drawn[2]
+        return screen_of(*state, self._tr(state[1]))
 
     # -- the run loop --------------------------------------------------------------------
 

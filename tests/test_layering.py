@@ -184,3 +184,21 @@ def test_no_cycle_between_top_level_folders():
 def test_the_cycle_finder_finds_a_cycle():
     assert _cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) in (["a", "b", "c", "a"],)
     assert _cycle({"a": {"b"}, "b": set()}) is None
+
+
+def _core_graph() -> dict[str, set[str]]:
+    """The core's modules and what each imports of the others (top level, functions and ``TYPE_CHECKING`` alike)."""
+    core = {module for module in MODULES if _within(module, "banker")}
+    return {module: {imported for imported in MODULES[module] if imported in core and imported != module}
+            for module in core}
+
+
+def test_no_circle_inside_the_core():
+    cycle = _cycle(_core_graph())
+    assert cycle is None, "a circle inside banker/: " + " -> ".join(cycle)
+
+
+def test_the_core_graph_sees_an_import_made_only_for_type_hints():
+    graph = _core_graph()
+    assert "banker.fold.state" in graph["banker.fold.retired"]  # under ``if TYPE_CHECKING:``
+    assert "banker.unit.outcome" in graph["banker.unit.voice"]

@@ -1,10 +1,12 @@
-"""The game: one immutable value, the fold of the journal's records.
+"""The fold: the journal's records folded into the game, one immutable value (:class:`Game`).
 
 :func:`apply` is the only way a game changes: it checks that a record fits
 (raising :class:`banker.errors.Refused`, the game unchanged) and returns the
 next game. :func:`replay` folds a ledger's records from the start. The
-rules engine reads a game through :attr:`Game.edition`, :attr:`Game.estate`,
-:attr:`Game.balances` and :attr:`Game.rules`.
+value itself is :mod:`banker.fold.state`'s; the rest of the project imports
+:class:`Game` and the fold from here. The rules engine reads a game through
+:attr:`Game.edition`, :attr:`Game.estate`, :attr:`Game.balances` and
+:attr:`Game.rules`.
 
 >>> from banker.rules.deeds import parse_edition
 >>> game = replay([], editions={})
@@ -14,7 +16,7 @@ rules engine reads a game through :attr:`Game.edition`, :attr:`Game.estate`,
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from types import MappingProxyType
 from collections.abc import Iterable, Mapping
 
@@ -23,7 +25,7 @@ from banker.errors import InsufficientFunds, Refused
 from banker.money import format_amount
 from banker.journal.records import (
     BANK,
-    POT,
+    MAX_PLAYERS,
     Card,
     ChainStart,
     JournalAccepted,
@@ -34,11 +36,11 @@ from banker.journal.records import (
     DeedTag,
     Enrolment,
     GameRestored,
-    GameSettings,
     NewGame,
     PinChange,
     PinFailure,
     PlayClock,
+    Posting,
     Record,
     Removal,
     Rename,
@@ -47,161 +49,14 @@ from banker.journal.records import (
     Transaction,
 )
 from banker.fold.house_rules import check_modes, party as _party, play_clock as _play_clock
-from banker.text.i18n import LANGUAGE_KEY, LANGUAGES, language_of, _
+from banker.text.i18n import LANGUAGE_KEY, LANGUAGES, _
 from banker.fold.lockout import recent
 from banker.fold.retired import refuse_retired
-from banker.fold.names import check_enrolment, fold_name  # noqa: F401  (re-exported: acts, scripts, migration)
-from banker.rules.estate import Estate, building_changes, apply as apply_changes
-from banker.rules.settings import RuleSettings
+from banker.fold.names import fold_name, twin_of
+from banker.fold.state import DEFAULT_VOLUME, EMPTY, VOLUME_KEY, Game
+from banker.rules.estate import Estate, apply as apply_changes
 
-#: The volume a unit starts at (0 off, 1 low, 2 medium, 3 high).
-DEFAULT_VOLUME = 2
-VOLUME_KEY = "volume"
-
-_EMPTY: Mapping = MappingProxyType({})
-
-
-def _empty() -> Mapping:
-    return _EMPTY
-
-
-@dataclass(frozen=True)
-class Game:
-    """The ledger folded: the current game's money and deeds, and what holds across games.
-
-    ``editions`` are the deed sets this banker knows (parsed once, given to
-    :func:`replay`); ``id`` is the current game (0 before the first);
-    ``cards`` the enrolled players, ``names`` every card ever enrolled
-    (retired ones too); ``last`` the current game's last transaction;
-    ``undone`` the ids it has reversed; ``bankruptcies`` its bankruptcy
-    entries; ``pin_failures`` the wall-clock times of the recent wrong
-    PINs (:mod:`banker.fold.lockout`); ``next_*`` the numbers the next records take;
-    ``played`` the seconds a time-limit game has been played (its last
-    :class:`~banker.journal.records.PlayClock`); :attr:`time_up` once that reached the limit.
-    """
-
-    editions: Mapping[str, Edition] = field(default_factory=_empty)
-    id: int = 0
-    settings: GameSettings = GameSettings()
-    started: float | None = None
-    cards: tuple[Card, ...] = ()
-    names: Mapping[int, str] = field(default_factory=_empty)
-    balances: Mapping[int, int] = field(default_factory=_empty)
-    estate: Estate = None  # type: ignore[assignment]  # set by the first NewGame
-    deed_tags: Mapping[str, str] = field(default_factory=_empty)
-    options: Mapping[str, str] = field(default_factory=_empty)
-    pin_hash: str | None = None
-    pin_failures: tuple[float, ...] = ()
-    last: Transaction | None = None
-    undone: frozenset[int] = frozenset()
-    bankruptcies: frozenset[int] = frozenset()
-    transactions: int = 0
-    played: float = 0.0
-    next_tx: int = 1
-    next_card: int = 1
-    next_game: int = 1
-    _by_uid: Mapping[str, Card] = field(default_factory=_empty, repr=False, compare=False)
-
-    # -- what the rules read -------------------------------------------------------------
-
-    @property
-    def edition(self) -> Edition:
-        """The deed set of the current game."""
-        try:
-            return self.editions[self.settings.edition]
-        except KeyError:
-            raise Refused(f"this banker has no edition {self.settings.edition!r}") from None
-
-    @property
-    def rules(self) -> RuleSettings:
-        """The rules engine's settings for the current game."""
-        s = self.settings
-        return RuleSettings(allow_negative=s.allow_negative, houses_for_hotel=s.houses_for_hotel,
-                            income_tax_choice=s.income_tax_choice, luxury_tax=s.luxury_tax,
-                            jackpot=s.jackpot)
-
-    # -- questions -----------------------------------------------------------------------
-
-    def balance(self, card_id: int) -> int:
-        return self.balances.get(card_id, 0)
-
-    def balances_by_name(self) -> dict[str, int]:
-        """Each enrolled player's balance, by name (what ``banker script --json`` and the expectations report)."""
-        return {c.name: self.balance(c.id) for c in self.cards}
-
-    def card_by_uid(self, uid: str | None) -> Card | None:
-        return None if uid is None else self._by_uid.get(uid)
-
-    def card_by_id(self, card_id: int | None) -> Card | None:
-        return next((c for c in self.cards if c.id == card_id), None)
-
-    def card_by_name(self, name: str) -> Card | None:
-        key = fold_name(name)
-        return next((c for c in self.cards if fold_name(c.name) == key), None)
-
-    def name_of(self, card_id: int | None) -> str:
-        """A card's name (a retired card keeps its name); "Bank" for the bank, "Free Parking" for the pot."""
-        return "Bank" if card_id is BANK else "Free Parking" if card_id == POT else self.names.get(card_id, f"card {card_id}")
-
-    @property
-    def pot(self) -> int | None:
-        """The Free Parking pot (the jackpot house rule), or None when the game has none."""
-        return None if self.settings.jackpot is None else self.balances.get(POT, 0)
-
-    @property
-    def time_up(self) -> bool:
-        """A time-limit game played to its limit: over, every further transaction refused."""
-        limit = self.settings.time_limit
-        return limit is not None and self.played >= limit
-
-    @property
-    def time_left(self) -> float | None:
-        """The seconds of play left in a time-limit game (as of its last play-clock record), or None."""
-        limit = self.settings.time_limit
-        return None if limit is None else max(0.0, limit - self.played)
-
-    @property
-    def volume(self) -> int:
-        stored = self.options.get(VOLUME_KEY, str(DEFAULT_VOLUME))
-        return int(stored) if stored in ("0", "1", "2", "3") else DEFAULT_VOLUME
-
-    @property
-    def language(self) -> str:
-        """The game's language (:data:`banker.text.i18n.LANGUAGES`): its ``language`` setting, English without one."""
-        return language_of(self.options.get(LANGUAGE_KEY))
-
-    @property
-    def is_short_game(self) -> bool:
-        """A short game is one whose hotels need 3 houses (``banker game new --short-game``)."""
-        return self.settings.is_short_game
-
-    def in_game(self) -> list[Card]:
-        """The players still playing: not retired, with money left or a deed (a bankrupt player has neither)."""
-        estate = self.estate
-        return [c for c in self.cards if c.id not in estate.retired and (self.balance(c.id) > 0 or estate.deeds_of(c.id))]
-
-    def live_bankruptcies(self) -> int:
-        """How many bankruptcies the current game has seen (undone ones not counted)."""
-        return len(self.bankruptcies - self.undone)
-
-    # -- numbering the next records ------------------------------------------------------
-
-    def numbered(self, tx: Transaction, offset: int = 0) -> Transaction:
-        """``tx`` as the current game's next transaction (``offset`` more for a batch)."""
-        return replace(tx, id=self.next_tx + offset, game=self.id)
-
-    def checkpoint(self) -> Checkpoint:
-        """The current game's own state, to restore it later."""
-        return Checkpoint(self.id, self.settings, self.started, tuple(sorted(self.balances.items())),
-                          building_changes(self.estate), self.last, tuple(sorted(self.undone)),
-                          tuple(sorted(self.bankruptcies)), self.transactions, self.played or None)
-
-    def snapshot(self) -> Snapshot:
-        """The whole state, for the journal: opening then folds only the records after it."""
-        return Snapshot(self.checkpoint() if self.id else None, self.cards, tuple(sorted(self.names.items())),
-                        tuple(sorted(self.deed_tags.items())), tuple(sorted(self.options.items())), self.pin_hash,
-                        self.pin_failures, self.next_tx, self.next_card, self.next_game)
-
+__all__ = ["DEFAULT_VOLUME", "VOLUME_KEY", "Game", "apply", "check_enrolment", "fold_name", "from_snapshot", "replay"]
 
 # -- the fold -------------------------------------------------------------------------------
 
@@ -240,34 +95,10 @@ def apply(game: Game, record: Record) -> Game:
 
 
 def _transaction(game: Game, tx: Transaction) -> Game:
-    if game.id == 0:
-        raise Refused("no game has started")
-    if tx.game != game.id:
-        raise Refused(f"#{tx.id} is in game {tx.game}, not the current game {game.id}")
-    if tx.id is None or tx.id < game.next_tx:
-        raise Refused(f"transaction #{tx.id} is out of order (next is #{game.next_tx})")
-    if game.time_up:
-        raise Refused(_('Time is up: game over'))
-    if game.estate.retired:  # a bankrupt player is out (banker.fold.retired)
-        refuse_retired(game, tx)
-    names, postings = game.names, tx.postings
-    balances = game.balances  # moved(), inline; a proxy's copy() is its dict's (dict(proxy) goes key by key)
-    balances = balances.copy() if type(balances) in (MappingProxyType, dict) else dict(balances)
-    for p in postings:
-        payer, payee = p.payer, p.payee
-        if payer is not BANK:
-            if payer not in names:
-                _party(game, payer)
-            balances[payer] = balances.get(payer, 0) - p.amount
-        if payee is not BANK:
-            if payee not in names:
-                _party(game, payee)
-            balances[payee] = balances.get(payee, 0) + p.amount
+    _admit(game, tx)
+    balances = _moved(game, tx.postings)
     if not game.settings.allow_negative:  # the funds rule: here and nowhere else
-        for p in postings:  # only a payer can lose over the transaction
-            after = balances.get(p.payer, 0)
-            if p.payer is not BANK and after < 0 and after < game.balance(p.payer):
-                raise InsufficientFunds(_('{name} short {amount}', name=game.name_of(p.payer), amount=format_amount(-after)), -after)
+        _check_funds(game, balances, tx.postings)
     fields = game.__dict__.copy()  # replace() without __init__ over twenty fields: the fold's hottest lines
     if tx.changes:
         fields["estate"] = apply_changes(game.estate, tx.changes)
@@ -282,6 +113,82 @@ def _transaction(game: Game, tx: Transaction) -> Game:
     new = object.__new__(Game)
     object.__setattr__(new, "__dict__", fields)  # the unchanged values shared, as immutable values are
     return new
+
+
+def _admit(game: Game, tx: Transaction) -> None:
+    """Refuse a transaction out of its place: before any game, of another game, out of order, after the time limit,
+    or naming a retired player (:mod:`banker.fold.retired`)."""
+    if game.id == 0:
+        raise Refused("no game has started")
+    if tx.game != game.id:
+        raise Refused(f"#{tx.id} is in game {tx.game}, not the current game {game.id}")
+    if tx.id is None or tx.id < game.next_tx:
+        raise Refused(f"transaction #{tx.id} is out of order (next is #{game.next_tx})")
+    if game.time_up:
+        raise Refused(_('Time is up: game over'))
+    if game.estate.retired:  # a bankrupt player is out
+        refuse_retired(game, tx)
+
+
+def _moved(game: Game, postings: tuple[Posting, ...]) -> dict[int, int]:
+    """The balances after ``postings`` (a party that is no card: the pot, :func:`banker.fold.house_rules.party`)."""
+    names = game.names
+    balances = game.balances  # a proxy's copy() is its dict's (dict(proxy) goes key by key)
+    balances = balances.copy() if type(balances) in (MappingProxyType, dict) else dict(balances)
+    for p in postings:
+        payer, payee = p.payer, p.payee
+        if payer is not BANK:
+            if payer not in names:
+                _party(game, payer)
+            balances[payer] = balances.get(payer, 0) - p.amount
+        if payee is not BANK:
+            if payee not in names:
+                _party(game, payee)
+            balances[payee] = balances.get(payee, 0) + p.amount
+    return balances
+
+
+def _check_funds(game: Game, balances: Mapping[int, int], postings: tuple[Posting, ...]) -> None:
+    """The one funds rule: refused if a payer's net is a loss that leaves them below zero, the first one named."""
+    for p in postings:  # only a payer can lose over the transaction
+        after = balances.get(p.payer, 0)
+        if p.payer is not BANK and after < 0 and after < game.balance(p.payer):
+            raise InsufficientFunds(_('{name} short {amount}', name=game.name_of(p.payer), amount=format_amount(-after)), -after)
+
+
+# -- cards ----------------------------------------------------------------------------------
+
+
+def check_enrolment(game: Game, name: str, uid: str, *, card_id: int | None = None) -> None:
+    """Refuse a name or card that would clash with the enrolled cards (``card_id``: the card renamed)."""
+    others = [c for c in game.cards if c.id != card_id]
+    _check_name(name, others)
+    if card_id is None:
+        _check_new_card(game, uid, others)
+
+
+def _check_name(name: str, others: list[Card]) -> None:
+    """A name a player can take: printable, short, not the bank's, and reading unlike every other player's
+    (:mod:`banker.fold.names`)."""
+    if not name.strip() or len(name) > 24 or not name.isprintable():
+        raise Refused(f"not a usable name: {name!r}")
+    if fold_name(name) == "bank":
+        raise Refused("the bank is not a player")
+    if any(fold_name(c.name) == fold_name(name) for c in others):
+        raise Refused(f"{name} is already enrolled")
+    if (twin := twin_of(name, [c.name for c in others])) is not None:
+        raise Refused(f"{name} looks like {twin}: choose a name that reads differently")
+
+
+def _check_new_card(game: Game, uid: str, others: list[Card]) -> None:
+    """A card that can join: nobody's yet, no deed's tag, and a seat left at the table."""
+    owner = next((c for c in others if c.uid == uid), None)
+    if owner is not None:
+        raise Refused(_("card {uid} is already {name}'s", uid=uid, name=owner.name))
+    if uid in game.deed_tags:
+        raise Refused(_("card {uid} is a deed's tag", uid=uid))
+    if len(others) >= MAX_PLAYERS:
+        raise Refused(_('{n} players at most', n=MAX_PLAYERS))
 
 
 def _with_cards(game: Game, cards: tuple[Card, ...], **more) -> Game:
@@ -352,7 +259,7 @@ def _new_game(game: Game, rec: NewGame) -> Game:
         raise Refused(f"game number {rec.game} is taken")
     edition = game.editions[rec.settings.edition]
     check_modes(rec.settings)
-    fresh = replace(game, id=rec.game, settings=rec.settings, started=rec.time, balances=_EMPTY,
+    fresh = replace(game, id=rec.game, settings=rec.settings, started=rec.time, balances=EMPTY,
                     estate=Estate.new(edition), last=None, undone=frozenset(), bankruptcies=frozenset(),
                     transactions=0, played=0.0, next_game=rec.game + 1)
     for opening in rec.openings:

@@ -1,8 +1,8 @@
 """The house rules and game modes in the fold: the Free Parking pot as a party, the time-limit game's play clock.
 
 :func:`banker.fold.game.apply` hands these the game; they return the next one
-(``dataclasses.replace``) or raise :class:`~banker.errors.Refused`. The game's
-type is only named here (no import of :mod:`banker.fold.game` at run time).
+(``dataclasses.replace``) or raise :class:`~banker.errors.Refused`. They read the
+game's value (:mod:`banker.fold.state`), never the fold that imports them.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from banker.errors import Refused
 from banker.journal.records import POT, SUMS, GameSettings, PlayClock
 
 if TYPE_CHECKING:
-    from banker.fold.game import Game
+    from banker.fold.state import Game
 
 
 def check_modes(settings: GameSettings) -> None:

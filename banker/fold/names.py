@@ -2,7 +2,8 @@
 
 Two players' names, or a player's and the bank's, must not read alike on
 the screen or in the journal: a payment to ``bаnk`` would read as one to the
-bank. :func:`skeleton` is UTS #39's skeleton (each character replaced by its
+bank (the fold's enrolment check, :func:`banker.fold.game.check_enrolment`,
+refuses such a name). :func:`skeleton` is UTS #39's skeleton (each character replaced by its
 prototype, between two NFD normalisations) of the name as the game compares
 names (NFKC), case-folded after: names are equal regardless of case
 already, so ``B0B`` (digit zero) is ``Bob`` too.
@@ -25,15 +26,8 @@ time, and checked against Unicode's data by tests/test_names.py.
 from __future__ import annotations
 
 import unicodedata
-from typing import TYPE_CHECKING
 
-from banker.text.i18n import _
 from banker.text.confusables_data import PROTOTYPES
-from banker.errors import Refused
-from banker.journal.records import MAX_PLAYERS
-
-if TYPE_CHECKING:
-    from banker.fold.game import Game
 
 
 #: Unicode's Default_Ignorable_Code_Point ranges (DerivedCoreProperties.txt): characters that show nothing
@@ -72,24 +66,3 @@ def twin_of(name: str, others: list[str]) -> str | None:
 def fold_name(name: str) -> str:
     """A name as it is compared: Unicode-normalised (NFKC) and case-folded."""
     return unicodedata.normalize("NFKC", name).casefold().strip()
-
-
-def check_enrolment(game: Game, name: str, uid: str, *, card_id: int | None = None) -> None:
-    """Refuse a name or card that would clash with the enrolled cards (``card_id``: the card renamed)."""
-    others = [c for c in game.cards if c.id != card_id]
-    if not name.strip() or len(name) > 24 or not name.isprintable():
-        raise Refused(f"not a usable name: {name!r}")
-    if fold_name(name) == "bank":
-        raise Refused("the bank is not a player")
-    if any(fold_name(c.name) == fold_name(name) for c in others):
-        raise Refused(f"{name} is already enrolled")
-    if (twin := twin_of(name, [c.name for c in others])) is not None:
-        raise Refused(f"{name} looks like {twin}: choose a name that reads differently")
-    if card_id is None:
-        owner = next((c for c in others if c.uid == uid), None)
-        if owner is not None:
-            raise Refused(_("card {uid} is already {name}'s", uid=uid, name=owner.name))
-        if uid in game.deed_tags:
-            raise Refused(_("card {uid} is a deed's tag", uid=uid))
-        if len(others) >= MAX_PLAYERS:
-            raise Refused(_('{n} players at most', n=MAX_PLAYERS))

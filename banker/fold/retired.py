@@ -16,7 +16,7 @@ from banker.errors import Refused
 from banker.journal.records import JailCardChange, OwnerChange, RetiredChange, Transaction
 
 if TYPE_CHECKING:
-    from banker.fold.game import Game
+    from banker.fold.state import Game
 
 
 class PlayerRetired(Refused):

@@ -1,12 +1,17 @@
-"""The unit as a pure step: ``step(panel, game, event) -> Outcome``, and ``screen(panel, game)``.
+"""The unit as a pure step: ``step(panel, game, event) -> Outcome`` (what the display shows is :mod:`banker.unit.shown`).
 
 :func:`step` is a table from event type to handler. Keys go to the active
 mode, or to the home screen (:mod:`banker.unit.flows.home`) when none is; cards
 coming and going, a reader's faults, sleep, the hold of ``C`` that starts a
 new game and the replies of the write path are handled here. A mode's
 :class:`~banker.unit.modes.base.Reply` becomes the next panel in one place
-(:func:`_outcome`), which also sends a record that needs the banker's PIN
-(:func:`banker.fold.authority.requires_pin`) to the PIN mode first.
+(:func:`_outcome`), finished first by the stages of :data:`REPLY_STAGES`, in
+that order: a shortfall offers to raise the cash, a record that needs the
+banker's PIN (:func:`banker.fold.authority.requires_pin`) goes to the PIN
+mode first, a children's game shows the payment's sum. Every event's
+outcome is then finished by :data:`OUTCOME_STAGES`: the table page's live
+view, and the voice (:mod:`banker.unit.voice`), which is handed the screen
+when it reads one out; the outcome carries that screen on to the shell.
 
 A step does no I/O, reads no clock and draws no random number: time and a
 PIN's salt come with the event. It returns the next panel, the effects, and
@@ -18,20 +23,19 @@ shows NOT SAVED here, in one place.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import partial
 from typing import Any
 from collections.abc import Callable
 
 from banker.unit import flows, views, voice
 from banker.fold.acts import new_game
-from banker.fold.authority import Grant, requires_pin
+from banker.fold.authority import requires_pin
 from banker.unit.entry import AmountEntry
 from banker.unit.events import (
     CardPlaced,
     CardRemoved,
     CommitFailed,
-    Effect,
     Event,
     Key,
     KeyDown,
@@ -55,29 +59,18 @@ from banker.unit.flows.menu import FnMenu
 from banker.unit.flows.raise_cash import short_offer
 from banker.errors import Refused
 from banker.fold.game import Game, apply
-from banker.text.i18n import ENGLISH, Tr, _, localized
-from banker.unit.modes.base import KEEP, MENU, Ctx, Mode, Reply
+from banker.text.i18n import ENGLISH, Tr, _
+from banker.unit.modes.base import KEEP, MENU, Ctx, Reply
 from banker.unit.modes.pin import ask_pin
 from banker.unit.modes.sums import AskSum, with_sums
+from banker.unit.outcome import Outcome
+from banker.unit.shown import active_mode, live, screen
 from banker.unit.play_clock import clock_tick
 from banker.unit.panel import NEW_GAME_HOLD, Panel
-from banker.journal.records import Record
 from banker.rules.standings import standings
 from banker.unit.screen import Screen
 
-
-@dataclass(frozen=True)
-class Outcome:
-    """What one event led to: the next panel, the effects to carry out, at most one record to write, and the
-    banker's PIN offered with it (or alone, to be checked before the panel goes on) to the write path."""
-
-    panel: Panel
-    effects: tuple[Effect, ...] = ()
-    record: Record | None = None
-    grant: Grant | None = None
-    #: The record as the step folded it (the game it was folded on, the game it led to), for the ledger to keep.
-    folded: tuple[Game, Game] | None = None
-
+__all__ = ["OUTCOME_STAGES", "REPLY_STAGES", "Outcome", "live", "screen", "step"]  # live, screen: shown's
 
 Handler = Callable[[Panel, Game, Any], Outcome]
 
@@ -90,76 +83,82 @@ def step(panel: Panel, game: Game, event: Event, tr: Tr = ENGLISH) -> Outcome:
         raise TypeError(f"not an event: {event!r}")
     if type(event) is KeyDown:
         handler = _awake(partial(_key_down, tr=tr))  # a key's flow may journal a word: its default name
-    return _with_voice(panel, game, event, _with_live(panel, game, handler(panel, game, event)), tr)
+    return _through(OUTCOME_STAGES, handler(panel, game, event), Ctx(panel, game, tr=tr))
 
 
-def live(panel: Panel, game: Game) -> dict | None:
-    """The active flow's live view for the table page (a mode with ``live(ctx)``: a timed auction), else None."""
-    view = getattr(panel.mode, "live", None)
-    return None if view is None or panel.asleep else view(Ctx(panel, game))
+# -- the reply finished, once: its stages in order, as data ---------------------------------------------------
 
 
-def _with_live(panel: Panel, game: Game, outcome: Outcome) -> Outcome:
+def _through(stages: tuple, value, ctx: Ctx):
+    """``value`` (a reply, an outcome) through each of ``stages`` in turn, every one given the same ``ctx``."""
+    for stage in stages:
+        value = stage(value, ctx)
+    return value
+
+
+def _offer_raise_cash(reply: Reply, ctx: Ctx) -> Reply:
+    """A payment refused for a shortfall: its refusal screen offers "0: raise cash" (:mod:`banker.unit.flows.raise_cash`)."""
+    return reply if reply.short is None else short_offer(ctx, reply)
+
+
+def _ask_banker_pin(reply: Reply, ctx: Ctx) -> Reply:
+    """The banker's act (:func:`banker.fold.authority.requires_pin`): the PIN first, then it goes with its record to
+    the write path. The PIN mode's reply folds nothing, so no sum is shown for it."""
+    if reply.record is not None and reply.grant is None and requires_pin(ctx.game, reply.record):
+        return ask_pin(reply)
+    return reply
+
+
+def _show_sums(reply: Reply, ctx: Ctx) -> Reply:
+    """A game for children: the payment's sum shown, or asked first (:mod:`banker.unit.modes.sums`)."""
+    if ctx.game.settings.sums is not None and reply.after is not None and not isinstance(ctx.panel.mode, AskSum):
+        return with_sums(ctx.game, reply)
+    return reply
+
+
+def _with_live(outcome: Outcome, ctx: Ctx) -> Outcome:
     """``outcome`` with a :class:`LiveState` when the live view changed (unless the reply gave its own: a sale)."""
-    if panel.mode is None and outcome.panel.mode is None:
+    if ctx.panel.mode is None and outcome.panel.mode is None:
         return outcome
     if any(isinstance(effect, LiveState) for effect in outcome.effects):
         return outcome
-    after = live(outcome.panel, outcome.folded[1] if outcome.folded is not None else game)
-    if after == live(panel, game):
+    after = live(outcome.panel, outcome.folded[1] if outcome.folded is not None else ctx.game)
+    if after == live(ctx.panel, ctx.game):
         return outcome
     return replace(outcome, effects=outcome.effects + (LiveState(after),))
 
 
-# -- the voice (the texts are banker.unit.voice's) ----------------------------------------------------------
-
-
-def _with_voice(panel: Panel, game: Game, event: Event, outcome: Outcome, tr: Tr = ENGLISH) -> Outcome:
+def _with_voice(outcome: Outcome, ctx: Ctx) -> Outcome:
     """``outcome`` with a :class:`Say` of what happened (:func:`banker.unit.voice.said`), if anything is said, on a unit
     that speaks (``panel.speaks``: nothing is built for one that doesn't); the balance key's request
-    (:class:`ReadBalances`, from the FN menu) becomes the balances said (docs/voice.md)."""
+    (:class:`ReadBalances`, from the FN menu) becomes the balances said (docs/voice.md). A refusal the voice reads
+    out is drawn here, once: the outcome carries that screen to the shell, which draws it (:attr:`Outcome.shown`)."""
+    panel, game, tr = ctx.panel, ctx.game, ctx.tr
     if not panel.speaks:
         return outcome
-    after = outcome.folded[1] if outcome.folded is not None else game
     if ReadBalances() in outcome.effects:
         said = Say(voice.balances_said(panel, game, tr), game.volume, game.language)
         return replace(outcome, effects=tuple(e for e in outcome.effects if not isinstance(e, ReadBalances)) + (said,))
-    text = voice.said(panel, game, outcome, lambda: screen(outcome.panel, after, tr), tr)
+    after = outcome.folded[1] if outcome.folded is not None else game
+    if voice.reads_screen(panel, outcome):
+        outcome = replace(outcome, shown=screen(outcome.panel, after, tr))
+    text = voice.said(panel, game, outcome, outcome.shown, tr)
     if text is None:
         return outcome
     return replace(outcome, effects=outcome.effects + (Say(text, after.volume, after.language),))
 
 
-def screen(panel: Panel, game: Game, tr: Tr = ENGLISH) -> Screen:
-    """What the display shows for ``panel`` over ``game``, in the language of ``tr`` (the catalog of
-    ``game.language``, which the runtime loads: :mod:`banker.text.i18n`); pure."""
-    if panel.asleep:
-        return views.ASLEEP
-    if panel.faults:
-        shown = views.reader_fault(*panel.faults[0])
-    elif _holding_c(panel):
-        shown = views.holding_c((panel.now - panel.c_down_at) / NEW_GAME_HOLD)
-    else:
-        shown = panel.message or _mode(panel).screen(Ctx(panel, game))
-    return replace(shown, lines=localized(shown.lines, tr), left=panel.left is not None, right=panel.right is not None,
-                   volume=game.volume)
-
-
-def _mode(panel: Panel) -> Mode:
-    """The mode that owns the keys: the one open, else the home screen."""
-    return panel.mode if panel.mode is not None else HOME
-
-
-# -- turning a reply into the next panel -----------------------------------------------------
+#: What finishes a mode's reply, in order, each ``(reply, ctx) -> reply`` (:func:`_outcome` then makes it the next
+#: panel): a shortfall offers to raise the cash; the banker's act asks for the PIN; a children's game shows its sum.
+REPLY_STAGES = (_offer_raise_cash, _ask_banker_pin, _show_sums)
+#: What finishes every event's outcome, in order, each ``(outcome, ctx) -> outcome``, ``ctx`` the panel and the
+#: game the event came to: the table page's live view, then the voice.
+OUTCOME_STAGES = (_with_live, _with_voice)
 
 
 def _outcome(panel: Panel, game: Game, reply: Reply) -> Outcome:
-    if reply.short is not None:
-        reply = short_offer(Ctx(panel, game), reply)  # a payment refused for a shortfall: "0: raise cash"
-    if reply.record is not None and reply.grant is None and requires_pin(game, reply.record):
-        reply = ask_pin(reply)  # the banker's act: the PIN goes with its record to the write path
-    elif game.settings.sums is not None and reply.after is not None and not isinstance(panel.mode, AskSum):
-        reply = with_sums(game, reply)  # a game for children: the payment's sum shown, or asked first
+    """A mode's ``reply`` on ``panel`` over ``game``, finished (:data:`REPLY_STAGES`), as the next panel."""
+    reply = _through(REPLY_STAGES, reply, Ctx(panel, game))
     mode = panel.mode if reply.mode is KEEP else (FnMenu() if reply.mode is MENU else reply.mode)
     entry = panel.entry if reply.entry is KEEP else reply.entry
     panel = replace(panel, mode=mode, entry=entry, message=reply.message)
@@ -192,16 +191,6 @@ def _key_revealed(panel: Panel, game: Game, event: KeyRevealed) -> Outcome:
 # -- time --------------------------------------------------------------------------------------
 
 
-#: Seconds ``C`` is held before the new-game bar shows (a quick ``C`` only clears).
-HOLD_CUE_AFTER = 0.3
-
-
-def _holding_c(panel: Panel) -> bool:
-    """Whether the hold of ``C`` that starts a new game is under way and long enough to show."""
-    return (panel.c_down_at is not None and not panel.c_hold_done and not panel.cards_down
-            and panel.now - panel.c_down_at >= HOLD_CUE_AFTER)
-
-
 def _tick(panel: Panel, game: Game, event: Tick) -> Outcome:
     t = event.t
     if game.settings.time_limit is not None and not game.time_up:
@@ -209,20 +198,35 @@ def _tick(panel: Panel, game: Game, event: Tick) -> Outcome:
         panel = clock.panel
         if clock.record is not None:
             return _clock_record(panel, game, clock, t)
-    if panel.c_down_at is not None and not panel.c_hold_done and t - panel.c_down_at >= NEW_GAME_HOLD:
-        return _c_held(replace(panel, now=t), game)
     if panel.c_down_at is not None and not panel.c_hold_done:
-        return Outcome(replace(panel, now=t))  # the hold's bar moves on
+        return _c_hold_goes_on(panel, game, t)
     timed = getattr(panel.mode, "tick", None)  # a flow that runs on time (an auction): it never sleeps
     if timed is not None and not panel.asleep:
-        reply = timed(Ctx(replace(panel, now=t), game), t)
-        if reply is None:
-            return Outcome(panel)
-        return _outcome(replace(panel, now=t, last_activity=t), game, reply)
-    if not panel.asleep and t - panel.last_activity >= panel.sleep_after and not getattr(panel.mode, "keeps_awake", False):
+        return _timed_tick(panel, game, timed, t)
+    if _falls_asleep(panel, t):
         asleep = replace(panel, asleep=True, entry=AmountEntry(), message=None, mode=None)
         return Outcome(asleep, (SetDisplayPower(False),))
     return Outcome(panel)
+
+
+def _c_hold_goes_on(panel: Panel, game: Game, t: float) -> Outcome:
+    """The hold of ``C``: its bar moves on, and once held long enough a new game starts (:func:`_c_held`)."""
+    panel = replace(panel, now=t)
+    return _c_held(panel, game) if t - panel.c_down_at >= NEW_GAME_HOLD else Outcome(panel)
+
+
+def _timed_tick(panel: Panel, game: Game, timed: Callable[[Ctx, float], Reply | None], t: float) -> Outcome:
+    """A flow that runs on time (an auction's countdown) told the time; its reply, if any, is activity."""
+    reply = timed(Ctx(replace(panel, now=t), game), t)
+    if reply is None:
+        return Outcome(panel)
+    return _outcome(replace(panel, now=t, last_activity=t), game, reply)
+
+
+def _falls_asleep(panel: Panel, t: float) -> bool:
+    """Idle long enough, in a flow that doesn't keep the unit awake: the screen goes to sleep."""
+    return (not panel.asleep and t - panel.last_activity >= panel.sleep_after
+            and not getattr(panel.mode, "keeps_awake", False))
 
 
 def _clock_record(panel: Panel, game: Game, clock, t: float) -> Outcome:
@@ -303,8 +307,8 @@ def _key_down(panel: Panel, game: Game, event: KeyDown, tr: Tr = ENGLISH) -> Out
     key, panel = Key(event.key), replace(panel, message=None)
     if key == Key.C:
         panel = replace(panel, c_down_at=event.t, c_hold_done=False, c_salt=event.salt)
-        return _outcome(panel, game, _mode(panel).cancel(Ctx(panel, game, event.salt, event.wall, event.day, tr)))
-    return _outcome(panel, game, _mode(panel).key(Ctx(panel, game, event.salt, event.wall, event.day, tr), key))
+        return _outcome(panel, game, active_mode(panel).cancel(Ctx(panel, game, event.salt, event.wall, event.day, tr)))
+    return _outcome(panel, game, active_mode(panel).key(Ctx(panel, game, event.salt, event.wall, event.day, tr), key))
 
 
 # -- cards -------------------------------------------------------------------------------------

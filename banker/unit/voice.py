@@ -1,11 +1,12 @@
 """What the unit says aloud: short sentences, in words, of what just happened (pure; the shell speaks them).
 
-The step (:func:`banker.unit.step._with_voice`) asks :func:`said` after each event
-and adds one :class:`~banker.unit.events.Say` effect with the text: a committed
+The step's voice stage (:func:`banker.unit.step._with_voice`) asks :func:`said`
+after each event and adds one :class:`~banker.unit.events.Say` effect with the text: a committed
 transaction ("Alice pays Bob 2 million. Alice has 13 million. Bob has 17
 million."), a new game, a player joining, the volume; a refusal
 ("Bob is 890 thousand short. Bob has 1 million."; any other refusal: its
-screen read out); an auction's bids and calls ("Going once", "Going twice",
+screen read out, the very screen the shell then draws: :func:`reads_screen`
+tells the step to draw it, once); an auction's bids and calls ("Going once", "Going twice",
 "Sold to Bob for 1.5 million"). :func:`balances_said` is the balance key
 (``FN FN``, docs/voice.md): the balance of each card on a reader.
 
@@ -23,7 +24,6 @@ a catalog translates them with the context ``"voice"`` (LANGUAGES' catalogs).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from banker.unit.events import LiveState, PlayTone
@@ -33,39 +33,55 @@ from banker.unit.spoken import sentences as _sentences
 from banker.unit.spoken import in_full, spoken_amount, spoken_text
 from banker.unit.voice_deals import what_happened
 
-__all__ = ["balances_said", "record_said", "said", "spoken_amount", "spoken_text"]
+__all__ = ["balances_said", "reads_screen", "record_said", "said", "spoken_amount", "spoken_text"]
 
 if TYPE_CHECKING:
     from banker.fold.game import Game
     from banker.unit.panel import Panel
+    from banker.unit.outcome import Outcome
     from banker.unit.screen import Screen
-    from banker.unit.step import Outcome
 
 
 # -- what happened -----------------------------------------------------------------------------
 
 
-def said(panel: Panel, game: Game, outcome: Outcome, shown: Callable[[], Screen], tr: Tr = ENGLISH) -> str | None:
+def said(panel: Panel, game: Game, outcome: Outcome, shown: Screen | None, tr: Tr = ENGLISH) -> str | None:
     """What the unit says after ``outcome`` (the step's answer on ``panel`` over ``game``), or None: silence.
-    ``shown()`` is the screen after it (read out for a refusal)."""
-    tones = [e.tone for e in outcome.effects if isinstance(e, PlayTone)]
-    lives = [e.data for e in outcome.effects if isinstance(e, LiveState)]
+    ``shown`` is the screen after it, read out for a refusal (:func:`reads_screen`; None when it isn't read)."""
+    tones, lives = _tones(outcome), _lives(outcome)
     if outcome.record is None and not tones and not lives:
         return None  # most ticks: nothing happened worth a word
     after = outcome.folded[1] if outcome.folded is not None else game
-    parts = [_live_said(panel, live, tr) for live in lives if live is not None]
-    sold = any(live is not None and live.get("state") == "sold" for live in lives)
+    parts = [_live_said(panel, live, tr) for live in lives]
     if outcome.record is not None:
+        sold = any(live.get("state") == "sold" for live in lives)
         parts.append(record_said(outcome.record, after, tr, lead=not sold))
     elif "refusal" in tones:
         parts.append(_refusal_said(panel, outcome, shown, after, tr))
-    for tone in tones:
-        call = {"going-once": tr.pgettext("voice", "Going once"),
-                "going-twice": tr.pgettext("voice", "Going twice")}.get(tone)
-        if call is not None:
-            parts.append(call)
-    text = _sentences(*parts)
-    return text or None
+    parts += _calls(tones, tr)
+    return _sentences(*parts) or None
+
+
+def _tones(outcome: Outcome) -> list[str]:
+    """The tones ``outcome`` sounds, in order."""
+    return [e.tone for e in outcome.effects if isinstance(e, PlayTone)]
+
+
+def _lives(outcome: Outcome) -> list[dict]:
+    """The live views ``outcome`` sends the table page (an auction's news), in order."""
+    return [e.data for e in outcome.effects if isinstance(e, LiveState) and e.data is not None]
+
+
+def reads_screen(panel: Panel, outcome: Outcome) -> bool:
+    """Whether :func:`said` reads ``outcome``'s screen out: a refusal, unless it is a new shortfall (said in its own
+    words); the step then draws that screen once and hands it over."""
+    return outcome.record is None and "refusal" in _tones(outcome) and _new_shortfall(panel, outcome) is None
+
+
+def _calls(tones: list[str], tr: Tr) -> list[str]:
+    """An auction's calls, as its tones sound them: "Going once", "Going twice"."""
+    calls = {"going-once": tr.pgettext("voice", "Going once"), "going-twice": tr.pgettext("voice", "Going twice")}
+    return [calls[tone] for tone in tones if tone in calls]
 
 
 def record_said(record: object, after: Game, tr: Tr = ENGLISH, *, lead: bool = True) -> str:
@@ -99,17 +115,24 @@ def _transaction_said(tx: Transaction, after: Game, tr: Tr, lead: bool) -> str:
     return _sentences(first, *balances)
 
 
-def _refusal_said(panel: Panel, outcome: Outcome, shown: Callable[[], Screen], after: Game, tr: Tr) -> str:
+def _refusal_said(panel: Panel, outcome: Outcome, shown: Screen | None, after: Game, tr: Tr) -> str:
     """A refusal: a shortfall in its own words; any other, the screen read out (an auction's refused bid is the
     auction's notice)."""
-    short = getattr(outcome.panel.mode, "short", None)
-    if short is not None and short is not getattr(panel.mode, "short", None):
+    short = _new_shortfall(panel, outcome)
+    if short is not None:
         card = short.actor
         return _sentences(
             tr.pgettext("voice", "{name} is {amount} short").format(name=card.name, amount=spoken_amount(short.amount, tr)),
             tr.pgettext("voice", "{name} has {amount}").format(name=card.name, amount=spoken_amount(after.balance(card.id), tr)),
             tr.pgettext("voice", "Zero raises cash"))
-    return _sentences(*_phrases(in_full(spoken_text(line, tr), after.edition) for line in shown().lines))
+    lines = shown.lines if shown is not None else ()
+    return _sentences(*_phrases(in_full(spoken_text(line, tr), after.edition) for line in lines))
+
+
+def _new_shortfall(panel: Panel, outcome: Outcome):
+    """The shortfall ``outcome`` offers to raise cash for, if it is new (not the one ``panel`` showed already)."""
+    short = getattr(outcome.panel.mode, "short", None)
+    return short if short is not None and short is not getattr(panel.mode, "short", None) else None
 
 
 def _phrases(lines) -> list[str]:

@@ -146,21 +146,13 @@ def _jail_card(tx: Transaction, game: Game, tr: Tr) -> str | None:
 def _trade(tx: Transaction, game: Game, tr: Tr) -> str | None:
     """Who trades with whom, what each gives (deeds by their full names, jail cards, cash), and what each pays the
     bank for the mortgaged deeds received."""
-    sides = list(dict.fromkeys(p for c in tx.changes if isinstance(c, (OwnerChange, JailCardChange))
-                               for p in (c.before, c.after) if p is not BANK))
+    sides = _sides(tx)
     if len(sides) != 2:
         return None
     first, second = (game.name_of(p) for p in sides)
     parts = [tr.pgettext("voice", "{first} and {second} trade").format(first=first, second=second)]
     for giver in sides:
-        things = [game.edition.deed(c.slug).name for c in tx.changes if isinstance(c, OwnerChange) and c.before == giver]
-        cards = sum(1 for c in tx.changes if isinstance(c, JailCardChange) and c.before == giver)
-        if cards:
-            things.append(tr.npgettext("voice", "a Get Out of Jail Free card", "{n} Get Out of Jail Free cards",
-                                       cards).format(n=cards))
-        cash = sum(p.amount for p in tx.postings if p.payer == giver and p.payee in sides)
-        if cash:
-            things.append(spoken_amount(cash, tr))
+        things = _given(tx, game, tr, giver, sides)
         if things:
             parts.append(tr.pgettext("voice", "{name} gives {things}").format(name=game.name_of(giver),
                                                                              things=listed(things, tr)))
@@ -171,12 +163,35 @@ def _trade(tx: Transaction, game: Game, tr: Tr) -> str | None:
     return sentences(*parts)
 
 
+def _sides(tx: Transaction) -> list[int]:
+    """The players a trade's deeds and jail cards pass between, in the order they first appear."""
+    return list(dict.fromkeys(p for c in tx.changes if isinstance(c, (OwnerChange, JailCardChange))
+                              for p in (c.before, c.after) if p is not BANK))
+
+
+def _handed(tx: Transaction, kind: type, giver: int) -> list:
+    """The changes of ``kind`` (a deed's owner, a jail card's holder) by which ``giver`` hands something over."""
+    return [c for c in tx.changes if isinstance(c, kind) and c.before == giver]
+
+
+def _given(tx: Transaction, game: Game, tr: Tr, giver: int, sides: list[int]) -> list[str]:
+    """What one side of a trade gives the other: its deeds (full names), its jail cards, its cash."""
+    things = [game.edition.deed(c.slug).name for c in _handed(tx, OwnerChange, giver)]
+    cards = len(_handed(tx, JailCardChange, giver))
+    if cards:
+        things.append(tr.npgettext("voice", "a Get Out of Jail Free card", "{n} Get Out of Jail Free cards",
+                                   cards).format(n=cards))
+    cash = sum(p.amount for p in tx.postings if p.payer == giver and p.payee in sides)
+    if cash:
+        things.append(spoken_amount(cash, tr))
+    return things
+
+
 def _bankruptcy(tx: Transaction, game: Game, tr: Tr) -> str | None:
     debtor = next((c.player for c in tx.changes if isinstance(c, RetiredChange) and c.after), None)
     if debtor is None:
         return None
-    creditors = [p.payee for p in tx.postings if p.kind == "bankruptcy"] + [
-        c.after for c in tx.changes if isinstance(c, OwnerChange)]
+    creditors = _creditors(tx)
     name = game.name_of(debtor)
     if not creditors:
         return tr.pgettext("voice", "{name} goes bankrupt and leaves the game").format(name=name)
@@ -184,6 +199,12 @@ def _bankruptcy(tx: Transaction, game: Game, tr: Tr) -> str | None:
         return tr.pgettext("voice", "{name} goes bankrupt to the bank and leaves the game").format(name=name)
     return tr.pgettext("voice", "{name} goes bankrupt to {creditor} and leaves the game").format(
         name=name, creditor=game.name_of(creditors[0]))
+
+
+def _creditors(tx: Transaction) -> list[int | None]:
+    """Whom a bankruptcy pays (``BANK`` for the bank): who receives its money, then who takes its deeds."""
+    return [p.payee for p in tx.postings if p.kind == "bankruptcy"] + [
+        c.after for c in tx.changes if isinstance(c, OwnerChange)]
 
 
 #: Each kind of transaction's sentence (None: not the shape its kind says; the nets are said instead).
