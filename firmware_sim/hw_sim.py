@@ -6,7 +6,7 @@ keypad matrix and the piezo, all on one gpiozero ``MockFactory``, the OLED
 on a recording bus. :class:`HwSimBackend` runs keypad scripts through it: a card
 is a tag laid on a chip's antenna, a key is a finger on the matrix, and the
 unit only learns of them by the drivers' polling, on a simulated clock
-(:class:`ChipHands`, the hands of the one script driver). A
+(:class:`ChipHands`, the script driver's hands, :class:`banker.script.hands.Hands`). A
 ``stack`` lays a second tag in the same chip's field, so the driver meets
 the collision itself.
 """
@@ -16,12 +16,12 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from banker.script.driver import ScriptDriver
 from runtime.config import Config, ReaderConfig
 from banker.errors import ScriptError
 from banker.unit.events import Tick
 from runtime.ledger import Ledger
 from runtime.device import Device, open_device
-from runtime.script_driver import ScriptDriver
 from runtime.shell import Shell
 from firmware_sim.mfrc522_chip import Picc, SimClock
 
@@ -195,7 +195,7 @@ class ChipHands:
 
 
 class HwSimBackend(ScriptDriver):
-    """The ``hw-sim`` keypad-script backend: the one script driver with :class:`ChipHands`.
+    """The ``hw-sim`` keypad-script backend: the script driver with :class:`ChipHands`.
 
     ``hw`` (the chips) and ``device`` (the real drivers) are the hands'.
     ``pin``: the banker's PIN for the script's ``enrol`` and ``enrol-deed``.

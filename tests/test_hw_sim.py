@@ -15,7 +15,7 @@ from banker.errors import ConfigError
 from banker.script.syntax import parse
 from banker.script.run import run
 from runtime.ledger import SqliteLedger
-from firmware_sim.core_backend import CoreBackend
+from runtime.script_shell import CoreBackend
 from firmware_sim.hw_sim import HwSimBackend
 from tests.cli_support import banker
 
