@@ -8,7 +8,7 @@ string, imported only when that backend is chosen, so a backend's libraries
 name       what carries the events                                      factory
 =========  ==========================================================  =======================================
 core       script events straight into the one shell                    runtime.script_shell:CoreBackend
-hw-sim     the real drivers on simulated chips (keypad, readers, OLED)   firmware_sim.hw_sim:HwSimBackend
+hw-sim     the real drivers on simulated chips (keypad, readers, OLED)   firmware_sim.hw_sim_backend:HwSimBackend
 serial     a unit at the other end of a serial test port (``URL``)      firmware_sim.serial_backend:serial_backend
 window     the desktop simulator's window                               firmware_sim.window_backend:open_window_backend
 =========  ==========================================================  =======================================
@@ -40,7 +40,7 @@ from banker.errors import ConfigError
 #: Every backend a keypad script can run on: name -> "module:factory", imported only when chosen.
 SCRIPT_FACTORIES = {
     "core": "runtime.script_shell:CoreBackend",
-    "hw-sim": "firmware_sim.hw_sim:HwSimBackend",
+    "hw-sim": "firmware_sim.hw_sim_backend:HwSimBackend",
     "serial": "firmware_sim.serial_backend:serial_backend",
     "window": "firmware_sim.window_backend:open_window_backend",
 }

@@ -16,7 +16,7 @@ from banker.script.syntax import parse
 from banker.script.run import run
 from runtime.ledger import SqliteLedger
 from runtime.script_shell import CoreBackend
-from firmware_sim.hw_sim import HwSimBackend
+from firmware_sim.hw_sim_backend import HwSimBackend
 from tests.cli_support import banker
 
 ROOT = Path(__file__).resolve().parent.parent

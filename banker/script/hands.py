@@ -8,7 +8,7 @@ beside what it drives, and is named for how it reaches the unit:
   a simulated clock, for the ``core`` backend (``runtime.script_shell``);
 - ``runtime.script_shell.RealTimeHands``: the same events on the shell's
   own clock, for the live unit behind its serial test port;
-- ``firmware_sim.hw_sim.ChipHands``: tags on the simulated chips' antennas,
+- ``firmware_sim.hw_sim_backend.ChipHands``: tags on the simulated chips' antennas,
   keys on the matrix, read by the real drivers;
 - ``firmware_sim.window_backend.WindowHands``: the desktop window's mouse.
 
