@@ -7,8 +7,8 @@ string, imported only when that backend is chosen, so a backend's libraries
 =========  ==========================================================  =======================================
 name       what carries the events                                      factory
 =========  ==========================================================  =======================================
-core       script events straight into the one shell                    runtime.script_driver:CoreBackend
-hw-sim     the real drivers on simulated chips (keypad, readers, OLED)   firmware_sim.hw_sim:HwSimBackend
+core       script events straight into the one shell                    runtime.script_shell:CoreBackend
+hw-sim     the real drivers on simulated chips (keypad, readers, OLED)   firmware_sim.hw_sim_backend:HwSimBackend
 serial     a unit at the other end of a serial test port (``URL``)      firmware_sim.serial_backend:serial_backend
 window     the desktop simulator's window                               firmware_sim.window_backend:open_window_backend
 =========  ==========================================================  =======================================
@@ -16,11 +16,12 @@ window     the desktop simulator's window                               firmware
 ``banker run`` and ``banker doctor`` pick the unit's hardware from
 :data:`HARDWARE` the same way: ``pi`` (the real buses) or ``hw-sim``.
 
-Every local backend is the one script driver (:mod:`runtime.script_driver`)
-with its own hands; only ``serial``'s unit is remote. ``spy:NAME`` (like
-pyserial's ``spy://``) wraps NAME's shell in a :class:`runtime.spy.SpyShell`
-that logs every event, record and effect to stderr (or a given stream); the
-shell itself is not touched. ``serial:URL`` names the port in the string.
+Every local backend is the one script driver
+(:class:`banker.script.driver.ScriptDriver`) with its own hands
+(:class:`banker.script.hands.Hands`); only ``serial``'s unit is remote.
+``spy:NAME`` (like pyserial's ``spy://``) wraps NAME's shell in a
+:class:`runtime.spy.SpyShell` that logs every event, record and effect to
+stderr (or a given stream); the shell itself is not touched. ``serial:URL`` names the port in the string.
 
 ``pin`` is the banker's PIN for a script's ``enrol`` and ``enrol-deed``
 (``banker script --pin``): a local backend hands it to the ledger's act as a
@@ -38,8 +39,8 @@ from banker.errors import ConfigError
 
 #: Every backend a keypad script can run on: name -> "module:factory", imported only when chosen.
 SCRIPT_FACTORIES = {
-    "core": "runtime.script_driver:CoreBackend",
-    "hw-sim": "firmware_sim.hw_sim:HwSimBackend",
+    "core": "runtime.script_shell:CoreBackend",
+    "hw-sim": "firmware_sim.hw_sim_backend:HwSimBackend",
     "serial": "firmware_sim.serial_backend:serial_backend",
     "window": "firmware_sim.window_backend:open_window_backend",
 }

@@ -159,7 +159,7 @@ def run_command(backend: str, seconds: float | None, web: bool | None, db: Path 
             click.echo(f"banker: running on {backend} (game {game.id}, {plural(len(game.cards), 'card')})", err=True)
             if config.serial_url:
                 from drivers.serial_port import SerialTestPort
-                from runtime.script_driver import shell_target
+                from runtime.script_shell import shell_target
 
                 port = SerialTestPort(config.serial_url, shell_target(shell), baudrate=config.serial_baudrate,
                                       serial_for_url=hw.serial_for_url())

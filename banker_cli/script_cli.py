@@ -133,12 +133,9 @@ def _no_foreign_digits(line: str, number: int, name: str) -> None:
 
 def _script_on_ledger(name: str, lines, db: Path | None, *, as_json: bool, quiet: bool, backend: str,
                       pin: str | None) -> None:
-    import json
-
-    from banker.journal.records import transactions_in
+    """Play ``lines`` on the ledger at ``db`` (after a rehearsal on a copy), or on a fresh in-memory game."""
     from .backends import parse
-
-    from .common import current_config, play_lines
+    from .common import current_config
 
     try:
         kind, _, _ = parse(backend)
@@ -146,39 +143,55 @@ def _script_on_ledger(name: str, lines, db: Path | None, *, as_json: bool, quiet
         fail(str(exc), USAGE)
     config = current_config() if kind == "hw-sim" else None
     language = current_config().language  # the screen as drawn: the config's language while the game has none
-    if db is not None:
-        ledger = open_ledger(db)
-    else:
-        from runtime.ledger import SqliteLedger
-
-        ledger = SqliteLedger(":memory:")
-    with ledger:
+    with _ledger_at(db) as ledger:
         if db is not None:
             with failing(f"{name}: "):
                 _rehearse(name, lines, ledger, backend, config, pin, language)
-        store = ledger.store = _Watched(ledger.store)
-        before = store.last_seq()
-        backend_ = _backend(backend, ledger, config, pin, language)
-        try:
-            failure, held = play_lines(name, lines, backend_)
-        finally:
-            getattr(backend_, "close", lambda: None)()
-        if store.failed:
-            fail(f"{name}: {len(store.failed)} change(s) were not saved: {describe(store.failed[0])}", UNUSABLE)
-        if as_json:
-            click.echo(json.dumps({
-                "balances": ledger.game().balances_by_name(),
-                "volume": ledger.game().volume,
-                "game": ledger.game().id,
-                "screen": backend_.screen_lines(),
-            }))
-        posted = sum(len(transactions_in(r)) for r in store.records(before))
+        def open_backend():
+            return _backend(backend, ledger, config, pin, language)
+
+        failure, held, posted = _play_saved(name, lines, ledger, open_backend, as_json=as_json)
     if failure is not None:
         fail(f"{name}: {failure}", 1)
     if not (quiet or as_json):
         kept = "" if db is not None else " (in memory: --db PATH keeps them)"
         click.echo(f"{shown(name)}: passed: {plural(held, 'expectation')} held, "
                    f"{plural(posted, 'transaction')} posted{kept}")
+
+
+def _ledger_at(db: Path | None):
+    """The stored ledger at ``db``, or a fresh in-memory game when None."""
+    if db is not None:
+        return open_ledger(db)
+    from runtime.ledger import SqliteLedger
+
+    return SqliteLedger(":memory:")
+
+
+def _play_saved(name: str, lines, ledger, open_backend, *, as_json: bool):
+    """Play ``lines`` over ``ledger`` on the backend ``open_backend()`` opens once every write is watched: (the first
+    failing expectation or None, expectations held, transactions posted); exit 3 when a change was not saved;
+    ``as_json``: the summary printed."""
+    import json
+
+    from banker.journal.records import transactions_in
+
+    from .common import play_lines
+
+    store = ledger.store = _Watched(ledger.store)
+    before = store.last_seq()
+    backend = open_backend()
+    try:
+        failure, held = play_lines(name, lines, backend)
+    finally:
+        getattr(backend, "close", lambda: None)()
+    if store.failed:
+        fail(f"{name}: {len(store.failed)} change(s) were not saved: {describe(store.failed[0])}", UNUSABLE)
+    if as_json:
+        game = ledger.game()
+        click.echo(json.dumps({"balances": game.balances_by_name(), "volume": game.volume, "game": game.id,
+                               "screen": backend.screen_lines()}))
+    return failure, held, sum(len(transactions_in(r)) for r in store.records(before))
 
 
 def _backend(spec: str, ledger, config, pin: str | None = None, language: str | None = None):

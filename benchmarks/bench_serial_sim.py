@@ -10,7 +10,7 @@ the seconds from sending to the answer (median of ``--lines``). Before issue
 19 a ``socket://`` port read one byte per poll.
 
 **hw-sim for an hour.** ``banker run --backend hw-sim``'s hands
-(:class:`firmware_sim.hw_sim.HwSimBackend`: the real drivers polling the
+(:class:`firmware_sim.hw_sim_backend.HwSimBackend`: the real drivers polling the
 simulated MFRC522s, the keypad scanned) let an hour of simulated time pass
 on the chips' fast clock, idle as a unit on a table; the process RSS is
 printed at the start and every ten simulated minutes. Flat is the target
@@ -72,7 +72,7 @@ def serial_figures(report: Report, lines: int) -> None:
 
 
 def hw_sim_figures(report: Report, minutes: int) -> None:
-    from firmware_sim.hw_sim import HwSimBackend
+    from firmware_sim.hw_sim_backend import HwSimBackend
     from runtime.ledger import SqliteLedger
 
     report.section(f"banker run --backend hw-sim for {minutes} simulated minutes (idle, fast clock)")

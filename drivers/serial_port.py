@@ -41,8 +41,8 @@ Protocol ``banker-serial/1`` (also in ``docs/serial-protocol.md``):
 
 Framing (:class:`LineFramer`) and the commands (:class:`PortSession`) know
 nothing of I/O; :class:`SerialTestPort` joins them to a pyserial port. The
-device side runs the commands on a *target*: the one script driver
-(``runtime.script_driver.shell_target`` on the live unit,
+device side runs the commands on a *target*: the script driver
+(``runtime.script_shell.shell_target`` on the live unit,
 ``firmware_sim.serial_backend.CoreTarget`` in tests); the client side is
 ``firmware_sim.serial_backend.SerialBackend``. The port is polled from the
 shell's one run loop (``Shell.run(stop, poll=(port.poll,))``).

@@ -16,7 +16,7 @@ import sys
 
 from banker.journal.records import net_flows
 from runtime.ledger import SqliteLedger
-from firmware_sim.core_backend import CoreBackend
+from runtime.script_shell import CoreBackend
 
 PLAYERS = (("Alice", "A1"), ("Bob", "B2"), ("Cleo", "C3"), ("Dan", "D4"))
 

@@ -3,8 +3,8 @@
 - :class:`SerialBackend` runs ``banker script FILE --port URL``: each step
   becomes one protocol line (``drivers.serial_port``), each expectation a
   ``screen?`` or ``balance?`` query; the banker's acts carry its ``pin``.
-- :class:`CoreTarget` is a device for it to talk to: the one script driver
-  over the core unit on simulated time (``CoreBackend``).
+- :class:`CoreTarget` is a device for it to talk to: the script driver
+  over the core unit on simulated time (``runtime.script_shell.CoreBackend``).
 - :class:`NullModem` is a cable between two pyserial ``socket://`` URLs on
   127.0.0.1, so both ends run in one process with pyserial's own transport.
 
@@ -26,7 +26,7 @@ from banker.fold.authority import NotAuthorised, is_pin
 from banker.text.quoting import quote
 from drivers.errors import SerialProtocolError, SerialTimeout
 from drivers.serial_port import ADMIN_VERBS, MAX_LINE, PIN_FIELD, PROTOCOL, VERSION, open_serial, read_waiting
-from firmware_sim.core_backend import CoreBackend
+from runtime.script_shell import CoreBackend
 
 ANSWER_MARGIN = 5.0
 #: Seconds the client pauses when nothing has come yet (its port never waits: it reads what is there).
@@ -182,7 +182,7 @@ def serial_backend(url: str, *, pin: str | None = None) -> SerialBackend:
 
 
 class CoreTarget(CoreBackend):
-    """The core unit on simulated time as a serial-port target: the one script driver, ``via="serial"``.
+    """The core unit on simulated time as a serial-port target: the script driver, ``via="serial"``.
 
     ``insert`` also takes a hex UID; its banker's acts are checked with the
     PIN each line carries: the unit keeps no PIN of its own for them (``pin``

@@ -32,7 +32,7 @@ import pygame  # noqa: E402
 from banker.errors import BankerError  # noqa: E402
 
 from firmware_sim.desktop.layout import centre  # noqa: E402
-from runtime.script_driver import ScriptDriver  # noqa: E402
+from banker.script.driver import ScriptDriver  # noqa: E402
 
 PRESS_SECONDS = 0.05
 BLANK_CARD_NAME = "new-card"
@@ -151,7 +151,7 @@ class WindowHands:
         self._advance(PRESS_SECONDS)
         self.key_up(key)
 
-    # -- the hands of the one script driver ------------------------------------------------------
+    # -- the hands of the script driver (banker.script.hands.Hands) ------------------------------------------------------
 
     def blank_uid(self, name: str) -> str | None:
         """The blank "New card" tile's UID for a script's ``new-card`` that nobody enrolled; else None."""
@@ -221,7 +221,7 @@ class WindowHands:
 
 
 class WindowBackend(ScriptDriver):
-    """The ``window`` keypad-script backend: the one script driver with :class:`WindowHands` on ``sim``.
+    """The ``window`` keypad-script backend: the script driver with :class:`WindowHands` on ``sim``.
 
     ``speed``, ``sleep``: as on the hands (whose ``drag``, ``hotkey``,
     ``keystroke`` ... it answers for too); ``pin``: the banker's PIN for

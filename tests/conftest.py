@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from firmware_sim.core_backend import CoreBackend
+from runtime.script_shell import CoreBackend
 from firmware_sim.memory_store import MemoryStore
 from runtime.ledger import Ledger
 

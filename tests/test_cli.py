@@ -309,7 +309,7 @@ def test_a_full_disk_is_exit_3_and_changes_nothing(banker, tmp_path, monkeypatch
 
 def test_a_script_on_a_ledger_with_snapshots_is_tried_on_a_copy_of_the_game_first(tmp_path, monkeypatch):
     import runtime.ledger
-    from firmware_sim.core_backend import CoreBackend
+    from runtime.script_shell import CoreBackend
     from runtime.ledger import SqliteLedger
 
     db = tmp_path / "l.db"

@@ -137,7 +137,7 @@ def test_power_loss_during_a_new_game_keeps_the_old_game_whole(tmp_path):
 def test_the_display_failing_mid_game_loses_nothing_and_recovers():
     """An I2C error while drawing: the game goes on, and the panel catches up on the next tick."""
     from render import render_image
-    from firmware_sim.hw_sim import HwSimBackend
+    from firmware_sim.hw_sim_backend import HwSimBackend
 
     with SqliteLedger(":memory:") as ledger:
         hw = HwSimBackend(ledger)

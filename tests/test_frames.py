@@ -26,7 +26,7 @@ from firmware_sim.memory_store import MemoryStore
 from runtime.languages import translations_for
 from runtime.ledger import Ledger
 from render import render_image
-from runtime.script_driver import CoreBackend
+from runtime.script_shell import CoreBackend
 from tests.frames_support import disagreements
 from tests.frames_walk import walk
 

@@ -16,7 +16,7 @@ from drivers.display import OledDisplay
 from drivers.errors import SerialProtocolError, SerialTimeout
 from render import render_image
 from drivers.serial_port import FrameError, LineFramer, PortSession, SerialTestPort
-from runtime.script_driver import shell_target
+from runtime.script_shell import shell_target
 from runtime.shell import Shell
 from firmware_sim.display_sim import OledChip
 from firmware_sim.keypad_sim import ManualClock

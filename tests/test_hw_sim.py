@@ -15,8 +15,8 @@ from banker.errors import ConfigError
 from banker.script.syntax import parse
 from banker.script.run import run
 from runtime.ledger import SqliteLedger
-from firmware_sim.core_backend import CoreBackend
-from firmware_sim.hw_sim import HwSimBackend
+from runtime.script_shell import CoreBackend
+from firmware_sim.hw_sim_backend import HwSimBackend
 from tests.cli_support import banker
 
 ROOT = Path(__file__).resolve().parent.parent

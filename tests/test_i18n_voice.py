@@ -8,7 +8,7 @@ from dataclasses import replace
 import pytest
 
 from banker.unit.events import Say
-from firmware_sim.core_backend import CoreBackend
+from runtime.script_shell import CoreBackend
 
 
 @pytest.fixture

@@ -318,7 +318,7 @@ def test_restoring_a_backup_keeps_what_was_only_in_the_write_ahead_log(db, tmp_p
 import os, sys
 sys.path.insert(0, {str(ROOT)!r})
 from runtime.ledger import SqliteLedger
-from firmware_sim.core_backend import CoreBackend
+from runtime.script_shell import CoreBackend
 ledger = SqliteLedger({str(db)!r}, backups=False)
 t = CoreBackend(ledger)
 t.insert("left", "Alice")

@@ -20,7 +20,7 @@ from banker.fold.authority import NotAuthorised, hash_pin
 from banker.journal.records import PinChange, PinFailure
 from banker.script.run import StepNotAuthorised
 from drivers.serial_port import PortSession, SerialTestPort
-from firmware_sim.core_backend import CoreBackend
+from runtime.script_shell import CoreBackend
 from firmware_sim.memory_store import MemoryStore
 from firmware_sim.serial_backend import CoreTarget, NullModem, SerialBackend
 from banker_cli.backends import script_backend

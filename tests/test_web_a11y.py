@@ -16,7 +16,7 @@ import pytest
 from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
-from firmware_sim.core_backend import CoreBackend
+from runtime.script_shell import CoreBackend
 from runtime.ledger import SqliteLedger
 from tests.web_support import QUIET, as_device, until
 from web import serve_in_background

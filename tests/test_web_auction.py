@@ -14,7 +14,7 @@ import urllib.request
 
 import pytest
 
-from firmware_sim.core_backend import CoreBackend
+from runtime.script_shell import CoreBackend
 from web import serve_in_background
 from web.screenshots import wait_for_state
 from tests.web_support import until

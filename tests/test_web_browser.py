@@ -12,7 +12,7 @@ import time
 from banker.script import syntax as script
 
 from banker.script import run as script_run
-from firmware_sim.core_backend import CoreBackend
+from runtime.script_shell import CoreBackend
 from runtime.ledger import SqliteLedger
 from web import serve_in_background
 from web.screenshots import wait_for_state

@@ -10,7 +10,7 @@ import pytest
 from banker.text.i18n import LANGUAGES
 from banker.journal.records import Setting
 from banker.rules import draw_jail_card
-from firmware_sim.core_backend import CoreBackend
+from runtime.script_shell import CoreBackend
 from runtime.ledger import SqliteLedger
 from tests.web_support import PHONE, as_device, until
 from web import serve_in_background

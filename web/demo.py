@@ -76,7 +76,7 @@ expect houses boardwalk 1
 
 def play_demo(ledger) -> None:
     """Play :data:`DEMO` on ``ledger`` (a :class:`runtime.ledger.Ledger`) through the one script driver, events straight in."""
-    from runtime.script_driver import CoreBackend
+    from runtime.script_shell import CoreBackend
 
     failure = script_run.run(script.parse(DEMO), CoreBackend(ledger))
     if failure is not None:

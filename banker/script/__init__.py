@@ -1,1 +1,1 @@
-"""Keypad scripts: their syntax and the one driver that plays them against the core."""
+"""Keypad scripts, the pure part: the format (``syntax``), the runner (``run``), the driver and its hands."""

@@ -1,19 +1,22 @@
-"""The one keypad-script driver: carry a parsed script's steps out on a backend and check its expectations.
+"""The script runner: carry a parsed script's steps out on a backend, one by one, and check its expectations.
 
-A backend (:class:`Backend`) is what runs the steps: the one local driver
-over the shell (``runtime.script_driver``: the core, the drivers on
-simulated chips, the window, a live unit behind its serial port) or a unit
-at the other end of a serial test port. :func:`run` is the same for all.
+A backend (:class:`Backend`) is what runs the steps: the local driver over
+a shell of this process (:class:`banker.script.driver.ScriptDriver`: the
+core, the drivers on simulated chips, the window, the live unit behind its
+serial port) or a unit at the other end of a serial test port
+(``firmware_sim.serial_backend.SerialBackend``). :func:`run` is the same
+for all: :data:`_ACTS` says what a backend does for each action,
+:data:`_EXPECTATIONS` how each expectation is checked.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from banker.fold.authority import NotAuthorised
 from banker.errors import ScriptError
-from banker.unit.events import READERS, CardPlaced, CardRemoved, Event, ReaderFault, ReaderRecovered
 from banker.fold.game import fold_name
 from banker.money import format_amount
 from banker.script.syntax import (
@@ -45,48 +48,6 @@ class Backend(Protocol):
     def worth(self, name: str) -> int | None: ...  # total worth; None: no such player
 
 
-class Hands:
-    """The cards a script's hands hold on each reader, and the events the unit sees for each step.
-
-    For backends that post events themselves (the core backend, the live
-    unit behind the serial test port), they are what the card slots would
-    post for the same cards: a second card makes the reader's answers
-    collide (``ReaderFault(reader, "two-cards")``); taking them all away
-    lets it read again (``ReaderRecovered``); laying one card on a reader
-    that held two is both at once.
-
-    Example::
-
-        hands = Hands()
-        hands.insert("left", "A1", 1.0)   # -> [CardPlaced("left", "A1", 1.0)]
-        hands.stack("left", "B2", 2.0)    # -> [ReaderFault("left", "two-cards", 2.0)]
-        hands.remove("left", 3.0)         # -> [ReaderRecovered("left", 3.0)]
-    """
-
-    def __init__(self) -> None:
-        self.on: dict[str, list[str]] = {reader: [] for reader in READERS}
-
-    def insert(self, reader: str, uid: str, t: float) -> list[Event]:
-        events: list[Event] = [ReaderRecovered(reader, t)] if len(self.on[reader]) > 1 else []  # type: ignore[arg-type]
-        self.on[reader] = [uid]
-        return events + [CardPlaced(reader, uid, t)]  # type: ignore[arg-type]
-
-    def stack(self, reader: str, uid: str, t: float) -> list[Event]:
-        held = self.on[reader]
-        if not held:
-            return self.insert(reader, uid, t)
-        if uid in held:
-            raise ScriptError(0, f"card {uid} already lies on the {reader} reader: a card can't be stacked on itself")
-        held.append(uid)
-        return [ReaderFault(reader, "two-cards", t)] if len(held) == 2 else []  # type: ignore[arg-type]
-
-    def remove(self, reader: str, t: float) -> list[Event]:
-        held, self.on[reader] = self.on[reader], []
-        if len(held) > 1:
-            return [ReaderRecovered(reader, t)]  # type: ignore[arg-type]
-        return [CardRemoved(reader, t)]  # type: ignore[arg-type]
-
-
 @dataclass(frozen=True)
 class Failure:
     """The first expectation that did not hold."""
@@ -112,32 +73,38 @@ class StepNotAuthorised(NotAuthorised):
         self.reason = reason
 
 
+#: What a backend does for each step that is not an expectation (``ACTIONS``).
+_ACTS: dict[type, Callable[[Any, Backend], None]] = {
+    Enrol: lambda step, backend: backend.enrol(step.name, step.uid),
+    Insert: lambda step, backend: backend.insert(step.reader, step.name),
+    Stack: lambda step, backend: _own(backend, "stack", "lay two cards on one reader")(step.reader, step.name),
+    Seed: lambda step, backend: _own(backend, "seed", "take its random bytes from a script")(step.text),
+    Remove: lambda step, backend: backend.remove(step.reader),
+    Press: lambda step, backend: _press(step.keys, backend),
+    Hold: lambda step, backend: backend.hold(step.key, step.seconds),
+    Wait: lambda step, backend: backend.wait(step.seconds),
+    Tap: lambda step, backend: _tap(step.reader, step.name, backend),
+    EnrolDeed: lambda step, backend: backend.enrol_deed(step.slug, step.uid),
+}
+
+
+def _press(keys: tuple[str, ...], backend: Backend) -> None:
+    for key in keys:
+        backend.press(key)
+
+
+def _tap(reader: str, name: str, backend: Backend) -> None:
+    """A card or a deed's tag laid on ``reader`` and taken away."""
+    backend.insert(reader, name)
+    backend.remove(reader)
+
+
 def perform(step: Step, backend: Backend) -> None:
     """Carry out one step that is not an expectation (``ACTIONS``) on ``backend``."""
-    if isinstance(step, Enrol):
-        backend.enrol(step.name, step.uid)
-    elif isinstance(step, Insert):
-        backend.insert(step.reader, step.name)
-    elif isinstance(step, Stack):
-        _own(backend, "stack", "lay two cards on one reader")(step.reader, step.name)
-    elif isinstance(step, Seed):
-        _own(backend, "seed", "take its random bytes from a script")(step.text)
-    elif isinstance(step, Remove):
-        backend.remove(step.reader)
-    elif isinstance(step, Press):
-        for key in step.keys:
-            backend.press(key)
-    elif isinstance(step, Hold):
-        backend.hold(step.key, step.seconds)
-    elif isinstance(step, Wait):
-        backend.wait(step.seconds)
-    elif isinstance(step, Tap):
-        backend.insert(step.reader, step.name)
-        backend.remove(step.reader)
-    elif isinstance(step, EnrolDeed):
-        backend.enrol_deed(step.slug, step.uid)
-    else:
+    act = _ACTS.get(type(step))
+    if act is None:
         raise TypeError(f"not an action step: {step!r}")
+    act(step, backend)
 
 
 def _own(backend: Backend, name: str, what: str):
@@ -155,63 +122,91 @@ def run(lines: list[Line], backend: Backend) -> Failure | None:
     :class:`StepNotAuthorised` for a banker's act without the banker's PIN.
     """
     for line in lines:
-        step = line.step
-        if isinstance(step, ACTIONS):
-            try:
-                perform(step, backend)
-            except ScriptError as exc:
-                raise exc.at(line.number) from None
-            except NotAuthorised as exc:  # no PIN, a wrong one (already journalled), or PIN entry locked
-                if isinstance(exc, StepNotAuthorised):
-                    raise
-                raise StepNotAuthorised(line.number, str(exc)) from None
-        elif isinstance(step, ExpectBalance):
-            actual = backend.balance(step.name)
-            if actual != step.amount:
-                shown = _no_player(step.name, backend) if actual is None else format_amount(actual)
-                return Failure(line.number, f"balance {step.name} {format_amount(step.amount)}", shown)
-        elif isinstance(step, ExpectScreen):
-            screen = backend.screen_lines()
-            if not _shows(screen, step.text):
-                return Failure(line.number, f"screen showing {step.text!r}", repr(" | ".join(screen)))
-        else:
-            failure = _check_estate(step, backend)
-            if failure is not None:
-                return Failure(line.number, *failure)
+        if isinstance(line.step, ACTIONS):
+            _act(line, backend)
+            continue
+        failed = check(line.step, backend)
+        if failed is not None:
+            return Failure(line.number, *failed)
     return None
 
 
-def _check_estate(step: Step, backend: Backend) -> tuple[str, str] | None:
-    """(expected, actual) if a deed or worth expectation does not hold, else None."""
-    if isinstance(step, ExpectOwner):
-        actual = backend.owner(step.slug)
-        if actual.casefold() != step.name.casefold():
-            return f"owner {step.slug} {step.name}", actual
-    elif isinstance(step, ExpectHouses):
-        actual = backend.houses(step.slug)
-        if actual != step.houses:
-            return f"houses {step.slug} {step.houses}", str(actual)
-    elif isinstance(step, ExpectMortgaged):
-        actual = backend.mortgaged(step.slug)
-        if actual != step.mortgaged:
-            return f"mortgaged {step.slug} {_yes(step.mortgaged)}", _yes(actual)
-    elif isinstance(step, ExpectBank):
-        houses, hotels = backend.bank_buildings()
-        actual = houses if step.what == "houses" else hotels
-        if actual != step.count:
-            return f"bank-{step.what} {step.count}", str(actual)
-    elif isinstance(step, ExpectPot):
-        actual = _own(backend, "pot", "tell the Free Parking pot")()
-        if actual != step.amount:
-            return f"pot {format_amount(step.amount)}", "no pot in this game" if actual is None else format_amount(actual)
-    elif isinstance(step, ExpectWorth):
-        actual = backend.worth(step.name)
-        if actual != step.amount:
-            shown = _no_player(step.name, backend) if actual is None else format_amount(actual)
-            return f"worth {step.name} {format_amount(step.amount)}", shown
-    else:
+def _act(line: Line, backend: Backend) -> None:
+    """Carry out the action on ``line``; its refusal raised again naming the line."""
+    try:
+        perform(line.step, backend)
+    except ScriptError as exc:
+        raise exc.at(line.number) from None
+    except NotAuthorised as exc:  # no PIN, a wrong one (already journalled), or PIN entry locked
+        if isinstance(exc, StepNotAuthorised):
+            raise
+        raise StepNotAuthorised(line.number, str(exc)) from None
+
+
+def check(step: Step, backend: Backend) -> tuple[str, str] | None:
+    """(expected, actual) if the expectation ``step`` does not hold on ``backend``, else None."""
+    expectation = _EXPECTATIONS.get(type(step))
+    if expectation is None:
         raise TypeError(f"not a script step: {step!r}")
-    return None
+    return expectation(step, backend)
+
+
+def _balance(step: ExpectBalance, backend: Backend) -> tuple[str, str] | None:
+    actual = backend.balance(step.name)
+    if actual == step.amount:
+        return None
+    shown = _no_player(step.name, backend) if actual is None else format_amount(actual)
+    return f"balance {step.name} {format_amount(step.amount)}", shown
+
+
+def _screen(step: ExpectScreen, backend: Backend) -> tuple[str, str] | None:
+    screen = backend.screen_lines()
+    if _shows(screen, step.text):
+        return None
+    return f"screen showing {step.text!r}", repr(" | ".join(screen))
+
+
+def _owner(step: ExpectOwner, backend: Backend) -> tuple[str, str] | None:
+    actual = backend.owner(step.slug)
+    return None if actual.casefold() == step.name.casefold() else (f"owner {step.slug} {step.name}", actual)
+
+
+def _houses(step: ExpectHouses, backend: Backend) -> tuple[str, str] | None:
+    actual = backend.houses(step.slug)
+    return None if actual == step.houses else (f"houses {step.slug} {step.houses}", str(actual))
+
+
+def _mortgaged(step: ExpectMortgaged, backend: Backend) -> tuple[str, str] | None:
+    actual = backend.mortgaged(step.slug)
+    return None if actual == step.mortgaged else (f"mortgaged {step.slug} {_yes(step.mortgaged)}", _yes(actual))
+
+
+def _bank(step: ExpectBank, backend: Backend) -> tuple[str, str] | None:
+    houses, hotels = backend.bank_buildings()
+    actual = houses if step.what == "houses" else hotels
+    return None if actual == step.count else (f"bank-{step.what} {step.count}", str(actual))
+
+
+def _pot(step: ExpectPot, backend: Backend) -> tuple[str, str] | None:
+    actual = _own(backend, "pot", "tell the Free Parking pot")()
+    if actual == step.amount:
+        return None
+    return f"pot {format_amount(step.amount)}", "no pot in this game" if actual is None else format_amount(actual)
+
+
+def _worth(step: ExpectWorth, backend: Backend) -> tuple[str, str] | None:
+    actual = backend.worth(step.name)
+    if actual == step.amount:
+        return None
+    shown = _no_player(step.name, backend) if actual is None else format_amount(actual)
+    return f"worth {step.name} {format_amount(step.amount)}", shown
+
+
+#: Each expectation's check: (expected, actual) when it does not hold.
+_EXPECTATIONS: dict[type, Callable[[Any, Backend], tuple[str, str] | None]] = {
+    ExpectBalance: _balance, ExpectScreen: _screen, ExpectOwner: _owner, ExpectHouses: _houses,
+    ExpectMortgaged: _mortgaged, ExpectBank: _bank, ExpectPot: _pot, ExpectWorth: _worth,
+}
 
 
 def _no_player(name: str, backend: Backend) -> str:

@@ -1,4 +1,4 @@
-"""Keypad scripts: parse the plain-text event lists and run them against a backend.
+"""The keypad-script format: the steps of a plain-text script, and their parser.
 
 The format (one step a line, ``#`` starts a comment)::
 
@@ -34,8 +34,7 @@ The whole script is parsed before anything runs, so a malformed line stops
 it with its line number and nothing happens. A backend (the pure core, the
 drivers over simulated chips, a device over its serial test port) carries
 the steps out; :func:`banker.script.run.run` checks the expectations (this
-module is the format; :mod:`banker.script.run` the driver, whose names it
-re-exports).
+module is the format, :mod:`banker.script.run` the runner).
 
 ``enrol`` (of a name not enrolled yet) and ``enrol-deed`` are the banker's
 acts: once the ledger has a banker's PIN, the backend checks the PIN it was
@@ -47,7 +46,7 @@ may also type it on the keypad, as the banker would (``FN`` ... ``M``).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from banker.errors import AmountError, ScriptError
@@ -216,54 +215,85 @@ def parse_line(text: str, number: int) -> Step | None:
     A name with spaces or quotes is written in double quotes (:mod:`banker.text.quoting`);
     ``expect screen`` takes the rest of its line as it is.
     """
-    words = text.split("#", 1)[0].split()
-    if [w.lower() for w in words[:2]] != ["expect", "screen"]:
-        words = split_words(text, number)
+    words = _words(text, number)
     if not words:
         return None
     verb = words[0].lower()
-    if verb == "enrol":
-        _arity(words, number, 1, 2, "enrol NAME [UID]")
-        try:
-            uid = normalise_uid(words[2]) if len(words) == 3 else made_up_uid(words[1])
-        except ValueError as exc:
-            raise ScriptError(number, str(exc)) from None
-        return Enrol(words[1], uid)
-    if verb == "insert":
-        _arity(words, number, 2, 2, "insert left|right NAME")
-        return Insert(_reader(words[1], number), words[2])
-    if verb == "stack":
-        _arity(words, number, 2, 2, "stack left|right NAME")
-        return Stack(_reader(words[1], number), words[2])
-    if verb == "tap":
-        _arity(words, number, 2, 2, "tap left|right NAME")
-        return Tap(_reader(words[1], number), words[2])
-    if verb == "enrol-deed":
-        _arity(words, number, 1, 2, "enrol-deed SLUG [UID]")
-        try:
-            uid = normalise_uid(words[2]) if len(words) == 3 else made_up_uid(words[1])
-        except ValueError as exc:
-            raise ScriptError(number, str(exc)) from None
-        return EnrolDeed(words[1].lower(), uid)
-    if verb == "remove":
-        _arity(words, number, 1, 1, "remove left|right")
-        return Remove(_reader(words[1], number))
-    if verb == "press":
-        _arity(words, number, 1, 999, "press KEY [KEY ...]")
-        return Press(tuple(_key(w, number) for w in words[1:]))
-    if verb == "hold":
-        _arity(words, number, 1, 2, "hold KEY [SECONDS]")
-        seconds = _seconds(words[2], number) if len(words) == 3 else DEFAULT_HOLD
-        return Hold(_key(words[1], number), seconds)
-    if verb == "wait":
-        _arity(words, number, 1, 1, "wait SECONDS")
-        return Wait(_seconds(words[1], number))
-    if verb == "seed":
-        _arity(words, number, 1, 1, "seed TEXT")
-        return Seed(words[1])
     if verb == "expect":
         return _parse_expect(text.split("#", 1)[0], words, number)
-    raise ScriptError(number, f"unknown step {words[0]!r}")
+    parse_step = _VERBS.get(verb)
+    if parse_step is None:
+        raise ScriptError(number, f"unknown step {words[0]!r}")
+    return parse_step(words, number)
+
+
+def _words(text: str, number: int) -> list[str]:
+    """The line's words before its comment: quoted names one word each, but ``expect screen``'s split as they stand
+    (its text is taken raw)."""
+    words = text.split("#", 1)[0].split()
+    if [w.lower() for w in words[:2]] != ["expect", "screen"]:
+        words = split_words(text, number)
+    return words
+
+
+def _uid(words: list[str], number: int) -> str:
+    """The UID an enrolment gives as its third word, or one made up from the name it enrols."""
+    try:
+        return normalise_uid(words[2]) if len(words) == 3 else made_up_uid(words[1])
+    except ValueError as exc:
+        raise ScriptError(number, str(exc)) from None
+
+
+def _enrol(words: list[str], number: int) -> Step:
+    _arity(words, number, 1, 2, "enrol NAME [UID]")
+    return Enrol(words[1], _uid(words, number))
+
+
+def _enrol_deed(words: list[str], number: int) -> Step:
+    _arity(words, number, 1, 2, "enrol-deed SLUG [UID]")
+    return EnrolDeed(words[1].lower(), _uid(words, number))
+
+
+def _card_on_reader(kind: type, verb: str) -> Callable[[list[str], int], Step]:
+    """The parser of ``VERB left|right NAME`` (insert, stack, tap), giving a ``kind`` step."""
+    def parse_it(words: list[str], number: int) -> Step:
+        _arity(words, number, 2, 2, f"{verb} left|right NAME")
+        return kind(_reader(words[1], number), words[2])
+    return parse_it
+
+
+def _remove(words: list[str], number: int) -> Step:
+    _arity(words, number, 1, 1, "remove left|right")
+    return Remove(_reader(words[1], number))
+
+
+def _press(words: list[str], number: int) -> Step:
+    _arity(words, number, 1, 999, "press KEY [KEY ...]")
+    return Press(tuple(_key(w, number) for w in words[1:]))
+
+
+def _hold(words: list[str], number: int) -> Step:
+    _arity(words, number, 1, 2, "hold KEY [SECONDS]")
+    seconds = _seconds(words[2], number) if len(words) == 3 else DEFAULT_HOLD
+    return Hold(_key(words[1], number), seconds)
+
+
+def _wait(words: list[str], number: int) -> Step:
+    _arity(words, number, 1, 1, "wait SECONDS")
+    return Wait(_seconds(words[1], number))
+
+
+def _seed(words: list[str], number: int) -> Step:
+    _arity(words, number, 1, 1, "seed TEXT")
+    return Seed(words[1])
+
+
+#: Each step's verb (but ``expect``, which reads the raw line) and the parser of its words.
+_VERBS: dict[str, Callable[[list[str], int], Step]] = {
+    "enrol": _enrol, "insert": _card_on_reader(Insert, "insert"), "stack": _card_on_reader(Stack, "stack"),
+    "tap": _card_on_reader(Tap, "tap"), "enrol-deed": _enrol_deed, "remove": _remove, "press": _press,
+    "hold": _hold, "wait": _wait, "seed": _seed,
+}
 
 
 def _parse_expect(text: str, words: list[str], number: int) -> Step:
