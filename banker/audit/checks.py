@@ -12,7 +12,9 @@ current, each game's balances. A record the fold refuses is named (the
 first one, if nothing else said what is wrong with it) and the records
 after it are folded without it; a record that brings a game back must bring
 it back as the fold last held it; the players of each game must hold what
-the bank's postings issued less what they took back.
+the bank's postings issued less what they took back. What is checked of a
+transaction's postings is :mod:`banker.audit.postings`, of a game's openings
+:mod:`banker.audit.openings`.
 """
 
 from __future__ import annotations
