@@ -62,12 +62,9 @@ def parse_entry(typed: str, suffix: str) -> int:
     if sum(ch.isdigit() for ch in typed) > MAX_DIGITS:
         raise AmountError(_('{n} digits at most', n=MAX_DIGITS))
     whole, _point, fraction = typed.partition(".")
-    unit = SUFFIXES[suffix]
-    scaled = int(fraction or "0") * unit
-    scale = 10 ** len(fraction)
-    if scaled % scale:
+    amount = _dollars(whole, fraction, SUFFIXES[suffix])
+    if amount is None:
         raise AmountError(_('not whole dollars: {typed}{suffix}', typed=typed, suffix=suffix))
-    amount = int(whole or "0") * unit + scaled // scale
     if amount == 0:
         raise AmountError(_('the amount is zero'))
     return amount
@@ -93,26 +90,38 @@ def parse_amount(text: str, *, allow_negative: bool = False, allow_zero: bool = 
         raw = raw[1:]
     if len(raw) > 32:  # longer than any amount up to MAX_AMOUNT can be written
         raise AmountError(f"not an amount: {text[:32]}... (at most {MAX_AMOUNT:,} dollars)")
-    suffix = raw[-1:].upper()
-    if suffix in SUFFIXES:
-        body = raw[:-1]
-        whole, _point, fraction = body.partition(".")
-        if not is_digits(whole + fraction):
-            raise AmountError(f"not an amount: {text}")
-        unit = SUFFIXES[suffix]
-        scale = 10 ** len(fraction)
-        if (int(fraction or "0") * unit) % scale:
-            raise AmountError(f"not whole dollars: {text}")
-        amount = int(whole or "0") * unit + int(fraction or "0") * unit // scale
-    else:
-        plain = _grouped(raw)
-        if plain is None or not is_digits(plain):
-            raise AmountError(f"not an amount: {text}")
-        amount = int(plain)
+    amount = _suffixed(raw, text) if raw[-1:].upper() in SUFFIXES else _plain(raw, text)
     amount = _checked(amount, text.strip())
     if amount == 0 and not allow_zero:
         raise AmountError("the amount is zero")
     return -amount if negative else amount
+
+
+def _dollars(whole: str, fraction: str, unit: int) -> int | None:
+    """``whole.fraction`` times ``unit`` in dollars (digits, either part may be empty), None if not whole dollars."""
+    scaled, scale = int(fraction or "0") * unit, 10 ** len(fraction)
+    if scaled % scale:
+        return None
+    return int(whole or "0") * unit + scaled // scale
+
+
+def _suffixed(raw: str, text: str) -> int:
+    """An amount with a suffix, ``15M``, ``1.5m``, ``850K``: digits with at most one point, then M or K."""
+    whole, _point, fraction = raw[:-1].partition(".")
+    if not is_digits(whole + fraction):
+        raise AmountError(f"not an amount: {text}")
+    amount = _dollars(whole, fraction, SUFFIXES[raw[-1:].upper()])
+    if amount is None:
+        raise AmountError(f"not whole dollars: {text}")
+    return amount
+
+
+def _plain(raw: str, text: str) -> int:
+    """Plain dollars, ``500``, ``15,000,000``: digits, grouped in threes or not at all."""
+    plain = _grouped(raw)
+    if plain is None or not is_digits(plain):
+        raise AmountError(f"not an amount: {text}")
+    return int(plain)
 
 
 def format_amount(amount: int) -> str:

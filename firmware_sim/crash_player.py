@@ -61,17 +61,27 @@ def check_after_kill(path: str, reported: set[int]) -> tuple[int, int]:
         cards = {c.id for c in ledger.game().cards}
         for game in ledger.games():
             txs = ledger.transactions(game.id)
-            opened = [p.payee for tx in txs if tx.kind == "opening" for p in tx.postings]
-            # each enrolment commits the card and its opening together; a new game opens every card at once
-            expected = sorted(cards) if game.id > 1 else sorted(opened)
-            assert sorted(opened) == expected, f"game {game.id} opened {sorted(opened)}: a torn new game"
-            if game.id == 1:
-                assert set(opened) == cards, f"cards {sorted(cards)} but openings for {sorted(opened)}: a torn enrolment"
-            issued = sum(p.amount for tx in txs if tx.kind == "opening" for p in tx.postings)
-            assert sum(net_flows(p for tx in txs for p in tx.postings).values()) == issued, "money created or destroyed"
+            _check_openings(game.id, txs, cards)
+            _check_money(txs)
     lost = len(reported - set(ids))
     doubled = len(ids) - len(set(ids))
     return lost, doubled
+
+
+def _check_openings(game_id: int, txs: list, cards: set) -> None:
+    """A game's openings are whole after a kill: no torn enrolment, no torn new game."""
+    opened = [p.payee for tx in txs if tx.kind == "opening" for p in tx.postings]
+    # each enrolment commits the card and its opening together; a new game opens every card at once
+    expected = sorted(cards) if game_id > 1 else sorted(opened)
+    assert sorted(opened) == expected, f"game {game_id} opened {sorted(opened)}: a torn new game"
+    if game_id == 1:
+        assert set(opened) == cards, f"cards {sorted(cards)} but openings for {sorted(opened)}: a torn enrolment"
+
+
+def _check_money(txs: list) -> None:
+    """A game holds the money its openings issued: none created or destroyed."""
+    issued = sum(p.amount for tx in txs if tx.kind == "opening" for p in tx.postings)
+    assert sum(net_flows(p for tx in txs for p in tx.postings).values()) == issued, "money created or destroyed"
 
 
 if __name__ == "__main__":

@@ -30,6 +30,8 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageChops
 
+from .oled_commands import COMMAND_SETS, FUNDAMENTAL, SCROLL
+
 WIDTH, HEIGHT, PAGES = 128, 64, 8
 I2C_HZ = 400_000
 BITS_PER_BYTE = 9          # 8 data bits + ACK
@@ -37,22 +39,6 @@ START_STOP_BITS = 2        # START and STOP conditions, about one bit-time each
 LUMA_SMBUS2_BLOCK = 4096   # luma's managed smbus2 path sends data in blocks of up to 4 KB
 CHIPS = ("ssd1306", "sh1106")
 
-_COMMON = {0x81: 1, 0xA8: 1, 0xD3: 1, 0xD5: 1, 0xD9: 1, 0xDA: 1, 0xDB: 1}
-_SINGLE_COMMON = {*range(0x00, 0x20), *range(0x40, 0x80), 0xA0, 0xA1, 0xA4, 0xA5, 0xA6, 0xA7,
-                  0xAE, 0xAF, *range(0xB0, 0xB8), 0xE3}
-#: Each controller's commands and how many argument bytes follow them.
-COMMAND_SETS: dict[str, dict[int, int]] = {
-    "ssd1306": {**{op: 0 for op in _SINGLE_COMMON}, **_COMMON,
-                0x20: 1, 0x21: 2, 0x22: 2, 0x8D: 1, 0xAD: 1,       # addressing, charge pump, IREF
-                0x26: 6, 0x27: 6, 0x29: 5, 0x2A: 5, 0xA3: 2,       # scroll set-up (skipped)
-                0x2E: 0, 0x2F: 0, 0xD6: 1,                         # scroll off/on, zoom
-                **{op: 0 for op in range(0xC0, 0xD0) if op & 0x07 == 0}},
-    "sh1106": {**{op: 0 for op in _SINGLE_COMMON}, **_COMMON,
-               0x30: 0, 0x31: 0, 0x32: 0, 0x33: 0, 0xAD: 1,        # pump voltage, DC-DC
-               0xE0: 0, 0xEE: 0,                                   # read-modify-write
-               **{op: 0 for op in range(0xC0, 0xD0)}},
-}
-_SCROLL = {0x26, 0x27, 0x29, 0x2A, 0xA3, 0x2E, 0x2F}
 
 
 @dataclass
@@ -211,14 +197,20 @@ class OledChip:
             self._run(byte, [])
 
     def _run(self, op: int, args: list[int]) -> None:
+        """One whole command, by the datasheet's command tables (SSD1306 9, SH1106 "Commands")."""
         self.commands.append((op, *args))
-        if op in (0xAE, 0xAF):
-            self.on = op == 0xAF
-        elif op == 0x81:
-            self.contrast = args[0]
-        elif op in _SCROLL:
+        if op <= 0x22 or 0xB0 <= op <= 0xB7:
+            self._address(op, args)
+        elif op in SCROLL:
             self.scrolling = op == 0x2F if op in (0x2E, 0x2F) else self.scrolling
-        elif op == 0x20:
+        elif op in FUNDAMENTAL:
+            self._fundamental(op, args)
+        else:
+            self._hardware(op, args)
+
+    def _address(self, op: int, args: list[int]) -> None:
+        """Addressing: the memory mode, the column and page window, and page mode's page and column."""
+        if op == 0x20:
             self.mode = args[0] & 0x03 if args[0] & 0x03 != 3 else self.mode
         elif op == 0x21:
             self.window = (args[0] & 0x7F, args[1] & 0x7F, self.window[2], self.window[3])
@@ -226,23 +218,35 @@ class OledChip:
         elif op == 0x22:
             self.window = (self.window[0], self.window[1], args[0] & 0x07, args[1] & 0x07)
             self.page = self.window[2]
-        elif 0xB0 <= op <= 0xB7:
-            if self.mode == 2:                     # SSD1306: page addressing mode only
-                self.page = op & 0x07
+        elif self.mode == 2:                       # SSD1306: page addressing mode only
+            self._page_mode_address(op)
+
+    def _page_mode_address(self, op: int) -> None:
+        """B0-B7 set the page, 00-0F the column's low nibble, 10-1F its high one."""
+        if op >= 0xB0:
+            self.page = op & 0x07
         elif op <= 0x0F:
-            if self.mode == 2:
-                self.column = (self.column & 0xF0) | op
-        elif op <= 0x1F:
-            if self.mode == 2:
-                self.column = ((self.column & 0x0F) | ((op & 0x0F) << 4)) % self.ram_width
-        elif 0x40 <= op <= 0x7F:
+            self.column = (self.column & 0xF0) | op
+        else:
+            self.column = ((self.column & 0x0F) | ((op & 0x0F) << 4)) % self.ram_width
+
+    def _fundamental(self, op: int, args: list[int]) -> None:
+        """On and off, contrast, entire display on, inverse."""
+        if op in (0xAE, 0xAF):
+            self.on = op == 0xAF
+        elif op == 0x81:
+            self.contrast = args[0]
+        elif op in (0xA4, 0xA5):
+            self.entire_on = op == 0xA5
+        else:
+            self.inverted = op == 0xA7
+
+    def _hardware(self, op: int, args: list[int]) -> None:
+        """Start line, segment remap, multiplex, offset, COM scan; the rest (charge pump, clock ...) shows nothing."""
+        if 0x40 <= op <= 0x7F:
             self.start_line = op & 0x3F
         elif op in (0xA0, 0xA1):
             self.segment_remap = op == 0xA1
-        elif op in (0xA4, 0xA5):
-            self.entire_on = op == 0xA5
-        elif op in (0xA6, 0xA7):
-            self.inverted = op == 0xA7
         elif op == 0xA8:
             self.multiplex = max(16, (args[0] & 0x3F) + 1)
         elif op == 0xD3:

@@ -107,14 +107,9 @@ class KeypadMatrix:
         pin = self.rows[r]
         return bool(pin.state) if pin.function == "output" else None
 
-    def settle(self) -> None:
-        """Set every column's level from the pressed keys and the driven rows (with ghosting).
-
-        Pressed keys join rows and columns into nets. A column reads low when
-        its net holds a row driven low, else its pull-up holds it high. A net
-        holding one row driven high and another driven low is a short: it is
-        counted in :attr:`shorts` (a driver must never do that).
-        """
+    def _nets(self) -> dict[tuple[str, int], tuple[str, int]]:
+        """The net each row ``("r", r)`` and column ``("c", c)`` is in, named by one of its members: pressed keys
+        join their row and column."""
         parent = {("r", r): ("r", r) for r in range(len(self.rows))}
         parent.update({("c", c): ("c", c) for c in range(len(self.columns))})
 
@@ -126,18 +121,27 @@ class KeypadMatrix:
         for key in self.pressed:
             r, c = self.position[key]
             parent[find(("r", r))] = find(("c", c))
+        return {node: find(node) for node in parent}
+
+    def settle(self) -> None:
+        """Set every column's level from the pressed keys and the driven rows (with ghosting).
+
+        Pressed keys join rows and columns into nets. A column reads low when
+        its net holds a row driven low, else its pull-up holds it high. A net
+        holding one row driven high and another driven low is a short: it is
+        counted in :attr:`shorts` (a driver must never do that).
+        """
+        net = self._nets()
         levels: dict[tuple, set[bool]] = {}
         for r in range(len(self.rows)):
             level = self._row_level(r)
             if level is not None:
-                levels.setdefault(find(("r", r)), set()).add(level)
-        for driven in levels.values():
-            if len(driven) == 2:
-                self.shorts += 1
+                levels.setdefault(net[("r", r)], set()).add(level)
+        self.shorts += sum(1 for driven in levels.values() if len(driven) == 2)
         for c, pin in enumerate(self.columns):
             if pin.function != "input":
                 continue
-            if False in levels.get(find(("c", c)), ()):
+            if False in levels.get(net[("c", c)], ()):
                 pin.drive_low()
             elif pin.pull == "up":
                 pin.drive_high()

@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from .mfrc522_regs import *  # noqa: F403  (the datasheet's register map, named as the datasheet names it)
 from .mfrc522_regs import _READ_ONLY, _RESET_VALUES
+from .mfrc522_rf import RfSide
 from .mfrc522_timer import TimerUnit
 from .picc import BIT_S, CARRIER_HZ, Picc, PiccState, SimClock, crc_a, frame_bits, frame_delay_s, superpose  # noqa: F401
 from .recent_log import RecentLog
@@ -25,7 +26,7 @@ from .recent_log import RecentLog
 KEEP = 4096  # SPI transfers and air frames each chip's log keeps (an hour's polling makes a million)
 
 
-class Mfrc522Chip:
+class Mfrc522Chip(RfSide):
     """One MFRC522 as its SPI bus sees it, with the cards lying in its antenna field.
 
     Wiring modelled: SDA/NSS on a chip select (CE0/CE1), SCK/MOSI/MISO on SPI0, NRSTPD on a GPIO
@@ -35,7 +36,8 @@ class Mfrc522Chip:
     ``bus_time_s`` the SPI clock time they took at ``spi_hz``.
 
     Cards hear a frame only when the field is on (TxControlReg Tx1RFEn or Tx2RFEn), the drivers take the internal
-    encoder (TxSelReg), modulation is 100 % ASK (TxASKReg Force100ASK) and both directions run at 106 kBd.
+    encoder (TxSelReg), modulation is 100 % ASK (TxASKReg Force100ASK) and both directions run at 106 kBd; the air
+side is :class:`firmware_sim.mfrc522_rf.RfSide`.
 
     Example::
 
@@ -190,14 +192,18 @@ class Mfrc522Chip:
         if addr == STATUS2:
             return self.regs[STATUS2] & 0xF8 | self._modem
         if addr == COMMAND:
-            waking = self._soft_power_down or self.clock.now < self._wake_at
-            return self.regs[COMMAND] & ~POWER_DOWN | (POWER_DOWN if waking else 0)
+            return self._command_reg()
         if addr in (T_COUNTER_H, T_COUNTER_L):
             value = self.timer.value(self.clock.now)
             return value >> 8 if addr == T_COUNTER_H else value & 0xFF
         if addr == CONTROL:
             return self.regs[CONTROL] & 0x07 | 0x10   # TStopNow/TStartNow read 0
         return self.regs[addr]
+
+    def _command_reg(self) -> int:
+        """CommandReg as read: PowerDown reads 1 until the oscillator runs again after a wake-up (8.6.2)."""
+        waking = self._soft_power_down or self.clock.now < self._wake_at
+        return self.regs[COMMAND] & ~POWER_DOWN | (POWER_DOWN if waking else 0)
 
     def _status1(self) -> int:
         value = 0
@@ -213,43 +219,57 @@ class Mfrc522Chip:
         return value | (0x02 if hi else 0) | (0x01 if lo else 0)
 
     def _write(self, addr: int, value: int) -> None:
-        if addr == COMMAND:
-            self._command(value)
-        elif addr in (COM_IRQ, DIV_IRQ):         # bit 7 chooses set (1) or clear (0) of the marked bits
-            if value & 0x80:
-                self.regs[addr] |= value & 0x7F
-            else:
-                self.regs[addr] &= ~value & 0x7F
-        elif addr == FIFO_DATA:
-            if self._receiving_until is not None:
-                self._error(ERR_WR)              # written between the last bit sent and the last received
-            self._push_fifo(value)
-        elif addr == FIFO_LEVEL:
-            if value & 0x80:
-                self.fifo.clear()
-                self.regs[ERROR] &= ~ERR_BUFFER_OVFL
-                self._fifo_changed()
-        elif addr == BIT_FRAMING:
-            self.regs[addr] = value & 0x7F
-            if value & 0x80 and self.regs[COMMAND] & 0x0F == CMD_TRANSCEIVE and not self._soft_power_down:
-                self._send(receive=True)
-        elif addr == CONTROL:
-            if value & 0x40:
-                self.timer.start(self.clock.now)
-            if value & 0x80:
-                self.timer.stop(self.clock.now)
-        elif addr == TX_CONTROL:
-            was_on = self.field_on
-            self.regs[addr] = value
-            if was_on and not self.field_on:
-                self._field_off()
-        elif addr == STATUS2:
-            self.regs[addr] = value & 0x08 & self.regs[addr] | value & 0xC0
-        elif addr == WATER_LEVEL:
-            self.regs[addr] = value & 0x3F
-            self._fifo_changed()
+        """A write: the registers whose writing does something (datasheet section 9) in ``_WRITES``, else stored."""
+        if (write := _WRITES.get(addr)) is not None:
+            write(self, addr, value)
         elif addr not in _READ_ONLY:
             self.regs[addr] = value
+
+    def _set_or_clear_irq(self, addr: int, value: int) -> None:
+        """ComIrqReg, DivIrqReg: bit 7 chooses set (1) or clear (0) of the marked bits."""
+        if value & 0x80:
+            self.regs[addr] |= value & 0x7F
+        else:
+            self.regs[addr] &= ~value & 0x7F
+
+    def _write_fifo(self, addr: int, value: int) -> None:
+        if self._receiving_until is not None:
+            self._error(ERR_WR)                  # written between the last bit sent and the last received
+        self._push_fifo(value)
+
+    def _flush_fifo(self, addr: int, value: int) -> None:
+        """FIFOLevelReg's FlushBuffer: the FIFO empties and BufferOvfl clears."""
+        if value & 0x80:
+            self.fifo.clear()
+            self.regs[ERROR] &= ~ERR_BUFFER_OVFL
+            self._fifo_changed()
+
+    def _write_bit_framing(self, addr: int, value: int) -> None:
+        """BitFramingReg: StartSend starts a Transceive's sending."""
+        self.regs[addr] = value & 0x7F
+        if value & 0x80 and self.regs[COMMAND] & 0x0F == CMD_TRANSCEIVE and not self._soft_power_down:
+            self._send(receive=True)
+
+    def _write_control(self, addr: int, value: int) -> None:
+        """ControlReg: TStartNow, TStopNow."""
+        if value & 0x40:
+            self.timer.start(self.clock.now)
+        if value & 0x80:
+            self.timer.stop(self.clock.now)
+
+    def _write_tx_control(self, addr: int, value: int) -> None:
+        """TxControlReg: the field going off powers the cards down."""
+        was_on = self.field_on
+        self.regs[addr] = value
+        if was_on and not self.field_on:
+            self._field_off()
+
+    def _write_status2(self, addr: int, value: int) -> None:
+        self.regs[addr] = value & 0x08 & self.regs[addr] | value & 0xC0
+
+    def _write_water_level(self, addr: int, value: int) -> None:
+        self.regs[addr] = value & 0x3F
+        self._fifo_changed()
 
     def _push_fifo(self, value: int) -> None:
         if self.regs[COMMAND] & 0x0F == CMD_CALC_CRC and self._crc is not None:
@@ -277,6 +297,10 @@ class Mfrc522Chip:
         self._events.clear()                     # a new command aborts the running one
         self._receiving_until, self._modem = None, 0
         self._crc = None
+        self._start(cmd)
+
+    def _start(self, cmd: int) -> None:
+        """What the command ``cmd`` does once it starts (10.3.1)."""
         if cmd == CMD_SOFT_RESET:
             waking = self._wake_at
             self._power_on_reset()
@@ -315,78 +339,6 @@ class Mfrc522Chip:
         self.regs[CRC_RESULT_L], self.regs[CRC_RESULT_H] = low, high
         self.regs[DIV_IRQ] |= DIV_IRQ_CRC
 
-    # --- the RF interface ----------------------------------------------------
-    def _cards_understand(self) -> bool:
-        """Type A cards decode only 100 % ASK from the internal encoder at 106 kBd (ISO 14443-2, 8.4)."""
-        return (self.field_on and bool(self.regs[TX_ASK] & FORCE_100_ASK) and self.regs[TX_SEL] & 0x30 == 0x10
-                and not self.regs[TX_MODE] & 0x78 and not self.regs[RX_MODE] & 0x70)
-
-    def _send(self, *, receive: bool) -> None:
-        """Send the FIFO on air; with ``receive`` collect the cards' answers (Transceive)."""
-        frame, self.fifo = bytes(self.fifo), []
-        self._fifo_changed()
-        last_bits = self.regs[BIT_FRAMING] & 0x07
-        if frame and self.regs[TX_MODE] & CRC_EN:
-            frame += crc_a(frame)
-        tx_end = self.clock.now + frame_bits(frame, last_bits) * RF_BIT_S
-        self._modem = 3
-        self._at(tx_end, lambda t: self._transmitted(t, frame, last_bits, receive))
-
-    def _transmitted(self, now: float, frame: bytes, last_bits: int, receive: bool) -> None:
-        self._irq(IRQ_TX)
-        self.air_frames.append(frame)
-        if self.regs[T_MODE] & T_AUTO:           # TAuto: the timer starts at the end of sending
-            self.timer.start(now)
-        hearing = self._cards_understand() and frame
-        answers = [a for a in (c.hear(frame, last_bits) for c in list(self.cards)) if a is not None] \
-            if hearing else []
-        if not receive:
-            self._finish()
-            return
-        self._modem = 5
-        self._receiver_start()
-        if not answers:
-            return
-        disturbance = self._disturb.pop(0) if self._disturb else None
-        start = now + frame_delay_s(frame, last_bits)
-        size = max(len(a) for a in answers)
-        end = start + frame_bits(bytes(size)) * RF_BIT_S
-        self._receiving_until = end
-        self._at(start, lambda t: setattr(self, "_modem", 6))
-        if self.regs[T_MODE] & T_AUTO and not self.regs[RX_MODE] & RX_MULTIPLE and disturbance != "sof":
-            self._at(start + 5 * RF_BIT_S, self.timer.stop)     # the 5th bit (start + 4 data) stops it
-        self._at(end, lambda t: self._received(answers, disturbance))
-
-    def _receiver_start(self) -> None:
-        """The receiver's start-up phase clears CollErr, CRCErr, ParityErr and ProtocolErr (9.3.1.7)."""
-        self.regs[ERROR] &= ~(ERR_COLL | ERR_CRC | ERR_PARITY | ERR_PROTOCOL)
-        self.regs[COLL] = self.regs[COLL] & COLL_VALUES_AFTER | COLL_POS_NOT_VALID
-
-    def _received(self, answers: list[bytes], disturbance: str | None) -> None:
-        self._receiving_until, self._modem = None, 5 if self.regs[COMMAND] & 0x0F == CMD_TRANSCEIVE else 0
-        if disturbance == "sof":                 # no valid start of frame: nothing decoded
-            if not self.regs[RX_MODE] & RX_NO_ERR:
-                self._error(ERR_PROTOCOL)
-                self._irq(IRQ_RX)
-            return
-        data, collision = superpose(answers, clear_after=not self.regs[COLL] & COLL_VALUES_AFTER)
-        if disturbance == "crc" and data:
-            data[-1] ^= 0x01                     # a flipped bit with its parity flipped too
-        for byte in data:
-            self._push_fifo(byte)
-        self.regs[CONTROL] = self.regs[CONTROL] & 0xF8   # whole bytes: RxLastBits = 0
-        if collision is not None:
-            self.regs[COLL] = self.regs[COLL] & COLL_VALUES_AFTER | (
-                collision % 32 if collision <= 32 else COLL_POS_NOT_VALID)
-            self._error(ERR_COLL)
-        if disturbance == "parity":
-            self._error(ERR_PARITY)
-        if self.regs[RX_MODE] & CRC_EN and (len(data) < 2 or crc_a(data[:-2]) != bytes(data[-2:])):
-            self._error(ERR_CRC)
-        self._irq(IRQ_RX)
-        if self.regs[COMMAND] & 0x0F == CMD_RECEIVE:
-            self._finish()
-
     def _authenticate(self) -> None:
         """MFAuthent, minimal: succeeds when an ACTIVE card's UID is the one in the FIFO."""
         data, self.fifo = bytes(self.fifo), []
@@ -398,3 +350,12 @@ class Mfrc522Chip:
         elif self.regs[T_MODE] & T_AUTO:
             self.timer.start(self.clock.now)
 
+
+_WRITES: dict[int, Callable[[Mfrc522Chip, int, int], None]] = {
+    COMMAND: lambda chip, _addr, value: chip._command(value),
+    COM_IRQ: Mfrc522Chip._set_or_clear_irq, DIV_IRQ: Mfrc522Chip._set_or_clear_irq,
+    FIFO_DATA: Mfrc522Chip._write_fifo, FIFO_LEVEL: Mfrc522Chip._flush_fifo,
+    BIT_FRAMING: Mfrc522Chip._write_bit_framing, CONTROL: Mfrc522Chip._write_control,
+    TX_CONTROL: Mfrc522Chip._write_tx_control, STATUS2: Mfrc522Chip._write_status2,
+    WATER_LEVEL: Mfrc522Chip._write_water_level,
+}

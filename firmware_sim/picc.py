@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from enum import Enum
 from functools import reduce
-from operator import xor
+from operator import or_, xor
 
 CARRIER_HZ = 13_560_000
 BIT_S = 128 / CARRIER_HZ                          # one bit at 106 kbit/s, about 9.44 us
@@ -60,20 +60,20 @@ def superpose(answers: list[bytes], *, clear_after: bool) -> tuple[list[int], in
     data, first = [], None
     for i in range(size):
         sent = [a[i] for a in answers if i < len(a)]
-        merged = 0
-        for byte in sent:
-            merged |= byte
-        differs = 0
-        for byte in sent:
-            differs |= byte ^ sent[0]
-        if first is None and differs:
-            bit = (differs & -differs).bit_length() if differs else 8
+        merged = reduce(or_, sent, 0)
+        if first is None and (bit := _first_differing_bit(sent)):
             first = i * 8 + bit
         if clear_after and first is not None:
             keep = max(0, first - 1 - i * 8)     # bits before the collision stay
             merged &= (1 << min(keep, 8)) - 1
         data.append(merged)
     return data, first
+
+
+def _first_differing_bit(sent: list[int]) -> int:
+    """The 1-based bit (LSB first) where the bytes ``sent`` at once first differ, 0 when they agree."""
+    differs = reduce(or_, (byte ^ sent[0] for byte in sent), 0)
+    return (differs & -differs).bit_length()
 
 class SimClock:
     """Simulated monotonic time in seconds; call it to read, ``sleep``/``advance`` to move it.
@@ -109,6 +109,21 @@ def crc_a(data: bytes | list[int], preset: int = 0x6363) -> bytes:
 
 def _bcc(data: bytes) -> int:
     return reduce(xor, data, 0)
+
+
+def _is_hlta(frame: bytes) -> bool:
+    """HLTA: 50 00 and its CRC_A."""
+    return len(frame) == 4 and frame[:2] == bytes((Picc.HLTA, 0)) and crc_a(frame[:2]) == frame[2:]
+
+
+def _is_select(frame: bytes) -> bool:
+    """ANTICOLLISION or SELECT: a cascade level's SEL byte and at least NVB."""
+    return len(frame) >= 2 and frame[0] in (Picc.SEL_CL1, Picc.SEL_CL2)
+
+
+def _is_read(frame: bytes) -> bool:
+    """A MIFARE READ: 30, the block number and their CRC_A."""
+    return len(frame) == 4 and frame[0] == 0x30 and crc_a(frame[:2]) == frame[2:]
 
 
 class PiccState(Enum):
@@ -170,42 +185,58 @@ class Picc:
         """React to a frame from the reader; return the answer, or None for silence."""
         self.frames_heard.append(bytes(frame))
         if last_bits == 7 and len(frame) == 1:
-            cmd = frame[0] & 0x7F
-            if cmd == self.REQA and self.state == PiccState.IDLE or \
-                    cmd == self.WUPA and self.state in (PiccState.IDLE, PiccState.HALT):
-                self.woken_from_halt = self.state == PiccState.HALT
-                self.state, self.level = PiccState.READY, 1
-                return self.atqa
-            if self.state != PiccState.HALT:
-                self._error()
-            return None
+            return self._hear_short(frame[0] & 0x7F)
         if self.state in (PiccState.IDLE, PiccState.HALT):
             return None                                      # sleeping cards ignore full frames
-        if len(frame) == 4 and frame[:2] == bytes((self.HLTA, 0)) and crc_a(frame[:2]) == frame[2:]:
-            if self.state == PiccState.ACTIVE:
-                self.state = PiccState.HALT
-            else:
-                self._error()
+        if _is_hlta(frame):
+            self._halt()
             return None
-        if self.state == PiccState.READY and len(frame) >= 2 and frame[0] in (self.SEL_CL1, self.SEL_CL2):
-            level = 1 if frame[0] == self.SEL_CL1 else 2
-            if level != self.level:
-                self._error()
-                return None
-            part = self._level_bytes(level)
-            if frame[1] == 0x20 and len(frame) == 2:         # anticollision, no known bits
-                return part + bytes((_bcc(part),))
-            if frame[1] == 0x70 and len(frame) == 9 and crc_a(frame[:7]) == frame[7:]:
-                if frame[2:7] != part + bytes((_bcc(part),)):
-                    return None                              # another card is being selected
-                if len(self.uid) == 7 and level == 1:
-                    self.level, sak = 2, 0x04                # cascade bit: UID not complete
-                else:
-                    self.state, sak = PiccState.ACTIVE, self.sak
-                return bytes((sak,)) + crc_a(bytes((sak,)))
-        if self.state == PiccState.ACTIVE and len(frame) == 4 and frame[0] == 0x30 \
-                and crc_a(frame[:2]) == frame[2:]:
+        if self.state == PiccState.READY and _is_select(frame):
+            return self._select(frame)
+        if self.state == PiccState.ACTIVE and _is_read(frame):
             block = bytes(16) if frame[1] else self.uid[:4] + bytes((_bcc(self.uid[:4]),)) + bytes(11)
             return block + crc_a(block)                      # READ: block 0 holds the UID
         self._error()
         return None
+
+    def _hear_short(self, cmd: int) -> bytes | None:
+        """A short frame: REQA wakes an IDLE card, WUPA an IDLE or HALTed one; anything else is an error."""
+        if cmd == self.REQA and self.state == PiccState.IDLE or \
+                cmd == self.WUPA and self.state in (PiccState.IDLE, PiccState.HALT):
+            self.woken_from_halt = self.state == PiccState.HALT
+            self.state, self.level = PiccState.READY, 1
+            return self.atqa
+        if self.state != PiccState.HALT:
+            self._error()
+        return None
+
+    def _halt(self) -> None:
+        """HLTA: an ACTIVE card halts; in READY it is an unexpected frame."""
+        if self.state == PiccState.ACTIVE:
+            self.state = PiccState.HALT
+        else:
+            self._error()
+
+    def _select(self, frame: bytes) -> bytes | None:
+        """ANTICOLLISION or SELECT at cascade level 1 or 2 (ISO 14443-3, 6.5.3); the answer, or None."""
+        level = 1 if frame[0] == self.SEL_CL1 else 2
+        if level != self.level:
+            self._error()
+            return None
+        part = self._level_bytes(level)
+        if frame[1] == 0x20 and len(frame) == 2:             # anticollision, no known bits
+            return part + bytes((_bcc(part),))
+        if frame[1] == 0x70 and len(frame) == 9 and crc_a(frame[:7]) == frame[7:]:
+            if frame[2:7] != part + bytes((_bcc(part),)):
+                return None                                  # another card is being selected
+            return self._selected(level)
+        self._error()
+        return None
+
+    def _selected(self, level: int) -> bytes:
+        """The SAK for a SELECT of this card at ``level``: the cascade bit while a 7-byte UID has a level to go."""
+        if len(self.uid) == 7 and level == 1:
+            self.level, sak = 2, 0x04                        # cascade bit: UID not complete
+        else:
+            self.state, sak = PiccState.ACTIVE, self.sak
+        return bytes((sak,)) + crc_a(bytes((sak,)))

@@ -12,7 +12,9 @@ current, each game's balances. A record the fold refuses is named (the
 first one, if nothing else said what is wrong with it) and the records
 after it are folded without it; a record that brings a game back must bring
 it back as the fold last held it; the players of each game must hold what
-the bank's postings issued less what they took back.
+the bank's postings issued less what they took back. What is checked of a
+transaction's postings is :mod:`banker.audit.postings`, of a game's openings
+:mod:`banker.audit.openings`.
 """
 
 from __future__ import annotations
@@ -22,11 +24,12 @@ from dataclasses import dataclass, field
 
 from banker.audit.findings import Audit, GameTotals, Problem
 from banker.audit.openings import openings as _openings
+from banker.audit.postings import moved_money as _moved, postings as _postings
 from banker.rules.deeds import Edition
 from banker.errors import Refused
 from banker.fold.game import Game, apply, from_snapshot, replay
 from banker.money import format_amount
-from banker.journal.records import (BANK, POT, GameRestored, NewGame, Record, Snapshot, Transaction, kind_of, moved,
+from banker.journal.records import (BANK, GameRestored, NewGame, Record, Snapshot, Transaction, kind_of, moved,
                       transactions_in)
 from banker.rules.estate import EstateConflict
 
@@ -65,62 +68,80 @@ class Auditor:
             self.links.assumed, self.links.follows = self.assumed, False
 
     def feed(self, entries: Iterable[tuple[int, Record]]) -> None:
-        problems, started, totals, last, left_out = self.problems, self.started, self.totals, self.last, self.left_out
-        check_links, game, links, seen = self.links.check, self.game, self.links, self.links.seen
+        game = self.game
         for seq, record in entries:
             plain = type(record) is Transaction  # most records: skip the other kinds' checks
-            if plain:  # the common record, written out: one that folds, numbered in order, no undo
-                try:
-                    after = apply(game, record)
-                except Refused:
-                    after = None  # the checks below say what is wrong with it
-                if after is not None:
-                    self.count += 1
-                    tx_id, gid = record.id, record.game
-                    if tx_id == links.expected and record.reverses is None and links.follows:
-                        links.expected = tx_id + 1
-                        seen[tx_id] = gid
-                    else:
-                        check_links(record, problems)
-                    if gid in started or self._started(gid):
-                        money = totals.get(gid) or totals.setdefault(gid, GameTotals())
-                        _moved(record, after.names, money, problems)
-                    else:
-                        problems.append(Problem(tx_id, f"belongs to game {gid}, which does not exist"))
-                        _postings(record, after.names, self.stray.setdefault(gid, GameTotals()), problems, players=True)
-                    game = after  # a transaction never changes the current game
-                    continue
-            found = len(problems)
-            if not plain:
-                self._other(seq, record, game)
-            try:
-                after, why = apply(game, record), None
-            except Refused as exc:
-                after, why = None, exc
-            names = (game if after is None else after).names
-            for tx in ((record,) if plain else transactions_in(record)):
-                self.count += 1
-                check_links(tx, problems)
-                if tx.game in started or self._started(tx.game):
-                    _postings(tx, names, totals.setdefault(tx.game, GameTotals()), problems)
-                else:
-                    problems.append(Problem(tx.id, f"belongs to game {tx.game}, which does not exist"))
-                    _postings(tx, names, self.stray.setdefault(tx.game, GameTotals()), problems, players=True)
-            if after is None:
-                problems += _refused(record, why, game, self.deeds_failed)
-                for tx in transactions_in(record):
-                    left_out[tx.game] = left_out.get(tx.game, 0) + 1
-                if len(problems) == found and not self.refused:  # say why only if nothing above did, and once
-                    problems.append(_entry_problem(seq, record, f"does not replay ({why}); the records after it "
-                                                                "are folded without it"))
-                self.refused = True
-                continue
-            if after.id != game.id:
-                if game.id:
-                    last[game.id] = game
-                problems += self._brought_back(seq, record, after)
-            game = after
+            after = self._plain(record, game) if plain else None
+            game = after if after is not None else self._record(seq, record, game, plain)
         self.game = game
+
+    def _plain(self, record: Transaction, game: Game) -> Game | None:
+        """The common record, written out: a transaction that folds, numbered in order, no undo. The game after it,
+        or None when the fold refuses it (:meth:`_record` then says what is wrong with it)."""
+        try:
+            after = apply(game, record)
+        except Refused:
+            return None
+        self.count += 1
+        links, tx_id, gid = self.links, record.id, record.game
+        if tx_id == links.expected and record.reverses is None and links.follows:
+            links.expected = tx_id + 1
+            links.seen[tx_id] = gid
+        else:
+            links.check(record, self.problems)
+        if gid in self.started or self._started(gid):
+            money = self.totals.get(gid) or self.totals.setdefault(gid, GameTotals())
+            _moved(record, after.names, money, self.problems)
+        else:
+            self._stray(record, after.names)
+        return after  # a transaction never changes the current game
+
+    def _record(self, seq: int, record: Record, game: Game, plain: bool) -> Game:
+        """Any record, with every check: its kind's, its transactions', what the fold makes of it. The game after it
+        (``game`` itself when the fold refuses it)."""
+        found = len(self.problems)
+        if not plain:
+            self._other(seq, record, game)
+        try:
+            after, why = apply(game, record), None
+        except Refused as exc:
+            after, why = None, exc
+        names = (game if after is None else after).names
+        for tx in ((record,) if plain else transactions_in(record)):
+            self._transaction(tx, names)
+        if after is None:
+            self._refusal(seq, record, why, game, found)
+            return game
+        if after.id != game.id:
+            if game.id:
+                self.last[game.id] = game
+            self.problems += self._brought_back(seq, record, after)
+        return after
+
+    def _transaction(self, tx: Transaction, names: Mapping[int, str]) -> None:
+        """A transaction's number, undo link and postings, counted in its game's money."""
+        self.count += 1
+        self.links.check(tx, self.problems)
+        if tx.game in self.started or self._started(tx.game):
+            _postings(tx, names, self.totals.setdefault(tx.game, GameTotals()), self.problems)
+        else:
+            self._stray(tx, names)
+
+    def _stray(self, tx: Transaction, names: Mapping[int, str]) -> None:
+        """A transaction of a game that never started: said, and its money counted apart (no fold reaches it)."""
+        self.problems.append(Problem(tx.id, f"belongs to game {tx.game}, which does not exist"))
+        _postings(tx, names, self.stray.setdefault(tx.game, GameTotals()), self.problems, players=True)
+
+    def _refusal(self, seq: int, record: Record, why: Refused, game: Game, found: int) -> None:
+        """A record the fold refuses: what it would have done wrong, why (if nothing found since ``found`` said so,
+        and once), its transactions left out of their games; the records after it fold without it."""
+        self.problems += _refused(record, why, game, self.deeds_failed)
+        for tx in transactions_in(record):
+            self.left_out[tx.game] = self.left_out.get(tx.game, 0) + 1
+        if len(self.problems) == found and not self.refused:
+            self.problems.append(_entry_problem(seq, record, f"does not replay ({why}); the records after it "
+                                                             "are folded without it"))
+        self.refused = True
 
     def _started(self, gid: int | None) -> bool:
         if gid in self.started:
@@ -182,17 +203,22 @@ class _Links:
                 problems.append(Problem(tx.id, f"transactions #{expected}-#{tx.id - 1} are missing (deleted)"))
             self.expected = tx.id + 1
         if tx.reverses is not None:
-            if self.assumed is not None and tx.reverses not in self.seen and tx.reverses not in self.reversed_by:
-                self.assumed.reverses.append((tx.reverses, tx.game))  # an earlier part's transaction, undone once
-            elif self.seen.get(tx.reverses) != tx.game:
-                problems.append(Problem(tx.id, f"undoes #{tx.reverses}, which is not an earlier transaction "
-                                               f"of game {tx.game}"))
-            elif tx.reverses in self.reversed_by:
-                problems.append(Problem(tx.id, f"undoes #{tx.reverses} again (already undone by "
-                                               f"#{self.reversed_by[tx.reverses]})"))
-            self.reversed_by[tx.reverses] = tx.id
+            self._undo(tx, problems)
         if tx.id is not None:
             self.seen[tx.id] = tx.game
+
+
+    def _undo(self, tx: Transaction, problems: list[Problem]) -> None:
+        """An undo's link: to an earlier transaction of the same game (or, in a part, one before it), undone once."""
+        if self.assumed is not None and tx.reverses not in self.seen and tx.reverses not in self.reversed_by:
+            self.assumed.reverses.append((tx.reverses, tx.game))  # an earlier part's transaction, undone once
+        elif self.seen.get(tx.reverses) != tx.game:
+            problems.append(Problem(tx.id, f"undoes #{tx.reverses}, which is not an earlier transaction "
+                                           f"of game {tx.game}"))
+        elif tx.reverses in self.reversed_by:
+            problems.append(Problem(tx.id, f"undoes #{tx.reverses} again (already undone by "
+                                           f"#{self.reversed_by[tx.reverses]})"))
+        self.reversed_by[tx.reverses] = tx.id
 
 
 @dataclass
@@ -233,44 +259,6 @@ def _new_game(seq: int, rec: NewGame, started: set[int], totals: dict[int, GameT
     return problems
 
 
-def _postings(tx: Transaction, names: Mapping[int, str], totals: GameTotals, problems: list[Problem], *,
-              players: bool = False) -> None:
-    """What is wrong with ``tx``'s postings goes into ``problems``; the bank's money into ``totals``, and the
-    players' too if ``players`` (a game no fold reaches)."""
-    for p in tx.postings:
-        amount = p.amount
-        if not isinstance(amount, int) or isinstance(amount, bool) or amount <= 0:
-            problems.append(Problem(tx.id, f"posting of {amount!r} is not a positive whole amount"))
-            continue
-        for party in (p.payer, p.payee):
-            if party is not BANK and party not in names and party != POT:
-                problems.append(Problem(tx.id, f"names card {party}, which was never enrolled"))
-        if p.payer is BANK:
-            totals.issued += amount
-        elif players:
-            totals.players[p.payer] = totals.players.get(p.payer, 0) - amount
-        if p.payee is BANK:
-            totals.returned += amount
-        elif players:
-            totals.players[p.payee] = totals.players.get(p.payee, 0) + amount
-
-
-def _moved(tx: Transaction, names: Mapping[int, str], totals: GameTotals, problems: list[Problem]) -> None:
-    """:func:`_postings` of a transaction the fold took (so every card it names is enrolled), written out."""
-    issued = returned = 0
-    for p in tx.postings:
-        amount = p.amount
-        if type(amount) is not int or amount <= 0:
-            _postings(tx, names, totals, problems)
-            return
-        if p.payer is BANK:
-            issued += amount
-        if p.payee is BANK:
-            returned += amount
-    totals.issued += issued
-    totals.returned += returned
-
-
 def _refused(record: Record, why: Refused, game: Game, deeds_failed: set[int]) -> list[Problem]:
     """What a record the fold refused would have done wrong to ``game`` (the game before it): the deeds it could not
     change (once a game), the cards it would take below zero where the game does not allow it."""
@@ -296,21 +284,32 @@ def _brought_back(seq: int, record: Record, after: Game, last: Mapping[int, Game
     held = last.get(after.id)
     if held is None:
         return []
+    differs = _differences(after, held, left_out.get(after.id, 0))
+    if differs:
+        return [Problem(None, f"journal entry {seq} ({kind_of(record)}) restores game {after.id} with "
+                              f"{', '.join(differs)} that differ from its journal")]
+    return []
+
+
+def _differences(after: Game, held: Game, left_out: int) -> list[str]:
+    """What of a game brought back differs from the game the fold last held (``left_out``: its transactions the fold
+    refused since, which the journal still holds)."""
     differs = []
     if after.settings != held.settings:
         differs.append("settings")
-    if {c: b for c, b in after.balances.items() if b} != {c: b for c, b in held.balances.items() if b}:
+    if _nonzero(after.balances) != _nonzero(held.balances):
         differs.append("balances")
     if after.estate != held.estate:
         differs.append("deeds")
     if after.undone != held.undone or after.bankruptcies != held.bankruptcies:
         differs.append("undos")
-    if _id(after.last) != _id(held.last) or after.transactions != held.transactions + left_out.get(after.id, 0):
+    if _id(after.last) != _id(held.last) or after.transactions != held.transactions + left_out:
         differs.append("last transaction")
-    if differs:
-        return [Problem(None, f"journal entry {seq} ({kind_of(record)}) restores game {after.id} with "
-                              f"{', '.join(differs)} that differ from its journal")]
-    return []
+    return differs
+
+
+def _nonzero(balances: Mapping[int, int]) -> dict[int, int]:
+    return {c: b for c, b in balances.items() if b}
 
 
 def _id(tx: Transaction | None) -> int | None:
@@ -352,15 +351,9 @@ def join(auditor: Auditor, part: Part) -> bool:
     """Take in ``part``, audited from the snapshot that ends the records ``auditor`` was fed, when that is exactly
     what feeding its records would have done: neither found anything wrong and all it assumed holds. False (the
     auditor unchanged) otherwise: then feed the part's records instead, to say what is wrong as ever."""
+    if not _holds(auditor, part):
+        return False
     assumed, links = part.assumed, auditor.links
-    if auditor.problems or auditor.refused or auditor.stray or part.problems or part.refused or assumed.unsure:
-        return False
-    if not assumed.started <= auditor.started or assumed.not_started & auditor.started:
-        return False
-    if assumed.first_tx is not None and assumed.first_tx != links.expected:
-        return False
-    if any(links.seen.get(tx) != game or tx in links.reversed_by for tx, game in assumed.reverses):
-        return False
     auditor.started |= part.started
     for gid, money in part.totals.items():
         mine = auditor.totals.setdefault(gid, GameTotals())
@@ -373,3 +366,21 @@ def join(auditor: Auditor, part: Part) -> bool:
     links.reversed_by.update(part.reversed_by)
     auditor.count += part.count
     return True
+
+
+def _holds(auditor: Auditor, part: Part) -> bool:
+    """Whether ``part`` may be taken in: neither side found anything wrong, and what the part assumed of the
+    records before it holds."""
+    found = auditor.problems or auditor.refused or auditor.stray or part.problems or part.refused
+    return not found and _assumptions_hold(part.assumed, auditor)
+
+
+def _assumptions_hold(assumed: Assumed, auditor: Auditor) -> bool:
+    """What a part took on trust is what ``auditor``'s records say: the games started, its first transaction's
+    number, the undos of earlier transactions (each of its game, not undone yet); no game brought back unsure."""
+    links = auditor.links
+    if assumed.unsure or not assumed.started <= auditor.started or assumed.not_started & auditor.started:
+        return False
+    if assumed.first_tx is not None and assumed.first_tx != links.expected:
+        return False
+    return not any(links.seen.get(tx) != game or tx in links.reversed_by for tx, game in assumed.reverses)

@@ -11,7 +11,7 @@ from banker.audit.findings import Problem
 from banker.rules.deeds import Edition
 from banker.fold.game import Game
 from banker.money import format_amount
-from banker.journal.records import BANK, POT, Enrolment, NewGame, OwnerChange, Record, Transaction
+from banker.journal.records import BANK, POT, Enrolment, GameSettings, NewGame, OwnerChange, Record, Transaction
 
 
 def openings(record: Record, game: Game) -> list[Problem]:
@@ -23,20 +23,32 @@ def openings(record: Record, game: Game) -> list[Problem]:
         settings, openings = game.settings, (record.opening,)
     else:
         return []
-    problems = []
-    for tx in openings:
-        amounts = [p.amount for p in tx.postings]
-        if tx.kind == "opening" and sum(amounts) != settings.start_balance:
-            problems.append(Problem(tx.id, f"opens with {format_amount(sum(amounts))}, but the game's start balance "
-                                           f"is {format_amount(settings.start_balance)}"))
-        elif tx.kind == "pot-seed" and (settings.jackpot is None or [(p.payer, p.payee, p.amount) for p in
-                                                                     tx.postings] != [(BANK, POT, settings.jackpot)]):
-            problems.append(Problem(tx.id, "seeds the Free Parking pot with other than the game's seed"))
-        elif tx.kind == "deal" and not _dealt_at_prices(tx, game.editions.get(settings.edition)):
-            problems.append(Problem(tx.id, "deals deeds other than at their printed prices"))
-        elif tx.kind not in ("opening", "pot-seed", "deal") or (tx.kind == "deal" and not settings.is_short_game):
-            problems.append(Problem(tx.id, f"a {tx.kind} entry among a game's openings"))
-    return problems
+    return [problem for tx in openings if (problem := _opening_problem(tx, settings, game)) is not None]
+
+
+def _opening_problem(tx: Transaction, settings: GameSettings, game: Game) -> Problem | None:
+    """What is wrong with one of a game's openings, or None: its kind, and its amounts against the settings."""
+    if tx.kind not in ("opening", "pot-seed", "deal"):
+        return Problem(tx.id, f"a {tx.kind} entry among a game's openings")
+    if tx.kind == "opening":
+        opened = sum(p.amount for p in tx.postings)
+        if opened == settings.start_balance:
+            return None
+        return Problem(tx.id, f"opens with {format_amount(opened)}, but the game's start balance "
+                              f"is {format_amount(settings.start_balance)}")
+    if tx.kind == "pot-seed":
+        seeded = _seeds_the_pot(tx, settings.jackpot)
+        return None if seeded else Problem(tx.id, "seeds the Free Parking pot with other than the game's seed")
+    if not _dealt_at_prices(tx, game.editions.get(settings.edition)):
+        return Problem(tx.id, "deals deeds other than at their printed prices")
+    if not settings.is_short_game:
+        return Problem(tx.id, f"a {tx.kind} entry among a game's openings")
+    return None
+
+
+def _seeds_the_pot(tx: Transaction, jackpot: int | None) -> bool:
+    """Whether a pot-seed entry is the game's seed: the bank pays the pot exactly the jackpot, in one posting."""
+    return jackpot is not None and [(p.payer, p.payee, p.amount) for p in tx.postings] == [(BANK, POT, jackpot)]
 
 
 def _dealt_at_prices(tx: Transaction, edition: Edition | None) -> bool:

@@ -88,21 +88,27 @@ def house_shortage(game: Position) -> None:
     may take one now, and their lots could take more houses (up to
     ``houses_for_hotel`` each) than the bank has.
     """
-    edition, estate, rules = game.edition, game.estate, game.rules
+    edition, estate = game.edition, game.estate
     if estate.houses_in_bank < 1:
         raise Refused(_('Bank has no houses'))
     owners = {estate.owner(deed.slug) for deed in edition.deeds if deed.is_street} - {None}
     builders = [player for player in owners if house_lots(game, player)]
     if len(builders) < 2:
         raise Refused(_('One player can build'))
+    if _houses_wanted(game, builders) <= estate.houses_in_bank:
+        raise Refused(_('No house shortage'))
+
+
+def _houses_wanted(game: Position, builders: list[int]) -> int:
+    """The houses the ``builders``' lots could still take, each up to ``houses_for_hotel``."""
+    edition, estate, rules = game.edition, game.estate, game.rules
     wanted = 0
     for player in builders:
         for deed in owned_deeds(edition, estate, player):
             if deed.is_street and _may_build(edition, estate, deed, player):
                 houses = estate.houses(deed.slug)
                 wanted += 0 if houses == HOTEL else rules.houses_for_hotel - houses
-    if wanted <= estate.houses_in_bank:
-        raise Refused(_('No house shortage'))
+    return wanted
 
 
 def sell_building(game: Position, *, player: int, slug: str) -> Deal:

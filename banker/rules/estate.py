@@ -120,21 +120,12 @@ def apply(estate: Estate, changes: Iterable[Change]) -> Estate:
             _expect(owners.get(change.slug), change)
             _store(owners, change.slug, change.after, absent=None)
         elif kind is HousesChange:
-            _expect(buildings.get(change.slug, 0), change)
-            if not (isinstance(change.after, int) and 0 <= change.after <= HOTEL):
-                raise EstateConflict(f"bad houses value in {change!r}")
-            _store(buildings, change.slug, change.after, absent=0)
+            _build(buildings, change)
         elif kind is MortgageChange:
             _expect(change.slug in mortgaged, change)
             (mortgaged.add if change.after else mortgaged.discard)(change.slug)
         elif kind is JailCardChange:
-            before, after = change.before, change.after
-            if before is not None:
-                if jail_cards.get(before, 0) < 1:
-                    raise EstateConflict(f"{before} holds no jail card: {change!r}")
-                _store(jail_cards, before, jail_cards[before] - 1, absent=0)
-            if after is not None:
-                jail_cards[after] = jail_cards.get(after, 0) + 1
+            _pass_jail_card(jail_cards, change)
         elif kind is RetiredChange:
             _expect(change.player in retired, change)
             retired = retired | {change.player} if change.after else retired - {change.player}
@@ -152,6 +143,25 @@ def apply(estate: Estate, changes: Iterable[Change]) -> Estate:
     )
     _check_invariants(result)
     return result
+
+
+def _build(buildings: dict[str, int], change: HousesChange) -> None:
+    """A lot's buildings change: 0 to 4 houses, or a hotel."""
+    _expect(buildings.get(change.slug, 0), change)
+    if not (isinstance(change.after, int) and 0 <= change.after <= HOTEL):
+        raise EstateConflict(f"bad houses value in {change!r}")
+    _store(buildings, change.slug, change.after, absent=0)
+
+
+def _pass_jail_card(jail_cards: dict[int, int], change: JailCardChange) -> None:
+    """A jail card changes hands (``None``: the pile): whoever gives one must hold one."""
+    before, after = change.before, change.after
+    if before is not None:
+        if jail_cards.get(before, 0) < 1:
+            raise EstateConflict(f"{before} holds no jail card: {change!r}")
+        _store(jail_cards, before, jail_cards[before] - 1, absent=0)
+    if after is not None:
+        jail_cards[after] = jail_cards.get(after, 0) + 1
 
 
 def reverse(changes: Iterable[Change]) -> tuple[Change, ...]:

@@ -31,6 +31,11 @@ class Offer:
     jail_cards: int = 0
     cash: int = 0
 
+    @property
+    def cash_only(self) -> bool:
+        """It gives no deed and no jail card (cash, or nothing)."""
+        return not self.deeds and not self.jail_cards
+
 
 def trade(
     game: Position,

@@ -39,13 +39,19 @@ def words(text: str, number: int = 0) -> list[str]:
                 raise ScriptError(number, "a quoted name must end its word")
             found.append(word)
         else:
-            start = i
-            while i < n and not text[i].isspace() and text[i] not in (COMMENT, QUOTE):
-                i += 1
-            if i < n and text[i] == QUOTE:
-                raise ScriptError(number, 'a quote (") may only start a word')
-            found.append(text[start:i])
+            word, i = _bare(text, i, number)
+            found.append(word)
     return found
+
+
+def _bare(text: str, i: int, number: int) -> tuple[str, int]:
+    """The word without quotes starting at ``i``, and the index after it; a quote may not follow on."""
+    start, n = i, len(text)
+    while i < n and not text[i].isspace() and text[i] not in (COMMENT, QUOTE):
+        i += 1
+    if i < n and text[i] == QUOTE:
+        raise ScriptError(number, 'a quote (") may only start a word')
+    return text[start:i], i
 
 
 def _quoted(text: str, i: int, number: int) -> tuple[str, int]:

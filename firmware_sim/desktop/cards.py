@@ -61,18 +61,26 @@ class CardTable:
 
         The tray holds :data:`MAX_TILES`; a card beyond them is listed (after them) only while on a reader.
         """
+        tiles = self._tray(cards)
+        shown, rest = tiles[:MAX_TILES], tiles[MAX_TILES:]
+        for uid in dict.fromkeys(self._lying()):  # a card on a reader is always shown
+            if uid not in {t.uid for t in shown}:
+                shown.append(next((t for t in rest if t.uid == uid),
+                                  Tile(uid, STRAY_LABEL.format(uid=uid), False, stray=True)))
+        return shown
+
+    def _tray(self, cards: Iterable[Card]) -> list[Tile]:
+        """Every card the tray holds, in its order: the players, the loose cards, the blank."""
         enrolled = {c.uid for c in cards}
         tiles = [Tile(c.uid, c.name, True) for c in cards]
         tiles += [Tile(uid, label, False) for label, uid in self.loose if uid not in enrolled]
         blank = self.blank_uid(enrolled | {uid for _, uid in self.loose})
         tiles.append(Tile(blank, BLANK_LABEL, False, blank=True))
-        shown, rest = tiles[:MAX_TILES], tiles[MAX_TILES:]
-        lying = [u for r in READERS for u in (self.on[r], *self.stacked[r]) if u is not None]
-        for uid in dict.fromkeys(lying):  # a card on a reader is always shown
-            if uid not in {t.uid for t in shown}:
-                shown.append(next((t for t in rest if t.uid == uid),
-                                  Tile(uid, STRAY_LABEL.format(uid=uid), False, stray=True)))
-        return shown
+        return tiles
+
+    def _lying(self) -> list[str]:
+        """The cards on the readers, reader by reader, the one laid first before those on top of it."""
+        return [u for r in READERS for u in (self.on[r], *self.stacked[r]) if u is not None]
 
     @staticmethod
     def blank_uid(taken: set[str]) -> str:

@@ -263,20 +263,8 @@ class Painter:
             if y + self.fonts["text"].get_linesize() > bottom:
                 break
             y = self.text(owner, (left, y), record=True, width=right - left).bottom
-            x = left
-            for deed in deeds:
-                marks = deed.marks(self.tr)
-                words = deed.short + (f" {marks}" if marks else "")
-                w = self._u(6) + small.size(words)[0]
-                if x > left and x + w > right:
-                    x, y = left, y + line
-                if y + line > bottom:
-                    break
-                self._swatch(deed, (x, y + (line - self._u(4)) // 2))
-                colour = L.PANEL_DIM if deed.mortgaged else L.PANEL_TEXT
-                self.text(words, (x + self._u(6), y), kind="small", colour=colour, record=True, width=right - x - self._u(6))
-                x += w + self._u(4)
-                left_out -= 1
+            y, drawn = self._deeds(deeds, left, right, y, bottom)
+            left_out -= drawn
             y += line + self._u(2)
         if left_out > 0:
             # Translators: the simulator's estate panel: the deeds there was no room for
@@ -284,6 +272,27 @@ class Painter:
                       colour=L.PANEL_DIM, record=True, width=right - left)
         self.text(text.bank, (left, rect.bottom - self._u(3)), kind="small", colour=L.PANEL_DIM, anchor="bottomleft",
                   width=right - left, record=True)
+
+    def _deeds(self, deeds: tuple[OwnedDeed, ...], left: int, right: int, y: int, bottom: int) -> tuple[int, int]:
+        """One owner's deeds from ``y``, wrapped between ``left`` and ``right`` until ``bottom``: the last line's
+        top and how many deeds were drawn."""
+        small = self.fonts["small"]
+        line = small.get_linesize()
+        x, drawn = left, 0
+        for deed in deeds:
+            marks = deed.marks(self.tr)
+            words = deed.short + (f" {marks}" if marks else "")
+            w = self._u(6) + small.size(words)[0]
+            if x > left and x + w > right:
+                x, y = left, y + line
+            if y + line > bottom:
+                break
+            self._swatch(deed, (x, y + (line - self._u(4)) // 2))
+            colour = L.PANEL_DIM if deed.mortgaged else L.PANEL_TEXT
+            self.text(words, (x + self._u(6), y), kind="small", colour=colour, record=True, width=right - x - self._u(6))
+            x += w + self._u(4)
+            drawn += 1
+        return y, drawn
 
     def _swatch(self, deed: OwnedDeed, pos: tuple[int, int]) -> None:
         """The deed's colour group as a small square: filled, or only outlined when it is mortgaged."""

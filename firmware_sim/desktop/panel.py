@@ -84,20 +84,15 @@ def describe(tx: Transaction, names: dict[int, str], tr: Tr = ENGLISH) -> tuple[
     (``Alice passed GO``, ``+2M``). A memo that still carries its message id is translated; one read back from the
     journal is shown as journalled."""
     def who(card_id: int | None) -> str:
-        if card_id in names:
-            return names[card_id]
-        if card_id is BANK or card_id == POT:
-            return tr.pgettext("sim", "Bank") if card_id is BANK else tr.pgettext("sim", "Free Parking")
-        return tr.pgettext("sim", "card {id}").format(id=card_id)
+        return _party(card_id, names, tr)
 
     def reversal(what: str) -> str:
         return tr.pgettext("sim", "Reversal of #{id}: {what}").format(id=tx.reverses, what=what)
 
     memo = memo_in(tx.memo, tr)
     if len(tx.postings) != 1:
-        total = sum(p.amount for p in tx.postings)
         label = memo or tx.kind
-        return (reversal(label) if tx.reverses is not None else label), format_amount(total)
+        return (reversal(label) if tx.reverses is not None else label), format_amount(_total(tx))
     p = tx.postings[0]
     amount = format_amount(p.amount)
     if tx.kind == "opening":
@@ -111,6 +106,20 @@ def describe(tx: Transaction, names: dict[int, str], tr: Tr = ENGLISH) -> tuple[
         # Translators: the simulator's ledger panel: a rule's transaction (Bought Boardwalk: Alice pays Bank)
         return tr.pgettext("sim", "{memo}: {payment}").format(memo=memo, payment=payment), amount
     return payment, amount
+
+
+def _total(tx: Transaction) -> int:
+    """The money a transaction of several postings moves, all its postings together."""
+    return sum(p.amount for p in tx.postings)
+
+
+def _party(card_id: int | None, names: dict[int, str], tr: Tr) -> str:
+    """A posting's payer or payee by name: a player, the bank, the Free Parking pot, or an unknown card."""
+    if card_id in names:
+        return names[card_id]
+    if card_id is BANK or card_id == POT:
+        return tr.pgettext("sim", "Bank") if card_id is BANK else tr.pgettext("sim", "Free Parking")
+    return tr.pgettext("sim", "card {id}").format(id=card_id)
 
 
 def memo_in(memo: str, tr: Tr = ENGLISH) -> str:
@@ -150,12 +159,16 @@ def estate_of(game, tr: Tr = ENGLISH) -> tuple[tuple[tuple[str, tuple[OwnedDeed,
                 OwnedDeed(deed.short, deed.group, estate.houses(deed.slug), estate.is_mortgaged(deed.slug)))
     order = [c.id for c in game.cards if c.id in owned] + sorted(set(owned) - {c.id for c in game.cards})
     unsold = len(deeds) - sum(len(v) for v in owned.values())
+    return tuple((game.name_of(card), tuple(owned[card])) for card in order), _bank_line(estate, unsold, tr)
+
+
+def _bank_line(estate, unsold: int, tr: Tr) -> str:
+    """The bank's part of the estate: its unsold deeds, the houses and hotels it holds."""
     houses = estate.house_stock - sum(h for h in estate.buildings.values() if h != HOTEL)
     hotels = estate.hotel_stock - sum(1 for h in estate.buildings.values() if h == HOTEL)
-    bank = tr.pgettext("sim", "Bank: {unsold} unsold, {houses}, {hotels}").format(
+    return tr.pgettext("sim", "Bank: {unsold} unsold, {houses}, {hotels}").format(
         unsold=unsold, houses=tr.npgettext("sim", "{n} house", "{n} houses", houses).format(n=houses),
         hotels=tr.npgettext("sim", "{n} hotel", "{n} hotels", hotels).format(n=hotels))
-    return tuple((game.name_of(card), tuple(owned[card])) for card in order), bank
 
 
 class PanelSource:

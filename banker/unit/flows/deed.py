@@ -91,32 +91,41 @@ class DeedMode(Flow):
         return ctx.refuse(views.refused(*lines), then=self.cleared)
 
     def _money_key(self, ctx: Ctx, key: Key, where: str, plus: Card | None, minus: Card | None) -> Reply:
-        deed = ctx.game.edition.deed(self.slug)
         if where == SALE:
-            if minus is None:
-                return self.refuse(ctx, _("Buyer's card on"), _('the - reader'))
-            if self.entry.empty and key == Key.K:
-                return self.refuse(ctx, _('Type the bid, then'), _('M or K (M alone:'), _('the printed price)'))
-            try:
-                price = None if self.entry.empty else self.entry.finish(key)
-            except AmountError as exc:
-                return self.refuse(ctx, str(exc))
-            title = _('Bought {deed}', deed=deed.short) if price is None else _('Auction {deed}', deed=deed.short)
-            return act(ctx, buy, one_player_result(minus, title), actor=minus, back=self.cleared,
-                       buyer=minus.id, slug=self.slug, price=price)
+            return self._buy(ctx, key, minus)
         if where == TRADE:
-            if self.entry.empty:
-                return self.refuse(ctx, _('Type the price,'), _('then M or K'), _('(0 M: a gift)'))
-            try:
-                price = price_of(self.entry, key, allow_zero=True)
-            except AmountError as exc:
-                return self.refuse(ctx, str(exc))
-            if ctx.game.estate.is_mortgaged(self.slug):
-                return ctx.enter(LiftChoice(self.slug, seller=plus, buyer=minus, price=price))
-            return sell_deed(ctx, self.slug, plus, minus, price, lift=False, back=self.cleared)
+            return self._sell(ctx, key, plus, minus)
         if where == RENT:
             return self.refuse(ctx, _('GO pays the rent;'), _("to buy it: owner's"), _('card on +, buyer -'))
         return self.refuse(ctx, _("A player's card"), _('on the - reader'))
+
+    def _buy(self, ctx: Ctx, key: Key, minus: Card | None) -> Reply:
+        """M or K on a deed for sale: the - player buys it at the printed price (M alone) or at the bid typed."""
+        deed = ctx.game.edition.deed(self.slug)
+        if minus is None:
+            return self.refuse(ctx, _("Buyer's card on"), _('the - reader'))
+        if self.entry.empty and key == Key.K:
+            return self.refuse(ctx, _('Type the bid, then'), _('M or K (M alone:'), _('the printed price)'))
+        try:
+            price = None if self.entry.empty else self.entry.finish(key)
+        except AmountError as exc:
+            return self.refuse(ctx, str(exc))
+        title = _('Bought {deed}', deed=deed.short) if price is None else _('Auction {deed}', deed=deed.short)
+        return act(ctx, buy, one_player_result(minus, title), actor=minus, back=self.cleared,
+                   buyer=minus.id, slug=self.slug, price=price)
+
+    def _sell(self, ctx: Ctx, key: Key, plus: Card | None, minus: Card | None) -> Reply:
+        """M or K after a price on an owned deed: the + player sells it to the - player (asked first whether the
+        buyer lifts a mortgage now)."""
+        if self.entry.empty:
+            return self.refuse(ctx, _('Type the price,'), _('then M or K'), _('(0 M: a gift)'))
+        try:
+            price = price_of(self.entry, key, allow_zero=True)
+        except AmountError as exc:
+            return self.refuse(ctx, str(exc))
+        if ctx.game.estate.is_mortgaged(self.slug):
+            return ctx.enter(LiftChoice(self.slug, seller=plus, buyer=minus, price=price))
+        return sell_deed(ctx, self.slug, plus, minus, price, lift=False, back=self.cleared)
 
     def _rent(self, ctx: Ctx, minus: Card | None) -> Reply:
         if minus is None:

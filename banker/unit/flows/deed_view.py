@@ -62,14 +62,7 @@ def rent_line(edition, estate, deed: Deed) -> str:
 def hint_line(ctx: str, deed: Deed, mortgaged: bool, entry: AmountEntry, unknown_tag: bool, minus: bool) -> str:
     """What the next key does, or the number being typed."""
     if not entry.empty:
-        typed = entry.shown()
-        if ctx == SALE:
-            return _('Bid {typed} M/K', typed=typed)
-        if ctx == TRADE:
-            return _('Price {typed} M/K', typed=typed)
-        if deed.kind == "utility":
-            return _('Dice {typed} then GO', typed=typed)
-        return typed
+        return _typed_hint(ctx, deed, entry.shown())
     if unknown_tag:
         return _('FN: tag this deed')
     if ctx == SALE:
@@ -81,6 +74,17 @@ def hint_line(ctx: str, deed: Deed, mortgaged: bool, entry: AmountEntry, unknown
     if ctx == RENT:
         return _('Dice total, then GO') if deed.kind == "utility" else _('GO pays the rent')
     return _('Card on the - reader')
+
+
+def _typed_hint(ctx: str, deed: Deed, typed: str) -> str:
+    """The number being typed, with what it is: a bid, a price, a utility's dice."""
+    if ctx == SALE:
+        return _('Bid {typed} M/K', typed=typed)
+    if ctx == TRADE:
+        return _('Price {typed} M/K', typed=typed)
+    if deed.kind == "utility":
+        return _('Dice {typed} then GO', typed=typed)
+    return typed
 
 
 def deed_screen(edition, estate, deed: Deed, owner_name: str | None, ctx: str, entry: AmountEntry,

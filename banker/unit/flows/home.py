@@ -48,10 +48,7 @@ class Home(Mode):
             level = (ctx.game.volume + 1) % 4
             return ctx.commit(Setting(VOLUME_KEY, str(level)), lambda after: views.volume(after.volume), tone="volume")
         if key in AMOUNT_KEYS:
-            try:
-                return Reply(mode=KEEP, entry=p.entry.type(key))
-            except AmountError as exc:
-                return ctx.refuse(views.refused(str(exc)), then=KEEP_ENTRY)
+            return _type_amount(ctx, key)
         if key in SUFFIXES:
             return _finish_amount(ctx, key)
         if key == Key.GO:
@@ -78,6 +75,14 @@ HOME = Home()
 
 
 # -- transactions ------------------------------------------------------------------------------
+
+
+def _type_amount(ctx: Ctx, key: Key) -> Reply:
+    """A digit or the point joins the amount being typed; one it cannot take is refused (the amount stays)."""
+    try:
+        return Reply(mode=KEEP, entry=ctx.panel.entry.type(key))
+    except AmountError as exc:
+        return ctx.refuse(views.refused(str(exc)), then=KEEP_ENTRY)
 
 
 def _finish_amount(ctx: Ctx, suffix: Key) -> Reply:
@@ -169,6 +174,20 @@ class EnrolHere:
 def _live_screen(ctx: Ctx) -> Screen:
     p, game = ctx.panel, ctx.game
     entry = None if p.entry.empty else p.entry.shown()
+    unusable = _unusable_cards(ctx)
+    if unusable is not None:
+        return unusable
+    payee, payer = ctx.cards_on_readers()
+    if payer or payee:
+        return _cards_screen(game, payer, payee, entry)
+    if game.time_up and entry is None:
+        return views.time_up(standings(game))
+    return views.idle(entry, _status_line(game))
+
+
+def _unusable_cards(ctx: Ctx) -> Screen | None:
+    """What the readers hold that the home screen cannot use: the same card twice, an unknown or a retired card."""
+    p, game = ctx.panel, ctx.game
     if p.left is not None and p.left == p.right:
         return views.same_card()
     uid = ctx.unknown_uid()
@@ -176,19 +195,23 @@ def _live_screen(ctx: Ctx) -> Screen:
         return views.unknown_card(uid)
     payee, payer = ctx.cards_on_readers()
     out = next((c for c in (payer, payee) if c is not None and c.id in game.estate.retired), None)
-    if out is not None:
-        return views.retired(out)
+    return None if out is None else views.retired(out)
+
+
+def _cards_screen(game: Game, payer: Card | None, payee: Card | None, entry: str | None) -> Screen:
+    """The cards on the readers with their balances, and the amount being typed."""
     if payer and payee:
         return views.two_cards(payer, game.balance(payer.id), payee, game.balance(payee.id), entry)
     if payee:
         return views.one_card(payee, game.balance(payee.id), "left", entry)
-    if payer:
-        return views.one_card(payer, game.balance(payer.id), "right", entry)
-    if game.time_up and entry is None:
-        return views.time_up(standings(game))
+    return views.one_card(payer, game.balance(payer.id), "right", entry)
+
+
+def _status_line(game: Game) -> str | None:
+    """The idle screen's last line: the pot and the time left, as they fit."""
     parts = [_('Pot {amount}', amount=format_amount(game.pot))] if game.pot is not None else []
     left = time_left_line(game.time_left, game.time_up)
     if left is not None:  # "Pot 12.5M 1h 30m left" is a line and a character: the time goes without "left"
         short = time_left_line(game.time_left, game.time_up, left=False)
         parts.append(left if len(views.fitted(*parts, left)) <= views.LINE_WIDTH else short)
-    return views.idle(entry, views.fitted(*parts) if parts else None)
+    return views.fitted(*parts) if parts else None

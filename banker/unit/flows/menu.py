@@ -48,25 +48,27 @@ class FnMenu(Mode):
         if key == LANGUAGE_MENU_KEY and not self.digits:
             return ctx.enter(LanguageMenu())
         if key in DIGITS:
-            digits = self.digits + key
-            if len(digits) < 2:
-                return ctx.enter(replace(self, digits=digits))
-            return deed_by_position(ctx, int(digits))
+            return self._digit(ctx, key)
         if self.digits:
             return ctx.refuse(views.refused(_('Type two digits'), "01-39"))
-        if key == Key.C:
-            return ctx.enter(ConfirmUndo())
-        if key == Key.POINT:
-            return change_pin(ctx)
-        if key == Key.GO:
-            return player_menu(ctx)
-        if key == Key.K:
-            return join_code(ctx)
-        if key == Key.M:
-            return key_code(ctx)
+        function = _FUNCTIONS.get(key)
+        if function is not None:
+            return function(ctx)
         if key == Key.FN and ctx.panel.speaks:  # the balance key: the cards on the readers say their balances
             return Reply(mode=None, effects=(ReadBalances(),))
         return ctx.refuse(views.refused(_('FN {key}: no function', key=key)))
 
+    def _digit(self, ctx: Ctx, key: Key) -> Reply:
+        """A digit of a board square: the second opens the deed there."""
+        digits = self.digits + key
+        if len(digits) < 2:
+            return ctx.enter(replace(self, digits=digits))
+        return deed_by_position(ctx, int(digits))
+
     def cancel(self, ctx: Ctx) -> Reply:
         return self.key(ctx, Key.C) if not self.digits else super().cancel(ctx)
+
+
+#: The menu's one-key functions: C undo, . the PIN, GO a player's menu, K the join code, M the key code.
+_FUNCTIONS = {Key.C: lambda ctx: ctx.enter(ConfirmUndo()), Key.POINT: change_pin, Key.GO: player_menu,
+              Key.K: join_code, Key.M: key_code}

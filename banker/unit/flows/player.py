@@ -60,27 +60,13 @@ class PlayerMenu(Flow):
     def _minus_key(self, ctx: Ctx, key: Key, plus: Card | None, minus: Card) -> Reply:
         if plus is not None and plus.id == minus.id:
             return ctx.refuse(views.same_card(), then=STAY)
-        shown = one_player_result(minus)
-        if key == Key.D1:
-            if ctx.game.rules.income_tax_choice:
-                return ctx.enter(TaxChoice(minus))
-            return act(ctx, income_tax, shown, actor=minus, player=minus.id)
-        if key == Key.D2:
-            return act(ctx, luxury_tax, shown, actor=minus, player=minus.id)
-        if key == Key.D3:
-            return act(ctx, jail_fine, shown, actor=minus, player=minus.id)
-        if key == Key.D4 and plus is None:
-            return act(ctx, use_jail_card, shown, actor=minus, player=minus.id)
-        if key == Key.D4:
-            return ctx.enter(JailCardSale(seller=plus, buyer=minus))
-        if key == Key.D7 and plus is not None:
-            return start_deal(ctx, first=plus, second=minus)
+        if key in (Key.D1, Key.D2, Key.D3):
+            return _pay_bank(ctx, key, minus)
         if key == Key.D5:
             return ctx.enter(ConfirmBankrupt(minus, plus))
-        if key == Key.D0 and plus is None:
-            return show_worth(ctx, minus)
-        if key == Key.D6 and plus is None and ctx.game.pot is not None:
-            return ctx.enter(PayPot(payer=minus))
+        reply = _minus_alone_key(ctx, key, minus) if plus is None else _pair_key(ctx, key, plus, minus)
+        if reply is not None:
+            return reply
         if key == Key.GO:
             return ctx.refuse(views.refused(_('GO twice: the card'), _('on + alone')), then=STAY)
         last = _('5 Bankrupt 0 Worth') if plus is None else _('5 Bankrupt 7 Deal')
@@ -96,6 +82,35 @@ class PlayerMenu(Flow):
         if key == Key.D6 and ctx.game.pot is not None:
             return take_pot(ctx, plus)
         return ctx.refuse(views.refused(_('GO: passed GO twice'), _('4 Drew a jail card'), _('0 Worth')), then=STAY)
+
+
+def _pay_bank(ctx: Ctx, key: Key, minus: Card) -> Reply:
+    """1 Income Tax (or the choice of how, where the rules give one), 2 Luxury Tax, 3 the jail fine: to the bank."""
+    shown = one_player_result(minus)
+    if key == Key.D1 and ctx.game.rules.income_tax_choice:
+        return ctx.enter(TaxChoice(minus))
+    pays = {Key.D1: income_tax, Key.D2: luxury_tax, Key.D3: jail_fine}[key]
+    return act(ctx, pays, shown, actor=minus, player=minus.id)
+
+
+def _minus_alone_key(ctx: Ctx, key: Key, minus: Card) -> Reply | None:
+    """The keys of the - card alone: 4 use a jail card, 0 its worth, 6 pay into the pot (when there is one)."""
+    if key == Key.D4:
+        return act(ctx, use_jail_card, one_player_result(minus), actor=minus, player=minus.id)
+    if key == Key.D0:
+        return show_worth(ctx, minus)
+    if key == Key.D6 and ctx.game.pot is not None:
+        return ctx.enter(PayPot(payer=minus))
+    return None
+
+
+def _pair_key(ctx: Ctx, key: Key, plus: Card, minus: Card) -> Reply | None:
+    """The keys of a + and a - card: 4 the - player buys the + player's jail card, 7 a deal between them."""
+    if key == Key.D4:
+        return ctx.enter(JailCardSale(seller=plus, buyer=minus))
+    if key == Key.D7:
+        return start_deal(ctx, first=plus, second=minus)
+    return None
 
 
 def go_twice(ctx: Ctx, card: Card) -> Reply:

@@ -177,6 +177,10 @@ class DealMode(Flow):
             return self._not_now(ctx)
         if self.square is not None:
             return self._square_key(ctx, key)
+        return self._build_key(ctx, key)
+
+    def _build_key(self, ctx: Ctx, key: Key) -> Reply:
+        """A key while the deal is built: GO turns to the other side, an amount and M/K its cash, M done."""
         if key == Key.GO:
             other = 1 - self.giver(ctx)
             return ctx.enter(replace(self, page=self._showing(ctx, other, ""), entry=self.entry))
@@ -235,18 +239,22 @@ class DealMode(Flow):
         deed, owner = game.edition.deed(slug), game.estate.owner(slug)
         sides = [side for side, card in enumerate(self.players) if card.id == owner]
         if not sides:
-            whose = _('the bank') if owner is None else game.name_of(owner)
-            return ctx.refuse(views.refused(deed.short, _('belongs to {name}', name=whose), _('Not in this deal')), then=mode)
+            return ctx.refuse(_not_in_deal(game, deed.short, owner), then=mode)
         side = sides[0]
         offer = mode.gives[side]
         if slug in offer.deeds:
-            deeds = tuple(s for s in offer.deeds if s != slug)
-            lift = tuple(s for s in mode.lift if s != slug)
-            fewer = replace(mode._with(side, replace(offer, deeds=deeds)), lift=lift)
-            return ctx.enter(replace(fewer, page=fewer._showing(ctx, side, "")))
+            return mode._taken_back(ctx, side, slug)
         if group_is_built(game.edition, game.estate, deed.group):
             return ctx.refuse(views.refused(deed.short, _('Sell buildings first')), then=mode)
         return mode._added(ctx, side, replace(offer, deeds=offer.deeds + (slug,)), f"deed:{slug}")
+
+    def _taken_back(self, ctx: Ctx, side: int, slug: str) -> Reply:
+        """A deed tapped again leaves the deal (and the mortgages to lift now)."""
+        offer = self.gives[side]
+        deeds = tuple(s for s in offer.deeds if s != slug)
+        lift = tuple(s for s in self.lift if s != slug)
+        fewer = replace(self._with(side, replace(offer, deeds=deeds)), lift=lift)
+        return ctx.enter(replace(fewer, page=fewer._showing(ctx, side, "")))
 
     def _cash(self, ctx: Ctx, key: Key) -> Reply:
         try:
@@ -288,6 +296,10 @@ class DealMode(Flow):
             deal = self.deal(game)
         except (Refused, AmountError) as exc:
             return views.refused(str(exc))
+        return self._folded(game, deal)
+
+    def _folded(self, game: Game, deal: Deal) -> Screen | None:
+        """The fold's refusal of the deal's transaction (a shortfall names who is short), or None."""
         try:
             apply(game, game.numbered(deal.to_transaction()))
         except InsufficientFunds as exc:
@@ -361,6 +373,12 @@ def _parts(ctx: Ctx, offer: Offer) -> list[tuple[str, str]]:
     if offer.cash:
         parts.append(("cash", _('Cash {amount}', amount=format_amount(offer.cash))))
     return parts
+
+
+def _not_in_deal(game: Game, deed_name: str, owner: int | None) -> Screen:
+    """The refusal of a deed neither side of the deal owns: whose it is."""
+    whose = _('the bank') if owner is None else game.name_of(owner)
+    return views.refused(deed_name, _('belongs to {name}', name=whose), _('Not in this deal'))
 
 
 def _funds(game: Game, players: tuple[Card, Card], net: dict[int, int]) -> Screen | None:

@@ -57,6 +57,10 @@ class PinEntry(Mode):
             return ctx.enter(replace(self, entry=AmountEntry(self.entry.typed + key)))
         if key != Key.M:
             return ctx.refuse(views.refused(_('Digits, then M')), then=STAY)
+        return self._entered(ctx)
+
+    def _entered(self, ctx: Ctx) -> Reply:
+        """``M`` after a PIN: the old one grants (or goes on to the new), the new one is asked again, then set."""
         typed, cleared = self.entry.typed, replace(self, entry=AmountEntry())
         grant = Grant(typed, "keypad", ctx.wall)
         if self.stage == "old":
