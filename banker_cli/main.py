@@ -21,7 +21,7 @@ from typing import NoReturn
 import click
 
 #: Every command: name -> ("module:attribute", its one-line help, optional?). The help is the first line of the
-#: command's docstring (tests/test_cli.py checks), so the listing needs no import.
+#: command's docstring (tests/cli/test_cli.py checks), so the listing needs no import.
 COMMANDS = {
     "script": ("banker_cli.script_cli:script_command", 'Run a keypad script FILE ("-" for stdin) against the unit.'),
     "cards": ("banker_cli.ledger_cli:cards", "List, enrol, rename and remove player cards."),

@@ -5,7 +5,7 @@ readers' SCK, MOSI and MISO; pin 1's 3.3 V for the - reader and the OLED), one
 jumper takes the pin to a row of a small breadboard and one jumper from each
 module meets it there; the buzzer's transistor circuit sits on the same board.
 docs/make_diagrams.py draws every picture and table of docs/wiring.md from
-this plan, and tests/test_build_docs.py holds docs/bom.md's jumper counts to it.
+this plan, and tests/house/test_build_docs.py holds docs/bom.md's jumper counts to it.
 """
 
 from __future__ import annotations

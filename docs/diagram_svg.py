@@ -6,7 +6,7 @@ from html import escape
 
 FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
 INK, DIM, PAPER, LINE = "#1d1d22", "#6b6b75", "#ffffff", "#b9b9c2"
-#: Every two colours of the header picture differ by a CIE76 distance of 30 or more (tests/test_build_docs.py):
+#: Every two colours of the header picture differ by a CIE76 distance of 30 or more (tests/house/test_build_docs.py):
 #: the buzzer's teal can't pass for 3V3's orange, nor 5V's pink for the - reader's red.
 COLOURS = {
     "+ reader": "#1f9d55", "- reader": "#d64541", "display": "#2d6fd1", "keypad": "#8e44ad",

@@ -8,7 +8,7 @@ picture of docs/):
 
 Everything is drawn from :data:`runtime.pins.WIRES`, the one table of the
 default wiring, so the pictures and the tables can't drift from the code;
-``tests/test_docs_diagrams.py`` fails when a committed file differs from what
+``tests/house/test_docs_diagrams.py`` fails when a committed file differs from what
 this script makes. The SVGs are plain text, the same on every machine.
 """
 

@@ -15,7 +15,7 @@ columns of the new digit to the panel. The line under the money is kept, small a
 is left out: the money takes its rows. That line is not always a repeat of
 the top one (``Bank pays Alice`` is; ``Bought Oriental Av`` under ``Alice
 -1M`` is not): the one place the frame shows less than the screen model
-(tests/test_frames.py). A screen with more lines under its
+(tests/keypad/test_frames.py). A screen with more lines under its
 figure (the worth screen), a refusal, a QR code or a progress bar is not
 drawn here (:func:`applies` is False) but as usual.
 

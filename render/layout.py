@@ -6,7 +6,7 @@ line drawn, in the frame's pixels. :mod:`render.frame` draws exactly these
 placements and nothing else of the lines, so a line the layout does not
 place is not on the OLED; :func:`left_out` names those lines. A test can
 then hold the frame against the model: every line placed, inside the frame,
-and the pixels there those of that line alone (tests/test_frames.py).
+and the pixels there those of that line alone (tests/keypad/test_frames.py).
 
 The normal layout follows :mod:`banker.unit.screen`'s rows: under the 10-pixel
 status bar and its rule, four rows of 13 pixels, a small line (Pillow's

@@ -4,7 +4,7 @@
 defaults of :mod:`runtime.config` (the GPIO numbers below) are read from it,
 and ``docs/make_diagrams.py`` draws the pictures of docs/wiring.md and writes
 its tables from it, so the docs, the diagrams and the code can't drift apart
-(``tests/test_docs_diagrams.py`` fails when a committed picture is stale).
+(``tests/house/test_docs_diagrams.py`` fails when a committed picture is stale).
 
 Pins are the physical pins of the 40-pin header (1-40); a GPIO is its BCM
 number, found through :data:`HEADER`.

@@ -110,7 +110,7 @@ class Speaker:
     in another language with that language's own voice. ``speed`` is words a
     minute. A failure is logged once and kept in :attr:`problem`; play goes on.
 
-    >>> from tests.voice_support import FakePlayer          # doctest: +SKIP
+    >>> from tests.voice.support import FakePlayer          # doctest: +SKIP
     >>> with Speaker(player=FakePlayer(), render=lambda u: b"RIFF") as voice:   # doctest: +SKIP
     ...     voice.say("Alice has 15 million.", 2)
     """

@@ -195,7 +195,7 @@ def restore_backup(backup: Path, ledger_path: str | os.PathLike) -> Path | None:
     that each leave a pair that verifies (:func:`_bridge_anchor`): the anchor
     goes back to the last entry both journals share, the staged copy is
     renamed over the ledger, the anchor moves to the restored head. A kill at
-    any call leaves the ledger as it was or as restored (tests/test_crash_short.py).
+    any call leaves the ledger as it was or as restored (tests/crash/test_crash_short.py).
     """
     ledger_path = Path(ledger_path).expanduser()
     clean_stale_files(ledger_path)

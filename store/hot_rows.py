@@ -2,7 +2,7 @@
 
 :mod:`store.codec` derives each kind's decoder from its type, and checks every value; these read the common
 transaction with the same checks written out (no call per field or posting), and give None for anything
-unusual or wrong, which the derived decoder then reads or names (``tests/test_codec_golden.py`` compares the
+unusual or wrong, which the derived decoder then reads or names (``tests/store/test_codec_golden.py`` compares the
 paths). Two steps: :func:`plain_transaction` reads the commonest body, a transaction of one posting and no
 estate change, straight from its canonical text; :func:`fast_transaction` reads any transaction's parsed body.
 """

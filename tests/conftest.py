@@ -67,7 +67,7 @@ def table(ledger) -> Table:
 @pytest.fixture(scope="module")
 def browser():
     """Headless Chromium as a phone, for the module's tests."""
-    from tests.web_support import PHONE, as_device
+    from tests.web.support import PHONE, as_device
     from web.chromium import chromium
 
     with chromium(*PHONE) as driver:
@@ -89,7 +89,7 @@ def unit(tmp_path):
 def pytest_terminal_summary(terminalreporter, config):
     """The crash harness's counts (calls enumerated, points killed, points held), for the closing note; and the
     random order's seed (pytest-randomly shuffles the tests each run), so an order dependence can be replayed."""
-    from tests.crash_harness import summary
+    from tests.crash.harness import summary
 
     for line in summary():
         terminalreporter.write_line(line)

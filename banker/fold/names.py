@@ -13,7 +13,7 @@ The prototypes are Unicode's own (``confusables.txt``), kept as data in
 Greek, Cyrillic and common punctuation (a character NFKC already maps,
 like a fullwidth or mathematical letter, is never looked up). A character
 of another script stands for itself. The table is generated at development
-time, and checked against Unicode's data by tests/test_names.py.
+time, and checked against Unicode's data by tests/fold/test_names.py.
 
 >>> skeleton("Аlice") == skeleton("Alice"), skeleton("bаnk") == skeleton("bank")
 (True, True)

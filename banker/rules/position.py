@@ -2,7 +2,7 @@
 
 Every rule takes a position as its one positional argument. Anything with
 these four attributes is one: the unit's immutable :class:`banker.fold.game.Game`,
-and the in-memory :class:`tests.rules_table.Table` of the rules tests. The
+and the in-memory :class:`tests.rules.table.Table` of the rules tests. The
 rules only read a position; they never change it.
 """
 

@@ -26,7 +26,7 @@ class Screen:
     ``big`` (if any) is drawn double size (a balance, an amount) and takes
     two rows of the four (``ROWS``). Lines that need five rows (``ALL_ROWS``)
     are drawn over the whole panel, without the status bar; no screen needs
-    more (tests/test_frames.py draws every one).
+    more (tests/keypad/test_frames.py draws every one).
     ``left`` / ``right`` say whether a card lies on the ``+`` / ``-`` reader,
     ``volume`` is 0-3, ``error`` marks a refusal (drawn inverted), and
     ``asleep`` means the panel is off; ``qr`` is text drawn as a QR code on

@@ -5,7 +5,7 @@ Every word the window draws around the OLED is written where it is drawn as
 marked with :func:`pgettext` where it is a constant: pybabel extracts them
 (``babel.cfg``) into the unit's catalogs under the gettext context ``sim``.
 They are words for the desktop, drawn in pygame's font: the OLED's width test
-leaves them out, and ``tests/test_sim_language.py`` draws the window in every
+leaves them out, and ``tests/sim/test_sim_language.py`` draws the window in every
 language at every scale, with every kind of line and mark, and checks that no
 word is cut to its box (each is cut with ``~`` rather than drawn beyond it;
 only a journal line, with its names and memo, may be). ``tr`` is the catalog the unit's

@@ -1,0 +1,1 @@
+"""The banker command as a user meets it: messages, exit codes, escaping, configs, attacks."""

@@ -1,0 +1,1 @@
+"""The house: its layering, docs, diagrams, install, CI's command and the benchmarks' code."""

@@ -1,0 +1,1 @@
+"""The drivers on the libraries' fakes and our chip models: readers, keypad, buzzer, display, serial."""

@@ -1,0 +1,1 @@
+"""The official rules as pure functions of a position, and the money they move."""

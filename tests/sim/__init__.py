@@ -1,0 +1,1 @@
+"""The desktop simulator's window, panels, sound and command."""

@@ -1,0 +1,1 @@
+"""What the unit says, and the sink that speaks it (espeak-ng rendered and measured)."""

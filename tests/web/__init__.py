@@ -1,0 +1,1 @@
+"""The table page: its server, state and words, in a real Chromium."""
