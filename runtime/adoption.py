@@ -9,7 +9,10 @@ the ledger is *adopted*: a fresh key is made, and a
 ``verify`` then checks the entries before it by their contents and order and
 says so, every time.
 
-The PIN: an older, unpeppered verifier is checked; a peppered one can't be
+The PIN (:func:`adoption_pin`, the same rule as a restore's): where this
+machine keeps the ledger's PIN beside its anchor, that one decides, and with
+the key away it can't be checked, so the adoption is refused. Elsewhere (a
+fresh card) an older, unpeppered verifier is checked; a peppered one can't be
 without the old key (that is what the pepper is for), so the PIN given then
 becomes the banker's PIN. Holding a copy of a ledger and a fresh card gives
 nothing more than holding the file: what adoption can't do is pass for the
@@ -88,12 +91,33 @@ def pin_uncheckable(game) -> bool:
     return game.pin_hash is not None and is_peppered(game.pin_hash)
 
 
-def adoption_pin(game, pin: str | None, now: float) -> None:
-    """Raise :class:`~banker.fold.authority.NotAuthorised` unless ``pin`` may adopt ``game``'s ledger: no PIN set, the
-    right PIN for an older verifier, or, for a peppered one that nothing here can check, a PIN at all."""
+def adoption_pin(game, pin: str | None, now: float, *, keyring: Keyring | None = None,
+                 ledger_id: str | None = None) -> None:
+    """Raise :class:`~banker.fold.authority.NotAuthorised` unless ``pin`` may adopt ``game``'s ledger.
+
+    One rule with a restore (``banker_cli/safety.py``): where this machine keeps the ledger's authority beside its
+    anchor (it held the key), that kept PIN decides, and a peppered one can't be checked with the key away, so the
+    adoption is refused (the card alone never chooses the banker's PIN; import the key instead). Where nothing is
+    kept (a fresh card): no PIN set, the right PIN for an older verifier, or, for a peppered one that nothing here
+    can check, a PIN at all, which becomes the banker's PIN (docs/security.md).
+    """
+    from runtime.ledger import authorise_kept
+
+    if keyring is not None and ledger_id is not None and keyring.kept_authority(ledger_id) is not None:
+        try:
+            authorise_kept(keyring, ledger_id, Grant(pin, "cli", now))
+        except PinUncheckable:
+            raise PinUncheckable(KEPT_UNCHECKABLE.format(ledger_id=ledger_id)) from None
+        return
     refused = refusal(game, Grant(pin, "cli"), now)
     if refused is not None and not isinstance(refused, PinUncheckable):
         raise refused
+
+
+#: Why an adoption is refused where the banker's PIN is kept but its key is away (docs/security.md).
+KEPT_UNCHECKABLE = ("this machine keeps the banker's PIN of ledger {ledger_id} and it can't be checked without the "
+                    "ledger's key, which is not here: nothing was changed; put the key back with "
+                    "'banker key import FILE' (an adoption can't choose a new banker's PIN here)")
 
 
 def adopt(path: str | os.PathLike, pin: str | None, *, keyring: Keyring | None = None,
@@ -121,7 +145,7 @@ def adopt(path: str | os.PathLike, pin: str | None, *, keyring: Keyring | None =
         raise LedgerError(f"the key of {path} (ledger {ledger_id}) is on this machine "
                           f"({keyring.key_file(ledger_id)}): there is nothing to adopt")
     if not pin_checked:
-        adoption_pin(game, pin, clock())
+        adoption_pin(game, pin, clock(), keyring=keyring, ledger_id=ledger_id)
     lock = take_writer_lock(str(path))
     try:
         staged = keyring.staged_key(ledger_id)
