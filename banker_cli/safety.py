@@ -156,6 +156,11 @@ def restore_from_backup(backup: str, pin: str | None, db: Path | None) -> None:
     path = resolve_db(db)
     source = _backup_file(backup, path)
     keyring = Keyring()
+    done = _restored_already(keyring, source, path)
+    if done is not None:
+        click.echo(f"{source} is already restored in {path} (adopted under a new key from entry {done}): "
+                   "nothing left to do")
+        return
     found, key = _verified_head(keyring, source)
     adopting = found is not None and key is None
     current = is_ledger_file(path)
@@ -189,6 +194,25 @@ def _backup_file(backup: str, path: Path) -> Path:
     if not is_ledger_file(source):
         fail(f"{source} is not a banker ledger", UNUSABLE)
     return source
+
+
+def _restored_already(keyring, source: Path, path: Path) -> int | None:
+    """The entry of the adoption record when the ledger at ``path`` is ``source`` restored by adoption, its key
+    kept here and nothing added since (a restore killed after it finished, before it said so); else None."""
+    from runtime.adoption import head_of, key_fits
+    from store import is_ledger_file
+
+    try:
+        found = head_of(source)
+        here = head_of(path) if is_ledger_file(path) else None
+        key = keyring.key(found[0]) if found else None
+        if not here or key is None or here[0] != found[0] or here[1] != found[1] + 1 or key_fits(source, key):
+            return None
+        if here[2][5] != "adopt" or here[2][0] != found[2][-1] or not key_fits(path, key):
+            return None
+    except BankerError:
+        return None
+    return here[1]
 
 
 def _verified_head(keyring, source: Path):

@@ -216,6 +216,14 @@ class Keyring:
             return None
         return key if key is not None and len(key) == KEY_BYTES else None
 
+    def missing_key_advice(self, ledger_id: str) -> str:
+        """What to do about the ledger's key missing here: finish an adoption cut short (its key staged), or copy it."""
+        if self.staged_key(ledger_id) is not None:
+            return (f"An adoption of it on this machine was cut short (its new key waits in {ledger_id}.key.adopting):"
+                    " run the same 'banker game restore --backup FILE' again (or 'banker key adopt' for one in "
+                    "place) to finish it (docs/security.md)")
+        return "Copy its .key file there from the machine that wrote it, or set BANKER_KEY_DIR (docs/security.md)"
+
     def commit_staged(self, ledger_id: str) -> None:
         """The staged key becomes the ledger's key (by rename: never a half-written key)."""
         try:

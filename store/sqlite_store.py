@@ -137,10 +137,10 @@ class SqliteStore:
     def _find_key(self) -> bytes | None:
         key = None if self.keyring is None else self.keyring.key(self.ledger_id)
         if key is None and self.writer:
-            where = self.keyring.folder if self.keyring is not None else "memory"
+            where, advice = (self.keyring.folder, self.keyring.missing_key_advice(self.ledger_id)) if self.keyring \
+                else ("memory", "")
             raise LedgerError(f"the key of {self.path} (ledger {self.ledger_id}) is not in {where}: without it "
-                              "nothing can be added to its journal. Copy its .key file there from the machine "
-                              "that wrote it, or set BANKER_KEY_DIR (docs/security.md)")
+                              f"nothing can be added to its journal. {advice}".rstrip())
         return key
 
     def _trust(self, accept: bool) -> None:

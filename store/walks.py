@@ -254,7 +254,9 @@ class ContentWalk:
         problems = list(earlier)
         if checked.key_missing:
             problems.append(Problem(None, "the ledger's key is not on this machine: its keyed chain can't be "
-                                          "checked (copy <ledger id>.key into the keys folder, see docs/security.md)"))
+                                          "checked (copy <ledger id>.key into the keys folder; where a restore or "
+                                          "adoption here was cut short, <ledger id>.key.adopting is there instead: "
+                                          "run the same restore, or 'banker key adopt', again; docs/security.md)"))
         problems += chain_problems + self.problems + _anchor_problems(checked) + self._chain_start_problems(checked)
         adopted = [f"entries 1-{rows} were written under a key this machine doesn't hold: the ledger was adopted "
                    f"under a new key at entry {seq}, which vouches from there on; the entries before are checked by "
