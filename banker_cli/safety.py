@@ -205,7 +205,25 @@ def _verified_head(keyring, source: Path):
     if found and key is not None and not key_fits(source, key):
         fail(f"the key kept here for ledger {found[0]} ({keyring.key_file(found[0])}) doesn't verify {source}: "
              "nothing was changed", UNUSABLE)
+    if found and key is not None:
+        _whole_chain(keyring, source, found[0])
     return found, key
+
+
+def _whole_chain(keyring, source: Path, ledger_id: str) -> None:
+    """Refuse (exit 3, nothing changed) a backup whose key is here but whose journal doesn't verify as a whole:
+    a row edited, deleted or inserted anywhere, not only at its head (the store's own verify, its anchor aside)."""
+    from store.backup_identity import chain_problems
+
+    try:
+        problems = chain_problems(source, keyring)
+    except BankerError as exc:
+        fail(f"{source} can't be used: {exc}", UNUSABLE)
+    if problems:
+        for problem in problems:
+            click.echo(f"banker: game restore: {shown(problem)}", err=True)
+        fail(f"the key kept here for ledger {ledger_id} doesn't verify {source} as a whole "
+             f"({plural(len(problems), 'problem')}): nothing was changed", UNUSABLE)
 
 
 def _authorise_restore(keyring, path: Path, found, pin: str | None, *, current: bool):
