@@ -153,7 +153,7 @@ def restore_from_backup(backup: str, pin: str | None, db: Path | None) -> None:
     """
     from store import Keyring, is_ledger_file
 
-    path = resolve_db(db)
+    path = _followed(resolve_db(db))
     source = _backup_file(backup, path)
     keyring = Keyring()
     found, key = _verified_head(keyring, source)
@@ -171,6 +171,17 @@ def restore_from_backup(backup: str, pin: str | None, db: Path | None) -> None:
     click.echo(f"restored {source} ({plural(games, 'game')})" + (f"; the ledger as it was is kept in {kept}" if kept else "")
                + (f"; adopted under a new key from entry {adopted.from_seq} (its key is not on this machine: "
                   "'banker ledger verify' says so)" if adopted else ""))
+
+
+def _followed(path: Path) -> Path:
+    """The ledger a ``--db`` names: a symlink is followed to the file it points to, which is the one restored (the
+    link left as it is, so the unit and the link go on reading one ledger); a link that points nowhere is refused."""
+    if not path.is_symlink():
+        return path
+    target = path.resolve()
+    if not target.parent.is_dir():
+        fail(f"{path} is a symlink to {target}, whose folder is not there: nothing was changed", USAGE)
+    return target
 
 
 def _backup_file(backup: str, path: Path) -> Path:
