@@ -153,7 +153,7 @@ def restore_from_backup(backup: str, pin: str | None, db: Path | None) -> None:
     """
     from store import Keyring, is_ledger_file
 
-    path = resolve_db(db)
+    path = _followed(resolve_db(db))
     source = _backup_file(backup, path)
     keyring = Keyring()
     done = _restored_already(keyring, source, path)
@@ -176,6 +176,17 @@ def restore_from_backup(backup: str, pin: str | None, db: Path | None) -> None:
     click.echo(f"restored {source} ({plural(games, 'game')})" + (f"; the ledger as it was is kept in {kept}" if kept else "")
                + (f"; adopted under a new key from entry {adopted.from_seq} (its key is not on this machine: "
                   "'banker ledger verify' says so)" if adopted else ""))
+
+
+def _followed(path: Path) -> Path:
+    """The ledger a ``--db`` names: a symlink is followed to the file it points to, which is the one restored (the
+    link left as it is, so the unit and the link go on reading one ledger); a link that points nowhere is refused."""
+    if not path.is_symlink():
+        return path
+    target = path.resolve()
+    if not target.parent.is_dir():
+        fail(f"{path} is a symlink to {target}, whose folder is not there: nothing was changed", USAGE)
+    return target
 
 
 def _backup_file(backup: str, path: Path) -> Path:
@@ -229,7 +240,25 @@ def _verified_head(keyring, source: Path):
     if found and key is not None and not key_fits(source, key):
         fail(f"the key kept here for ledger {found[0]} ({keyring.key_file(found[0])}) doesn't verify {source}: "
              "nothing was changed", UNUSABLE)
+    if found and key is not None:
+        _whole_chain(keyring, source, found[0])
     return found, key
+
+
+def _whole_chain(keyring, source: Path, ledger_id: str) -> None:
+    """Refuse (exit 3, nothing changed) a backup whose key is here but whose journal doesn't verify as a whole:
+    a row edited, deleted or inserted anywhere, not only at its head (the store's own verify, its anchor aside)."""
+    from store.backup_identity import chain_problems
+
+    try:
+        problems = chain_problems(source, keyring)
+    except BankerError as exc:
+        fail(f"{source} can't be used: {exc}", UNUSABLE)
+    if problems:
+        for problem in problems:
+            click.echo(f"banker: game restore: {shown(problem)}", err=True)
+        fail(f"the key kept here for ledger {ledger_id} doesn't verify {source} as a whole "
+             f"({plural(len(problems), 'problem')}): nothing was changed", UNUSABLE)
 
 
 def _authorise_restore(keyring, path: Path, found, pin: str | None, *, current: bool):

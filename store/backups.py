@@ -23,9 +23,11 @@ import glob
 import os
 import re
 import sqlite3
+import stat
 import time
 from pathlib import Path
 
+from .backup_identity import ledger_id_of
 from .keys import private_folder, sync_folder
 from .rotation import bring_forward, cut_short, last_shared, orphan_journals, remove, touch
 from .trust import note_placed
@@ -45,11 +47,18 @@ def backup_folder(ledger_path: str | os.PathLike) -> Path:
 
 def list_backups(ledger_path: str | os.PathLike, folder: Path | None = None) -> list[Path]:
     """The backups of ``ledger_path`` in ``folder`` (default: beside it), newest first (temporary files of a copy
-    under way are never listed)."""
+    under way are never listed).
+
+    A backup is its ledger's by the ledger id inside it, never by its name (:mod:`store.backup_identity`): a
+    file named like one but of another ledger (another unit's on a shared stick) is not listed, so never rotated
+    away nor restored as 'latest'; one whose id can't be read (damaged, cut short, an earlier schema) goes by its
+    name, as the copies a restore kept do (the ledger as it was at this path, whichever it was). Only regular
+    files: a symlink, FIFO or device planted there is never listed, opened or written through."""
     folder = backup_folder(ledger_path) if folder is None else Path(folder)
     stem = Path(ledger_path).stem
     if not folder.is_dir():
         return []
+    ours = ledger_id_of(Path(ledger_path).expanduser())
     # <stem>-<date>-<time>[-<ns>]-<reason>.db: another ledger's (ledger-2.db beside ledger.db) never matches
     named = re.compile(rf"{re.escape(stem)}-\d{{8}}-\d{{6}}(-\d+)?-[a-z][a-z-]*\.db")
     found = []
@@ -57,9 +66,14 @@ def list_backups(ledger_path: str | os.PathLike, folder: Path | None = None) -> 
         if not named.fullmatch(path.name):
             continue
         try:
-            found.append((path.stat().st_mtime_ns, path.name, path))
+            status = path.lstat()
         except FileNotFoundError:
             continue  # renamed or dropped by a backup under way
+        if not stat.S_ISREG(status.st_mode):
+            continue
+        if ours is not None and not is_kept_copy(path) and ledger_id_of(path) not in (ours, None):
+            continue  # another ledger's
+        found.append((status.st_mtime_ns, path.name, path))
     return [path for *_, path in sorted(found, reverse=True)]
 
 
@@ -198,6 +212,8 @@ def restore_backup(backup: Path, ledger_path: str | os.PathLike) -> Path | None:
     any call leaves the ledger as it was or as restored (tests/crash/test_crash_short.py).
     """
     ledger_path = Path(ledger_path).expanduser()
+    if ledger_path.is_symlink():  # the file it points to is restored, never the link replaced by a file
+        ledger_path = ledger_path.resolve()
     clean_stale_files(ledger_path)
     kept = None
     staged = ledger_path.with_name(f".{ledger_path.name}.restoring")

@@ -147,7 +147,7 @@ def test_a_file_a_kill_left_with_a_hot_journal_is_passed_over_then_mended(tmp_pa
     assert not list(backup_folder(path).glob("*-journal")) and len(list_backups(path)) == KEEP
 
 
-def test_another_ledgers_file_in_the_rotation_is_replaced_by_a_whole_copy(tmp_path):
+def test_another_ledgers_files_named_as_ours_are_left_alone_and_ours_made_whole(tmp_path):
     path, other = tmp_path / "ledger.db", tmp_path / "elsewhere" / "ledger.db"
     grow(path, 20)
     grow(other, 5)
@@ -157,7 +157,8 @@ def test_another_ledgers_file_in_the_rotation_is_replaced_by_a_whole_copy(tmp_pa
         stranger = copy_database(other, folder / f"ledger-2024010{n + 1}-120000-00000000{n}-interval.db")
         os.utime(stranger, (time.time() - 86400 + n,) * 2)
     made = make_backup(path, path, "interval")
-    assert rows(made) == rows(path) and len(list_backups(path)) == KEEP
+    assert rows(made) == rows(path) and list_backups(path) == [made]  # a backup is its ledger's by the id inside
+    assert len(list(folder.glob("ledger-*.db"))) == KEEP + 1  # the other ledger's files are not ours to rotate
 
 
 def test_another_ledgers_backups_in_the_same_folder_are_neither_listed_nor_rotated_away(tmp_path):
