@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+from banker.audit.builds import building_price as _building_price
 from banker.audit.findings import Audit, GameTotals, Problem
 from banker.audit.openings import openings as _openings
 from banker.audit.postings import moved_money as _moved, postings as _postings
@@ -82,6 +83,8 @@ class Auditor:
             after = apply(game, record)
         except Refused:
             return None
+        if record.kind == "build":
+            self.problems += _building_price(record, game)
         self.count += 1
         links, tx_id, gid = self.links, record.id, record.game
         if tx_id == links.expected and record.reverses is None and links.follows:
@@ -109,6 +112,8 @@ class Auditor:
         names = (game if after is None else after).names
         for tx in ((record,) if plain else transactions_in(record)):
             self._transaction(tx, names)
+        if plain and record.kind == "build":
+            self.problems += _building_price(record, game)
         if after is None:
             self._refusal(seq, record, why, game, found)
             return game

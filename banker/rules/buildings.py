@@ -39,9 +39,11 @@ def build(game: Position, *, player: int, slug: str, price: int | None = None) -
     """``player`` buys the next building for the lot: a house, or the hotel once it has enough houses.
 
     Paid at the house price on the deed, or at ``price`` when a shortage
-    auction set it. Refused unless the player owns the whole group with no
-    lot mortgaged, the lot is at the group's lowest step (even building),
-    and the bank has the house or hotel.
+    auction set it: a price is refused unless the bank is short of what is
+    built (:func:`house_shortage`, :func:`hotel_shortage`), so that no bid
+    undercuts the deed when there is nothing to auction. Refused unless the
+    player owns the whole group with no lot mortgaged, the lot is at the
+    group's lowest step (even building), and the bank has the house or hotel.
     """
     estate = game.estate
     deed = game.edition.deed(slug)
@@ -52,6 +54,8 @@ def build(game: Position, *, player: int, slug: str, price: int | None = None) -
     if not hotel and estate.houses_in_bank < 1:
         raise Refused(_('Bank has no houses'))
     what = "Hotel" if hotel else "House"
+    if price is not None:
+        (hotel_shortage if hotel else house_shortage)(game)
     amount = deed.house_cost if price is None else require_amount(price, "Bid")
     return Deal(
         postings=pay(player, BANK, amount, what.lower()),
@@ -97,6 +101,36 @@ def house_shortage(game: Position) -> None:
         raise Refused(_('One player can build'))
     if _houses_wanted(game, builders) <= estate.houses_in_bank:
         raise Refused(_('No house shortage'))
+
+
+def hotel_lots(game: Position, player: int) -> tuple[str, ...]:
+    """The slugs of ``player``'s lots whose next building is the hotel (building evenly), board order."""
+    lots = []
+    for deed in owned_deeds(game.edition, game.estate, player):
+        try:
+            if _next_is_hotel(game, deed, player):
+                lots.append(deed.slug)
+        except Refused:
+            continue
+    return tuple(lots)
+
+
+def hotel_shortage(game: Position) -> None:
+    """Refuse unless the bank is short of hotels, so that a hotel goes to the highest bidder (the rules: hotels
+    are auctioned like houses when several players want more than the bank has).
+
+    Short means the bank has a hotel, at least two players have a lot whose
+    next building is the hotel, and those lots are more than the bank's hotels.
+    """
+    estate = game.estate
+    if estate.hotels_in_bank < 1:
+        raise Refused(_('Bank has no hotels'))
+    owners = {estate.owner(deed.slug) for deed in game.edition.deeds if deed.is_street} - {None}
+    wanted = {player: len(hotel_lots(game, player)) for player in owners}
+    if sum(1 for n in wanted.values() if n) < 2:
+        raise Refused(_('One player can build'))
+    if sum(wanted.values()) <= estate.hotels_in_bank:
+        raise Refused(_('No hotel shortage'))
 
 
 def _houses_wanted(game: Position, builders: list[int]) -> int:

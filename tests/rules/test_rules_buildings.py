@@ -112,9 +112,47 @@ def test_when_the_bank_has_no_hotels_the_fifth_step_waits(table):
         table.deal(build, player=ALICE, slug="boardwalk")
 
 
+def house_shortage_table(table):
+    """Bob's greens and yellows at 4 houses, his reds at 2: 2 houses in the bank, and Alice's dark blues bare."""
+    fours = dict.fromkeys(("pacific_avenue", "north_carolina_avenue", "pennsylvania_avenue", "atlantic_avenue",
+                           "ventnor_avenue", "marvin_gardens"), 4)
+    twos = dict.fromkeys(("kentucky_avenue", "indiana_avenue", "illinois_avenue"), 2)
+    table = with_buildings(table, BOB, **fours, **twos)
+    assert table.estate.houses_in_bank == 2
+    return table
+
+
 def test_a_shortage_auction_sets_the_price_of_the_house(table):
-    deal = table.deal(build, player=ALICE, slug="boardwalk", price=2_500 * K)
+    deal = house_shortage_table(table).deal(build, player=ALICE, slug="boardwalk", price=2_500 * K)
     assert deal.postings == (Posting(ALICE, BANK, 2_500 * K, "house"),)
+
+
+def test_a_bid_price_without_a_shortage_is_refused(table):
+    with refused("One player can build"):
+        table.deal(build, player=ALICE, slug="boardwalk", price=1 * K)
+    table = with_buildings(table, BOB, kentucky_avenue=0, indiana_avenue=0, illinois_avenue=0)
+    with refused("No house shortage"):
+        table.deal(build, player=ALICE, slug="boardwalk", price=1 * K)
+
+
+def hotel_shortage_table(table):
+    """Bob's hotels on 11 lots (1 hotel left) and his greens at 4 houses; Alice's dark blues at 4."""
+    hotels = dict.fromkeys(("mediterranean_avenue", "baltic_avenue", "oriental_avenue", "vermont_avenue",
+                            "connecticut_avenue", "st_charles_place", "states_avenue", "virginia_avenue",
+                            "st_james_place", "tennessee_avenue", "new_york_avenue"), HOTEL)
+    table = with_buildings(table, BOB, **hotels, pacific_avenue=4, north_carolina_avenue=4, pennsylvania_avenue=4)
+    table = with_buildings(table, ALICE, park_place=4, boardwalk=4)
+    assert table.estate.hotels_in_bank == 1
+    return table
+
+
+def test_a_hotel_at_a_bid_only_in_a_hotel_shortage(table):
+    table = hotel_shortage_table(table)
+    deal = table.deal(build, player=ALICE, slug="boardwalk", price=3 * M)
+    assert deal.postings == (Posting(ALICE, BANK, 3 * M, "hotel"),)
+    table = with_buildings(table, BOB, pacific_avenue=3, north_carolina_avenue=3, pennsylvania_avenue=3)
+    with refused("One player can build"):
+        table.deal(build, player=ALICE, slug="boardwalk", price=3 * M)
 
 
 def test_a_house_the_player_cannot_pay_for_is_refused(table):

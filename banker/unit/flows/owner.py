@@ -42,6 +42,15 @@ def owner_key(deed_mode, ctx: Ctx, key: Key, owner: Card) -> Reply:
     return ctx.refuse(views.refused(*OWNER_HELP), then=deed_mode)
 
 
+def put_away(ctx: Ctx, slug: str) -> Reply | None:
+    """Every card taken off the readers: the deed is put away, with whatever its owner's key had begun (a building
+    bid, a sell-down), as docs/keypad.md says; None while a card lies there. The owner's card was on ``-`` when
+    the key began, so nobody's money moves on a screen left from a card that has gone."""
+    if ctx.panel.cards_down:
+        return None
+    return ctx.show(views.message(ctx.game.edition.deed(slug).short, _('put away')))
+
+
 @dataclass(frozen=True)
 class SellDown(Flow):
     """``3``: sell the group's buildings evenly down to the houses-a-lot typed (0 clears the group)."""
@@ -61,6 +70,9 @@ class SellDown(Flow):
         group = ctx.game.edition.deed(self.back.slug).group
         return act(ctx, sell_down, one_player_result(self.owner), actor=self.owner, stay=self.back, back=self.back,
                    player=self.owner.id, group=group, houses=int(key))
+
+    def cards_changed(self, ctx: Ctx) -> Reply:
+        return put_away(ctx, self.back.slug) or ctx.keep(tone=None)
 
     def cancel(self, ctx: Ctx) -> Reply:
         return ctx.enter(self.back)
@@ -90,6 +102,9 @@ class BuildingBid(AmountFlow):
     def priced(self, cleared, ctx: Ctx, price: int) -> Reply:
         return act(ctx, build, one_player_result(self.owner), actor=self.owner, stay=self.back, back=self.back,
                    player=self.owner.id, slug=self.back.slug, price=price)
+
+    def cards_changed(self, ctx: Ctx) -> Reply:
+        return put_away(ctx, self.back.slug) or ctx.keep(tone=None)
 
     def cancel(self, ctx: Ctx) -> Reply:
         return ctx.enter(self.back)
