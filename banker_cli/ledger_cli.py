@@ -151,7 +151,8 @@ def game_new(start, go, allow_negative, short_game, income_tax_choice, luxury_ta
              no_free_parking, minutes, end_at, no_time_limit, sums, pin, db) -> None:
     """Archive the current game and start a new one, every card at the start balance.
 
-    A short game deals two deeds to each player at their printed prices.
+    A short game, and a time-limit game, deal two deeds to each player at
+    their printed prices.
     Changing a setting needs the banker's PIN (when one is set); a new game
     with the same settings does not, as holding C on the unit.
     """

@@ -11,6 +11,7 @@ from banker.audit.findings import Problem
 from banker.rules.deeds import Edition
 from banker.fold.game import Game
 from banker.money import format_amount
+from banker.rules.short_deal import deals_deeds
 from banker.journal.records import BANK, POT, Enrolment, GameSettings, NewGame, OwnerChange, Record, Transaction
 
 
@@ -41,7 +42,7 @@ def _opening_problem(tx: Transaction, settings: GameSettings, game: Game) -> Pro
         return None if seeded else Problem(tx.id, "seeds the Free Parking pot with other than the game's seed")
     if not _dealt_at_prices(tx, game.editions.get(settings.edition)):
         return Problem(tx.id, "deals deeds other than at their printed prices")
-    if not settings.is_short_game:
+    if not deals_deeds(settings):  # a short or time-limit game's deal (old time-limit games have none)
         return Problem(tx.id, f"a {tx.kind} entry among a game's openings")
     return None
 

@@ -15,7 +15,7 @@ from banker.text.i18n import ENGLISH, Tr, _
 from banker.errors import Refused
 from banker.fold.game import Game, apply, check_enrolment, fold_name
 from banker.journal.records import BANK, POT, Card, DeedTag, Enrolment, GameRestored, GameSettings, NewGame, Posting, Removal, Rename, Transaction, normalise_uid
-from banker.rules.short_deal import deal_deeds
+from banker.rules.short_deal import deal_deeds, deals_deeds
 from banker.text.words import did_you_mean
 
 
@@ -78,8 +78,9 @@ def deed_tag(game: Game, slug: str, uid: str) -> DeedTag:
 
 def new_game(game: Game, settings: GameSettings | None = None, *, shuffle: bytes = b"") -> NewGame:
     """Archive the current game and start one (its settings by default): every card at the start balance, the
-    Free Parking pot at its seed, and in a short game the deal (two deeds each at their printed prices, shuffled
-    by ``shuffle``: fresh random bytes from the event or the caller; a short game can't start without them)."""
+    Free Parking pot at its seed, and in a short or time-limit game the deal (two deeds each at their printed
+    prices, shuffled by ``shuffle``: fresh random bytes from the event or the caller; such a game can't start
+    without them)."""
     settings = settings or game.settings
     number = game.next_game
     openings = tuple(
@@ -91,14 +92,15 @@ def new_game(game: Game, settings: GameSettings | None = None, *, shuffle: bytes
         seed = Transaction("pot-seed", (Posting(BANK, POT, settings.jackpot, "pot-seed"),), "Free Parking seeded")
         openings += (replace(seed, id=game.next_tx + len(openings), game=number),)
     record = NewGame(number, settings, openings)
-    if not settings.is_short_game or not game.cards:
+    if not deals_deeds(settings) or not game.cards:
         return record
     try:
         started = apply(game, record)
         deal = deal_deeds(started, players=[c.id for c in game.cards], shuffle=shuffle)
     except ValueError as exc:
-        raise Refused(f"the short game's deal: {exc}") from None
-    return replace(record, openings=openings + (started.numbered(deal.to_transaction(_("The short game's deal"))),))
+        raise Refused(f"the opening deal: {exc}") from None
+    memo = _("The short game's deal") if settings.is_short_game else _("The time-limit deal")
+    return replace(record, openings=openings + (started.numbered(deal.to_transaction(memo)),))
 
 
 def restore(game: Game, checkpoint) -> GameRestored:

@@ -43,9 +43,9 @@ def bankrupt(game: Position, *, debtor: int, creditor: int | None, lift_now: Ite
     if debtor == creditor:
         raise Refused(_('Cannot owe yourself'))
     if debtor in game.estate.retired:
-        raise Refused(_('The debtor is out already'))
+        raise Refused(_('Debtor already out'))
     if creditor in game.estate.retired:
-        raise Refused(_('The creditor is out of the game'))
+        raise Refused(_('Creditor is out'))
     deeds = owned_deeds(game.edition, game.estate, debtor)
     if creditor is BANK:
         if tuple(lift_now):

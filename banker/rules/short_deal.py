@@ -1,7 +1,10 @@
-"""The short game's deal: the bank's title deeds shuffled, two dealt to each player, each paid at its printed price.
+"""The deal that starts a short or time-limit game: the bank's title deeds shuffled, two dealt to each player, each
+paid at its printed price.
 
 The official short game starts so ("the Banker shuffles the Title Deed cards
-... and deals two to each player; players pay the Bank the printed price").
+... and deals two to each player; players pay the Bank the printed price"),
+and so does the official time-limit game (with the standard hotels: only the
+short game's hotels need 3 houses; rules.md, "Shorter games").
 The core draws no random number: the shuffle is decided by ``shuffle``,
 fresh bytes that came with the event that started the game (the key's, on
 the unit), each draw a SHA-256 of them and a counter, so the same bytes
@@ -16,7 +19,7 @@ from collections.abc import Sequence
 
 from banker.text.i18n import _
 from banker.errors import Refused
-from banker.journal.records import BANK
+from banker.journal.records import BANK, GameSettings
 from banker.rules.deal import Deal, pay
 from banker.rules.estate import owner_change
 from banker.rules.position import Position
@@ -25,6 +28,11 @@ from banker.rules.position import Position
 EACH = 2
 #: The fewest random bytes a deal is shuffled with.
 MIN_SHUFFLE = 16
+
+
+def deals_deeds(settings: GameSettings) -> bool:
+    """Whether a game with ``settings`` starts with the deal: a short game, or a time-limit game."""
+    return settings.is_short_game or settings.time_limit is not None
 
 
 def shuffled(items: Sequence, shuffle: bytes) -> list:

@@ -13,6 +13,7 @@ from banker.fold.game import Game
 from banker.unit.modes.base import STAY, Ctx, Reply
 from banker.money import format_amount
 from banker.journal.records import GameSettings
+from banker.rules.short_deal import deals_deeds
 from banker.rules.standings import standings
 from banker.unit.screen import Screen
 from banker.unit.flows.common import Flow
@@ -102,7 +103,7 @@ class ConfirmNewGame(Flow):
 @dataclass(frozen=True)
 class StartGame:
     """The act of archiving the current game and starting one with ``settings``; every card gets the start balance
-    (a short game's deal is shuffled with the key's fresh bytes)."""
+    (a short or time-limit game's deal is shuffled with the key's fresh bytes)."""
 
     settings: GameSettings
     title: str
@@ -115,7 +116,7 @@ class StartGame:
         start = format_amount(self.settings.start_balance)
 
         def shown(after: Game) -> Screen:
-            dealt = after.is_short_game and after.cards
+            dealt = deals_deeds(after.settings) and after.cards
             return views.screen(_('New game'), _('{amount} each', amount=start), _('Dealt 2 deeds each') if dealt else self.title,
                                 _n('Game {game}, {n} player', 'Game {game}, {n} players', len(after.cards), game=after.id))
 

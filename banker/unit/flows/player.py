@@ -63,6 +63,9 @@ class PlayerMenu(Flow):
         if key in (Key.D1, Key.D2, Key.D3):
             return _pay_bank(ctx, key, minus)
         if key == Key.D5:
+            out = next((c for c in (minus, plus) if c is not None and c.id in ctx.game.estate.retired), None)
+            if out is not None:  # a player already out is neither offered as the creditor nor goes bankrupt again
+                return ctx.refuse(views.retired(out), then=STAY)
             return ctx.enter(ConfirmBankrupt(minus, plus))
         reply = _minus_alone_key(ctx, key, minus) if plus is None else _pair_key(ctx, key, plus, minus)
         if reply is not None:
