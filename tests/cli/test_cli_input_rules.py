@@ -97,3 +97,29 @@ def test_an_edition_named_by_an_absolute_path_is_not_loaded(tmp_path):
     assert result.exit_code == 2, result.output
     assert "Forged Walk" not in result.output
     assert "no edition" in result.output
+
+
+def every_command(group, ctx_name="banker"):
+    """Each command of ``group`` as the entry point loads it (through its lazy table), with its path."""
+    import click
+
+    ctx = click.Context(group, info_name=ctx_name)
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        yield f"{ctx_name} {name}", command
+        if isinstance(command, click.Group):
+            yield from every_command(command, f"{ctx_name} {name}")
+
+
+def test_every_number_of_every_command_reads_ascii_digits_only():
+    import click
+
+    from banker_cli.main import cli
+
+    numbers = [(path, param.name, param.type) for path, command in every_command(cli) for param in command.params
+               if isinstance(param.type, (click.types.IntParamType, click.types.FloatParamType))]
+    assert len(numbers) >= 8  # time limit, game and tx ids, --game twice, --scale, --speed, --seconds, --port
+    for path, name, number in numbers:
+        with pytest.raises(click.BadParameter, match="the digits 0-9 only"):
+            number.convert("８", None, None)
+        assert number.convert("8", None, None) == 8, (path, name)
