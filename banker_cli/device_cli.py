@@ -20,6 +20,7 @@ from banker.text.words import plural
 from drivers.errors import SerialProtocolError
 from firmware_sim.serial_backend import SerialBackend
 
+from .options import Pair
 from .common import (
     UNUSABLE, config_option, current_config, db_option, describe, fail, failing, open_ledger, play_lines, shown,
 )
@@ -111,7 +112,7 @@ def _show_refusal(exc, backend: str, config, stop: threading.Event, seconds: flo
 @backend_option
 @click.option("--seconds", type=click.FloatRange(min=0, min_open=True, max=10**9), default=None,
               help="Stop after this many seconds (for trials); default: run until stopped.")
-@click.option("--web/--no-web", "web", default=None,
+@click.option("--web/--no-web", "web", cls=Pair,
               help="Serve the table page (docs/web.md) beside the unit. [default: the config's web.enabled, off]")
 @db_option
 def run_command(backend: str, seconds: float | None, web: bool | None, db: Path | None) -> None:

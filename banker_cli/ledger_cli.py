@@ -6,6 +6,7 @@ transaction at a time and write as they go, in constant memory.
 
 from __future__ import annotations
 
+import re
 import sys
 from contextlib import ExitStack
 from datetime import datetime
@@ -19,6 +20,7 @@ from .common import (
     USAGE, FilePath, amount_type, cli_grant, seed_type, db_option, fail, failing, open_ledger, pin_option, private_output,
     shown, uid_or_none,
 )
+from .options import Pair, edition_type, one_of
 
 
 # -- cards --------------------------------------------------------------------------------
@@ -129,12 +131,13 @@ def _play_notes(g, ledger) -> str:
 @click.command("new")
 @click.option("--start", "start", type=amount_type, help="Start balance (default: as the current game, 15M).")
 @click.option("--go", "go", type=amount_type, help="GO salary (default: as the current game, 2M).")
-@click.option("--allow-negative/--no-negative", default=None, help="House rule: balances may go below zero.")
-@click.option("--short-game/--standard-game", default=None, help="Short game: a hotel after 3 houses.")
-@click.option("--income-tax-choice/--flat-income-tax", default=None, help="Older rule: 10% of worth instead of 2M.")
+@click.option("--allow-negative/--no-negative", cls=Pair, help="House rule: balances may go below zero.")
+@click.option("--short-game/--standard-game", cls=Pair, help="Short game: a hotel after 3 houses.")
+@click.option("--income-tax-choice/--flat-income-tax", cls=Pair, help="Older rule: 10% of worth instead of 2M.")
 @click.option("--luxury-tax", "luxury_tax", type=amount_type,
               help="Luxury Tax (older sets: 750K). [default: as the current game, 1M]")
-@click.option("--edition", help="Deed set (cards/editions/NAME.toml). [default: as the current game, us]")
+@click.option("--edition", type=edition_type, metavar="NAME",
+              help="Deed set (cards/editions/NAME.toml). [default: as the current game, us]")
 @click.option("--free-parking", "free_parking", type=seed_type, metavar="SEED",
               help="House rule: taxes and the jail fine go into a Free Parking pot seeded with this (0M: empty).")
 @click.option("--no-free-parking", is_flag=True, help="No Free Parking pot: taxes and fines go to the bank.")
@@ -159,6 +162,8 @@ def game_new(start, go, allow_negative, short_game, income_tax_choice, luxury_ta
     from banker.money import format_amount
     from banker.journal.records import GameSettings
 
+    one_of(("--free-parking", free_parking), ("--no-free-parking", no_free_parking))
+    one_of(("--time-limit", minutes), ("--end-at", end_at), ("--no-time-limit", no_time_limit))
     with open_ledger(db) as ledger, failing():
         now = ledger.game().settings
         settings = GameSettings(
@@ -188,13 +193,13 @@ def _time_limit(minutes: int | None, end_at: str | None, now: int | None) -> int
     from banker.unit.play_clock import seconds_until
     from runtime.wall_clock import time_of_day
 
-    if minutes is not None and end_at is not None:
-        fail("give --time-limit or --end-at, not both", USAGE)
     if minutes is not None:
         return minutes * 60
     if end_at is None:
         return now
     try:
+        if not re.fullmatch(r"[0-9]{1,2}:[0-9]{2}", end_at):  # strptime reads other scripts' digits
+            raise ValueError(end_at)
         at = datetime.strptime(end_at, "%H:%M")
     except ValueError:
         fail(f"--end-at {shown(end_at)}: an hour as HH:MM (21:30)", USAGE)

@@ -20,6 +20,8 @@ from typing import NoReturn
 
 import click
 
+from .options import ascii_numbers
+
 #: Every command: name -> ("module:attribute", its one-line help, optional?). The help is the first line of the
 #: command's docstring (tests/cli/test_cli.py checks), so the listing needs no import.
 COMMANDS = {
@@ -115,7 +117,7 @@ class LazyGroup(click.Group):
             if not optional:
                 raise
             command = _unavailable(name, self.table[name][1], exc)
-        self.commands[name] = command
+        self.commands[name] = ascii_numbers(command)  # docs/cli.md: a number is in the ASCII digits, for every command
         return command
 
     def resolve_command(self, ctx: click.Context, args: list[str]):

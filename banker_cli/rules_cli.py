@@ -16,6 +16,7 @@ from banker.errors import BankerError
 from banker.money import format_amount
 from banker.text.words import plural
 
+from .options import edition_type
 from .common import (
     USAGE, cli_grant, db_option, fail, failing, open_ledger, pin_option, resolve_db, shown, uid_or_none,
 )
@@ -35,7 +36,7 @@ def deeds_group() -> None:
 
 
 @deeds_group.command("list")
-@click.option("--edition", default=None,
+@click.option("--edition", type=edition_type, metavar="NAME", default=None,
               help="Deed set (cards/editions/NAME.toml). [default: the current game's; without a ledger, us]")
 @click.option("--json", "as_json", is_flag=True, help="Print every deed as JSON (amounts in whole dollars).")
 @db_option

@@ -18,6 +18,7 @@ import click
 from banker.script import run as script_run
 from banker.errors import BankerError
 from banker_cli.common import UNUSABLE, current_config, db_option, fail, open_ledger, pin_option, shown
+from banker_cli.options import Pair
 
 #: Exit code when no window can be opened (no display, or pygame not installed): a device that can't be used.
 NO_DISPLAY = UNUSABLE
@@ -39,7 +40,7 @@ SMALLEST_SCALE, LARGEST_SCALE = 2, 8
                    "[default: at once]")
 @click.option("--mute", is_flag=True, help="No sound.")
 @pin_option
-@click.option("--web/--no-web", "web", default=None,
+@click.option("--web/--no-web", "web", cls=Pair,
               help="Serve the table page (docs/web.md) for the game in the window. [default: the config's "
                    "web.enabled, off]")
 def sim_command(db: Path | None, script_file, screenshot: Path | None, scale: int | None, speed: float | None,

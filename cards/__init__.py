@@ -22,10 +22,17 @@ def load_edition(name: str = "us") -> Edition:
 
     :class:`ConfigError` if there is no such edition or its file is not valid.
     """
-    resource = files("cards").joinpath("editions", f"{name}.toml")
-    if not resource.is_file():
-        raise ConfigError(f"no edition {name!r} (known: {', '.join(available_editions())})")
+    resource = files("cards").joinpath("editions", f"{check_edition(name)}.toml")
     return parse_edition(resource.read_text(encoding="utf-8"))
+
+
+def check_edition(name: str) -> str:
+    """``name`` if it is one of :func:`available_editions`; else :class:`ConfigError` naming those known. The one
+    rule for an edition's name: never a path (``../x``, ``/tmp/x``), which would read any TOML file it names."""
+    known = available_editions()
+    if name not in known:
+        raise ConfigError(f"no edition {name!r} (known: {', '.join(known)})")
+    return name
 
 
 def available_editions() -> tuple[str, ...]:
