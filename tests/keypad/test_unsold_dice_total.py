@@ -1,14 +1,11 @@
 """A dice total typed on an unsold utility, then GO: refused as keypad.md says, never an auction that drops it."""
 
-import pytest
 
 #: The fix is three lines in banker/unit/flows/deed.py (DeedMode.press: GO with a typed number on an unsold deed
 #: refuses "{deed} is unsold" / "Buyer -, GO: auction"), a file another engineer owns this round: the lead applies
 #: it at merge (issue 32, flowrules' report) and removes this marker; strict, so the fix makes these tests fail.
-PENDING = pytest.mark.xfail(strict=True, reason="issue 32: the fix in banker/unit/flows/deed.py is pending the merge")
 
 
-@PENDING
 def test_a_dice_total_then_go_on_an_unsold_deed_is_refused_not_auctioned(table):
     table.insert("right", "Bob")
     table.type("FN 1 2")  # Electric Company, unsold
@@ -18,7 +15,6 @@ def test_a_dice_total_then_go_on_an_unsold_deed_is_refused_not_auctioned(table):
     assert table.owner("electric-company") == "bank" and table.balance("Bob") == 15_000_000
 
 
-@PENDING
 def test_a_dice_total_then_go_with_no_card_is_refused_too(table):
     table.type("FN 1 2 8")
     table.press("GO")

@@ -71,6 +71,9 @@ class DeedMode(Flow):
         if key in SUFFIXES:
             return self._money_key(ctx, key, where, plus, minus)
         if key == Key.GO:
+            if where == SALE and not self.entry.empty:  # a dice total typed: no rent on an unsold deed (keypad.md)
+                return self.refuse(ctx, _('{deed} is unsold', deed=ctx.game.edition.deed(self.slug).short),
+                                   _('Buyer -, GO: auction'))
             if where == SALE:  # an unsold deed: the unit runs its auction (banker.unit.flows.auction)
                 return start_auction(ctx, self.slug)
             return self._rent(ctx, minus)
