@@ -35,6 +35,7 @@ from pathlib import Path
 from banker.fold.authority import Grant, PinUncheckable, hash_pin, is_peppered, pin_pepper, refusal
 from banker.errors import LedgerError
 from banker.journal.records import KeyAdopted, stamped
+from store.backup_identity import in_wal_mode
 from store.codec import keyed_hash
 from store.journal import make_row
 from store.keys import Keyring
@@ -50,7 +51,7 @@ def head_of(path: str | os.PathLike) -> tuple[str, int, tuple] | None:
     ``mode=ro`` connection can't, and would leave them beside a ledger that only a reader opened.
     """
     file = Path(path).resolve()
-    conn = sqlite3.connect(f"file:{file}?mode={'rw' if _in_wal_mode(file) else 'ro'}", uri=True)
+    conn = sqlite3.connect(f"file:{file}?mode={'rw' if in_wal_mode(file) else 'ro'}", uri=True)
     try:
         conn.execute("PRAGMA query_only=ON")
         ledger_id = conn.execute("SELECT value FROM meta WHERE key = 'ledger_id'").fetchone()
@@ -64,16 +65,6 @@ def head_of(path: str | os.PathLike) -> tuple[str, int, tuple] | None:
         return None
     previous = last[1][6] if len(last) > 1 else ""
     return ledger_id[0], last[0][0], (previous, *last[0])
-
-
-def _in_wal_mode(file: Path) -> bool:
-    """True when the SQLite file's header says WAL (its read and write versions 2)."""
-    try:
-        with open(file, "rb") as f:
-            header = f.read(20)
-    except OSError:
-        return False
-    return len(header) == 20 and header[18] == 2
 
 
 def key_fits(path: str | os.PathLike, key: bytes) -> bool:

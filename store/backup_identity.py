@@ -19,16 +19,29 @@ from pathlib import Path
 from banker.audit.findings import Problem
 
 
+def in_wal_mode(file: Path) -> bool:
+    """True when the SQLite file's header says WAL (its read and write versions 2)."""
+    try:
+        with open(file, "rb") as f:
+            header = f.read(20)
+    except OSError:
+        return False
+    return len(header) == 20 and header[18] == 2
+
+
 def ledger_id_of(path: Path) -> str | None:
     """The ledger id inside the regular file at ``path`` (read only, never following a symlink, never waiting on a
     FIFO), or None: not a regular file, not a ledger of this schema, or unreadable."""
     try:
         if not stat.S_ISREG(os.lstat(path).st_mode):
             return None
-        conn = sqlite3.connect(f"file:{Path(path).resolve()}?mode=ro", uri=True)
+        file = Path(path).resolve()
+        # a live ledger (WAL) is read as its readers read it, so that the last close removes its -wal and -shm
+        conn = sqlite3.connect(f"file:{file}?mode={'rw' if in_wal_mode(file) else 'ro'}", uri=True)
     except (OSError, sqlite3.Error):
         return None
     try:
+        conn.execute("PRAGMA query_only=ON")
         row = conn.execute("SELECT value FROM meta WHERE key = 'ledger_id'").fetchone()
     except sqlite3.Error:
         return None
