@@ -17,12 +17,6 @@ REFERENCE = Path(__file__).resolve().parents[1] / "reference"
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(autouse=True)
-def headless(monkeypatch):
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
-
-
 def sim(*args):
     return CliRunner().invoke(sim_command, [str(a) for a in args])
 

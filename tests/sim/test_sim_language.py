@@ -26,20 +26,6 @@ GERMAN_LEDGER = ("Journal", "Guthaben", "Letzte Buchungen", "Tasten: 0-9 . M K C
                  "F1-F12: Karte auf +, Umschalt: auf -, Alt: obenauf", "Strg+Q beendet")
 
 
-@pytest.fixture(autouse=True)
-def headless(monkeypatch):
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
-
-
-@pytest.fixture
-def ledger():
-    with SqliteLedger(":memory:") as led:
-        led.enrol("Alice", "A1")
-        led.enrol("Bob", "B2")
-        yield led
-
-
 def rows_in(sim, rect) -> list[list[str]]:
     """The panel text drawn inside ``rect``, line by line, each line left to right."""
     sim.screenshot()

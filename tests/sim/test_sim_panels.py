@@ -20,20 +20,6 @@ from runtime.ledger import SqliteLedger
 LONG_NAME = "Maximiliana Wolfeschlegel"[:24]
 
 
-@pytest.fixture(autouse=True)
-def headless(monkeypatch):
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
-
-
-@pytest.fixture
-def ledger():
-    with SqliteLedger(":memory:") as led:
-        led.enrol("Alice", "A1")
-        led.enrol("Bob", "B2")
-        yield led
-
-
 @pytest.fixture
 def sim(ledger):
     with DesktopSim(ledger, sound=False) as window:

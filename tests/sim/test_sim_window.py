@@ -13,7 +13,6 @@ import pygame
 import pytest
 from PIL import Image, ImageChops
 
-from runtime.ledger import SqliteLedger
 from render import render_image
 from firmware_sim.desktop import DesktopSim, SimClock, oled_frame
 from firmware_sim.desktop.draw import SLEEP_HINT
@@ -22,20 +21,6 @@ from firmware_sim.window_backend import WindowBackend
 
 REGENERATE = False
 REFERENCE = Path(__file__).resolve().parents[1] / "reference"
-
-
-@pytest.fixture(autouse=True)
-def headless(monkeypatch):
-    monkeypatch.setenv("SDL_VIDEODRIVER", "dummy")
-    monkeypatch.setenv("SDL_AUDIODRIVER", "dummy")
-
-
-@pytest.fixture
-def ledger():
-    with SqliteLedger(":memory:") as led:
-        led.enrol("Alice", "A1")
-        led.enrol("Bob", "B2")
-        yield led
 
 
 @pytest.fixture
