@@ -174,12 +174,14 @@ def _into_pot(game: Game, tx: Transaction, tr: Tr) -> list | None:
 
 
 def _deal(game: Game, tx: Transaction, tr: Tr) -> list | None:
-    """The short game's deal: two deeds to each player at their printed prices, said player by player."""
+    """A short or time-limit game's deal: two deeds to each player at their printed prices, player by player."""
     got = _dealt(game, tx)
     paid = _paid_for(tx, got) if got is not None else None
     if not got or paid is None:
         return None
-    parts: list = [say(tr, pgettext("page", "the short game's deal:")), " "]
+    heading = (pgettext("page", "the short game's deal:") if game.settings.is_short_game
+               else pgettext("page", "the time-limit deal:"))
+    parts: list = [say(tr, heading), " "]
     for i, (player, deeds) in enumerate(got.items()):
         if player in paid:
             said = _t(tr, pgettext("page", "{name} got {deeds} for {amount}"), name=_Who(player),

@@ -199,3 +199,9 @@ def test_the_snapshot_source_publishes_a_play_clock_record(tmp_path):
         ledger.commit(PlayClock(ledger.game().id, 60 * 60.0))
         (s,) = source.poll()
         assert s["game"]["time_left_text"] == "30 min left" and s["game"]["dealt"]
+
+
+def test_a_time_limit_games_deal_is_called_so_on_the_page():
+    table = Table(GameSettings(time_limit=3600))  # the standard hotels: not a short game
+    deal = table.journal[-1]
+    assert "".join(says(table.game, deal)).startswith("The time-limit deal: Alice got ")
