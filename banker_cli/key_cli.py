@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import stat
 import sys
+
 from pathlib import Path
 
 import click
@@ -11,6 +12,7 @@ import click
 from store.keys import KEY_TEXT_PREFIX, key_text  # the one spelling of an exported key
 
 from .common import UNUSABLE, USAGE, db_option, fail, failing, pin_option, resolve_db
+from .terminal_qr import draw_qr
 
 #: The first words of an exported key: ``banker-key:v1:<ledger id>:<64 hex digits>`` (store.keys.key_text).
 PREFIX = KEY_TEXT_PREFIX
@@ -74,9 +76,7 @@ def key_export(output: Path | None, qr: bool, db: Path | None) -> None:
         _write_key_file(output, text)
         click.echo(f"the key of ledger {ledger_id} is in {output} (0600): keep it apart from the ledger")
     if qr:
-        import segno
-
-        segno.make(text, error="m").terminal(out=sys.stdout, compact=True)
+        draw_qr(text, error="m")
 
 
 def _write_key_file(output: Path, text: str) -> None:

@@ -6,9 +6,7 @@ Registered lazily as ``banker web`` from ``banker_cli.web_cli:web_command``;
 
 from __future__ import annotations
 
-import os
 import signal
-import sys
 import threading
 from pathlib import Path
 
@@ -17,6 +15,7 @@ import click
 from banker.errors import BankerError
 from banker_cli.common import db_option, fail, read_config, resolve_db, shown
 from banker_cli.progress import progress_bar
+from banker_cli.terminal_qr import draw_qr
 
 
 @click.command("web")
@@ -62,41 +61,9 @@ def web_command(db: Path | None, config_path: Path | None, host: str | None, por
         server.close()
 
 
-#: Half blocks: a character cell is two modules, one above the other (True: light).
-_HALVES = {(True, True): "\u2588", (True, False): "\u2580", (False, True): "\u2584", (False, False): " "}
-
-
-def qr_drawing(text: str, *, blocks: bool) -> list[str]:
-    """``text`` as a QR code to print, a line each: the same code as ``FN K``'s (segno, low error correction) with
-    its quiet zone of 4 modules; the light modules are drawn (the terminal's text is light on dark).
-
-    ``blocks``: half-block characters, two rows of modules a line (a near-square module in a terminal's cell);
-    else plain ASCII, ``##`` a light module and a row a line, for a terminal that can't show the blocks.
-    segno's own terminal writers draw in colour (ANSI) or in blocks only; this draws either from its matrix.
-    """
-    import segno
-
-    rows = [[not dark for dark in row] for row in segno.make(text, error="l", micro=False, boost_error=True)
-            .matrix_iter(border=4)]
-    if not blocks:
-        return ["".join("##" if light else "  " for light in row) for row in rows]
-    if len(rows) % 2:
-        rows.append([False] * len(rows[0]))
-    return ["".join(_HALVES[pair] for pair in zip(top, bottom)) for top, bottom in zip(rows[::2], rows[1::2])]
-
-
 def _draw_code(url: str, *, waiting: bool) -> None:
-    """``url``'s QR code on stdout: blocks where stdout can write them, else ASCII; white on black on a terminal
-    (so that a light theme doesn't draw it inverted), unless NO_COLOR is set."""
-    stream = sys.stdout  # its encoding as Python reads it from the locale (click's own stream would say UTF-8)
-    try:
-        "\u2588\u2580\u2584".encode(getattr(stream, "encoding", None) or "ascii")
-        blocks = True
-    except (LookupError, UnicodeEncodeError):
-        blocks = False
-    colour = stream.isatty() and not os.environ.get("NO_COLOR")
-    for line in qr_drawing(url, blocks=blocks):
-        click.echo(f"\x1b[97;40m{line}\x1b[0m" if colour else line)
+    """``url``'s QR code on stdout (the same code as ``FN K``'s), and why a phone can't open a loopback one."""
+    draw_qr(url, error="l")
     if not waiting and url.startswith(("http://127.", "http://[::1]")):  # (waiting: web_command says why)
         click.echo("banker: the code opens the page on this computer only: phones need --host 0.0.0.0 (or the "
                    "config's [web] host) and this computer on the network", err=True)

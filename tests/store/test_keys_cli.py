@@ -121,3 +121,20 @@ def test_key_adopt_on_a_ledger_whose_key_is_lost(tmp_path, monkeypatch, old_card
     assert banker("key", "adopt", "--pin", PIN, "--db", db).exit_code == 0
     pays(db)
     assert banker("ledger", "verify", "--db", db).exit_code == 0
+
+
+def test_the_keys_qr_code_reads_back_where_the_terminal_writes_ascii_only(tmp_path, monkeypatch, old_card):
+    """A terminal that can't write the half blocks gets the ASCII drawing (it was a UnicodeEncodeError's traceback),
+    and a phone reads the key back from it."""
+    import subprocess
+    import sys
+
+    from tests.web.test_web_qr import modules_of_ascii, read_like_a_phone
+
+    monkeypatch.setenv(KEY_ENV, str(tmp_path / "old-keys"))
+    run = subprocess.run([sys.executable, "-c", "from banker_cli.main import cli; cli(prog_name='banker')", "key", "export", "--qr", "--db", str(old_card)],
+                         capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONIOENCODING": "ascii"})
+    assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
+    exported = banker("key", "export", "-o", tmp_path / "k.txt", "--db", old_card)
+    assert exported.exit_code == 0, exported.output
+    assert read_like_a_phone(modules_of_ascii(run.stdout.splitlines())) == [(tmp_path / "k.txt").read_text().strip()]
