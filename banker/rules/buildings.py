@@ -65,10 +65,22 @@ def build(game: Position, *, player: int, slug: str, price: int | None = None) -
     )
 
 
+def next_is_hotel(game: Position, *, player: int, slug: str) -> bool:
+    """Whether the lot's next building is the hotel; refused unless ``player`` may build on it now (the bank's
+    stock aside)."""
+    return _next_is_hotel(game, game.edition.deed(slug), player)
+
+
 def require_house_lot(game: Position, *, player: int, slug: str) -> None:
     """Refuse unless ``player`` may put a house (not the hotel) on the lot now, whatever the bank has."""
     if _next_is_hotel(game, game.edition.deed(slug), player):
         raise Refused(_('Next is the hotel'))
+
+
+def require_hotel_lot(game: Position, *, player: int, slug: str) -> None:
+    """Refuse unless the lot's next building is the hotel and ``player`` may put it there now."""
+    if not _next_is_hotel(game, game.edition.deed(slug), player):
+        raise Refused(_('Next is a house'))
 
 
 def house_lots(game: Position, player: int) -> tuple[str, ...]:

@@ -159,10 +159,10 @@ def test_no_shortage_no_house_auction(ledger):
     assert "1 build 2 sell" in table.shown  # back on the lot's own screen: no auction started
 
 
-def test_the_opener_s_lot_must_take_a_house_now(table):
+def test_a_lot_whose_next_is_the_hotel_opens_a_hotel_auction_only_in_a_hotel_shortage(table):
     table.insert("right", "Alice")
-    table.type("FN 0 6 4 GO")  # 4 houses: the next is the hotel
-    assert table.screen_lines() == ["Refused", "Next is the hotel", "No house auction"]
+    table.type("FN 0 6 4 GO")  # 4 houses: the next is the hotel, and only Alice could build one
+    assert table.screen_lines() == ["Refused", "One player can build", "No hotel auction"]
     table.press("C")
     table.type("FN 0 1 4 9 GO")  # an amount typed: GO is no auction
     assert "Bid, then M or K" in table.shown

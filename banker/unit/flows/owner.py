@@ -13,7 +13,7 @@ from banker.journal.records import Card
 from banker.rules import build, lift_mortgage, mortgage, rent, sell_building, sell_down
 from banker.unit.screen import Screen
 from banker.unit.flows.common import AmountFlow, Flow, act, one_player_result
-from banker.unit.flows.house_auction import start as start_house_auction
+from banker.unit.flows.building_auction import start as start_building_auction
 
 OWNER_HELP = (_('1 build  2 sell'), _('3 sell group down'), _('4 build at a bid'), _('. mortgage / lift'))
 
@@ -81,7 +81,7 @@ class SellDown(Flow):
 @dataclass(frozen=True)
 class BuildingBid(AmountFlow):
     """``4``: the next building at the price a shortage auction set: type it, then ``M``/``K``; or ``GO``, the
-    unit's timed auction of a house."""
+    unit's timed auction of the lot's next building (a house, or the hotel)."""
 
     back: object = None
     owner: Card | None = None
@@ -94,9 +94,9 @@ class BuildingBid(AmountFlow):
                             _('GO: timed auction'), big=None)
 
     def press(self, ctx: Ctx, key: Key) -> Reply:
-        """``GO`` with nothing typed: the unit runs the house's timed auction (:mod:`.house_auction`)."""
+        """``GO`` with nothing typed: the unit runs the building's timed auction (:mod:`.building_auction`)."""
         if key == Key.GO and self.entry.empty:
-            return start_house_auction(ctx, self.owner, self.back.slug)
+            return start_building_auction(ctx, self.owner, self.back.slug)
         return super().press(ctx, key)
 
     def priced(self, cleared, ctx: Ctx, price: int) -> Reply:
