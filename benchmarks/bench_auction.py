@@ -1,7 +1,7 @@
 """Benchmark of the timed auction (issue 20, item 1): what a tick costs the pure core while an auction runs.
 
 CPU time (``time.process_time``, best of ``--repeat`` runs: this machine is
-shared) per tick of 250 ms, with the Pi Zero 2 estimate (CPU x10): idle (no
+shared) per tick of 250 ms, with the Pi Zero 2 estimate (CPU x14 central, x20 pessimistic): idle (no
 flow: every event also asks whether a live view changed), a deed chosen (a
 flow without ticks), and an auction (each tick asks the auction, and the
 live view for the table page is built before and after, twice a tick).

@@ -5,7 +5,7 @@ among them) go through the one Shell, which draws each changed screen with
 the Pi's own display driver (drivers.display.OledDisplay: luma's device,
 the frame conversion and the partial update) on a recording I2C bus
 (firmware_sim.display_sim.OledChip). Per event: wall and CPU time
-(``time.process_time``), and the Pi Zero 2 estimate (CPU x10,
+(``time.process_time``), and the Pi Zero 2 estimate (CPU x14 central and x20 pessimistic,
 benchmarks/common.py). Commits: durable commits per second to a file on
 this disk (real fsync) and the bytes passed to write() per transaction.
 

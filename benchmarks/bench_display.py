@@ -6,7 +6,7 @@ Prints each key's traffic and the means. Target: on average <= 40 % of a
 full frame's bytes per key press; the modelled I2C time per frame is at
 400 kHz (9 bits a byte, address and control byte and START/STOP per
 transaction). Also the CPU time of each key press (step, frame, driver) and
-its Pi Zero 2 estimate (CPU x10, benchmarks/common.py).
+its Pi Zero 2 estimate (CPU x14 central and x20 pessimistic, benchmarks/common.py).
 
     python benchmarks/bench_display.py [--rounds 20]
 """

@@ -1,7 +1,7 @@
 """Benchmark of the house rules and game modes (issue 21): what they add to the fold, a tick and a payment.
 
 Three figures, CPU time (``time.process_time``, best of ``--repeat`` runs:
-this machine is shared) with the Pi Zero 2 estimate (CPU x10):
+this machine is shared) with the Pi Zero 2 estimate (CPU x14 central, x20 pessimistic):
 
 - the fold: 100k ordinary transactions replayed (rows/s); the time-limit
   check sits in its hottest function, so this is run on the tree before

@@ -12,14 +12,14 @@ bytes on a 400 kHz I2C bus (firmware_sim.display_sim.OledChip). The CPU
 time here includes the chip simulator's own Python, so it is an upper bound.
 
 Printed: p50 / p95 / max here, and at a Pi Zero 2's speed (the CPU part
-x10, benchmarks/common.py; the waits and the bus unscaled). Targets:
+x14 and x20, benchmarks/common.py; the waits and the bus unscaled). Targets:
 p95 <= 50 ms here; p95 <= 35 ms at Zero 2 speed (issue 19; issue 11 set 40 ms).
 
 Then what polling costs while nothing happens, at the default interval
 (``[readers] poll_interval``, 10 ms since issue 19) and at 20 ms: two
 readers with no card polled ``--idle-polls`` times, the SPI transfers and
 bytes counted by the chip model (as benchmarks/bench_rfid.py counts them),
-per second; the CPU of a polling round here and x10 (the drivers' Python
+per second; the CPU of a polling round here and x14 and x20 (the drivers' Python
 and the chip model's: an upper bound), as a share of one Zero 2 core; and
 the kernel's spidev cost, 10-50 us a transfer on a Pi (bench_rfid.py's
 figure), per second.
@@ -78,9 +78,10 @@ def print_idle(report: Report, idle: dict, polls: int) -> None:
     report.figure("SPI bytes per second", idle["bytes"] * rate, "B/s", digits=0)
     report.figure("SPI and chip waits per round (simulated)", idle["sim"] * 1e3, "ms")
     report.figure("CPU per round here", idle["cpu"] * 1e6, "us", digits=1)
-    report.figure(f"Pi Zero 2 estimate (CPU x{common.ZERO2_CPU_FACTOR:g}): CPU per round", zero2(idle["cpu"]) * 1e3, "ms")
-    report.figure(f"Pi Zero 2 estimate (CPU x{common.ZERO2_CPU_FACTOR:g}): share of one core",
-                  zero2(idle["cpu"]) * rate * 100, "%", digits=1)
+    for _name, factor in common.ZERO2_FACTORS:
+        report.figure(f"{common.zero2_label(factor)}: CPU per round", zero2(idle["cpu"], factor) * 1e3, "ms")
+        report.figure(f"{common.zero2_label(factor)}: share of one core", zero2(idle["cpu"], factor) * rate * 100, "%",
+                      digits=1)
     low, high = (idle["transfers"] * rate * us / 1e4 for us in SPIDEV_US)
     report.figure("spidev in the kernel, 10-50 us a transfer: share of one core", f"{low:.1f}-{high:.1f}", "%")
 
@@ -145,7 +146,10 @@ def main() -> None:
                 poll()
         device.close()
     here = [w + b + c + i for w, b, c, i in zip(waits, bus, cpu, i2c)]
-    pi = [w + b + zero2(c) + i for w, b, c, i in zip(waits, bus, cpu, i2c)]
+
+    def pi(factor: float) -> list[float]:
+        return [w + b + zero2(c, factor) + i for w, b, c, i in zip(waits, bus, cpu, i2c)]
+
     ms = 1000.0
     report.figure("poll interval", interval * ms, "ms")
     report.figure("poll cycle: the interval + an idle round (Zero 2)", cycle * ms, "ms")
@@ -156,10 +160,7 @@ def main() -> None:
     report.figure("tap to frame here: p95", percentile(here, 0.95) * ms, "ms", target=TARGET_HERE_MS)
     report.figure("tap to frame here: max", max(here) * ms, "ms")
     report.figure("CPU per tap here: p95", percentile(cpu, 0.95) * ms, "ms")
-    report.figure(f"Pi Zero 2 estimate (CPU x{common.ZERO2_CPU_FACTOR:g}): tap to frame p50", median(pi) * ms, "ms")
-    report.figure(f"Pi Zero 2 estimate (CPU x{common.ZERO2_CPU_FACTOR:g}): tap to frame p95",
-                  percentile(pi, 0.95) * ms, "ms", target=TARGET_ZERO2_MS)
-    report.figure(f"Pi Zero 2 estimate (CPU x{common.ZERO2_CPU_FACTOR:g}): tap to frame max", max(pi) * ms, "ms")
+    report.zero2_series("tap to frame", pi, target_p95_ms=TARGET_ZERO2_MS)
     for every in sorted(idle):
         print_idle(report, idle[every], args.idle_polls)
     report.summary()

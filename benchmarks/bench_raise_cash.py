@@ -1,7 +1,7 @@
 """Benchmark of raising cash (issue 20, item 3): a short payment's refusal, the plan, and the raise-cash screen.
 
 CPU time (``time.process_time``, best of ``--repeat`` runs: this machine is
-shared) with the Pi Zero 2 estimate (CPU x10):
+shared) with the Pi Zero 2 estimate (CPU x14 central, x20 pessimistic):
 
 - amount + ``M`` refused for a shortfall on the pure core (step and fold,
   no store): the refusal now keeps the payment and offers ``0``; this figure

@@ -32,7 +32,7 @@ def test_benchmark_runs_quick(script, tmp_path):
     assert done.stdout.strip(), "it printed no figures"
 
 
-def test_one_scaling_constant(monkeypatch, tmp_path):
+def test_the_zero2_factors_are_the_published_central_and_pessimistic_ones(monkeypatch, tmp_path):
     monkeypatch.setenv("TMPDIR", str(tmp_path))  # importing it points the keys folder at its cache: undone after
     monkeypatch.setattr(tempfile, "tempdir", None)
     monkeypatch.setenv("BANKER_KEY_DIR", str(tmp_path / "keys"))
@@ -43,5 +43,5 @@ def test_one_scaling_constant(monkeypatch, tmp_path):
         spec.loader.exec_module(common)
     finally:
         del sys.modules[spec.name]
-    assert common.ZERO2_CPU_FACTOR == 10
-    assert common.zero2(0.002) == pytest.approx(0.020)
+    assert [f for _, f in common.ZERO2_FACTORS] == [14, 20] and common.ZERO2_CPU_FACTOR == 14
+    assert common.zero2(0.002) == pytest.approx(0.028) and common.zero2(0.002, 20) == pytest.approx(0.040)
