@@ -125,6 +125,7 @@ def run_command(backend: str, seconds: float | None, web: bool | None, db: Path 
     With --web (or the config's [web] enabled) it also serves the table page
     on the config's web.host and web.port; FN K shows its QR code.
     """
+    from runtime.collector import Collector
     from runtime.device import open_device
     from runtime.sd_notify import service_notifier
     from runtime.shell import Shell
@@ -148,7 +149,7 @@ def run_command(backend: str, seconds: float | None, web: bool | None, db: Path 
         with device:
             shell = Shell(ledger, display=device.display, buzzer=device.buzzer, clock=hw.clock, now=hw.clock(),
                           sleep_after=config.sleep_after, auction_seconds=config.auction_seconds, voice=voice,
-                          language=config.language)
+                          language=config.language, collector=Collector(clock=hw.clock))
             page = _table_page(ledger, config, shell, web)
             device.keypad.start(shell.post)
             device.slots.start(shell.post, interval_s=config.poll_interval)

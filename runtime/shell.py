@@ -40,6 +40,7 @@ from banker.unit.screen import Screen
 from banker.unit.shown import screen as screen_of
 from banker.unit.step import Outcome, step
 
+from .collector import Collector
 from .languages import language_for, translations_for
 from .ledger import Ledger
 from .sd_notify import ServiceNotifier
@@ -80,6 +81,8 @@ class Shell:
     the real time a PIN lockout runs on (a script's ``wait`` doesn't move it); ``time_of_day`` the local
     time of day while that clock is known right (:mod:`runtime.wall_clock`; a game's end at an hour needs it);
     ``voice`` speaks a :class:`~banker.unit.events.Say` (:class:`runtime.speaker.Speaker`), handed over after the frame.
+    ``collector`` (the unit's :class:`runtime.collector.Collector`) freezes the start-up heap as :meth:`run` starts
+    and runs the garbage collector's full collections in idle moments only.
     """
 
     def __init__(
@@ -99,6 +102,7 @@ class Shell:
         time_of_day: Callable[[], float | None] = time_of_day,
         voice: Voice | None = None,
         language: str | None = None,
+        collector: Collector | None = None,
     ) -> None:
         self.ledger = ledger
         self.display = display
@@ -111,6 +115,7 @@ class Shell:
         self.time_of_day = time_of_day
         self.voice = voice
         self.language = language  # the config's [unit] language, while the game has chosen none (FN 8)
+        self.collector = collector  # the garbage collector's full runs kept to idle moments (runtime.collector)
         self.panel = Panel(last_activity=now, now=now, sleep_after=sleep_after, auction_seconds=auction_seconds,
                            speaks=voice is not None)
         self._events: queue.SimpleQueue[Event] = queue.SimpleQueue()
@@ -162,6 +167,8 @@ class Shell:
         except Exception:
             log.exception("ledger upkeep failed")
         self._say_backup_problem()
+        if self.collector is not None:
+            self.collector.idle(self.panel.last_activity)
 
     def _say_backup_problem(self) -> None:
         """A backup that failed, or a second backup folder gone (a USB stick unplugged), is said once, on the
@@ -293,6 +300,8 @@ class Shell:
         starts (the devices open, the first frame drawn), fed WATCHDOG=1 from each turn of this loop (a
         loop that hangs stops feeding it) and told STOPPING=1 when it ends.
         """
+        if self.collector is not None:
+            self.collector.start()  # the first frame is drawn: the start-up heap frozen before the first key
         if service is not None:
             service.ready()
         try:
