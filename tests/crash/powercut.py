@@ -78,7 +78,8 @@ def record(operation: Operation, pristine: World, scratch: Path) -> tuple[Record
     assert operation.acknowledged(done.stdout), done.stdout
     root = str(world.folder.resolve())
     disk = Disk(pristine.folder, root)
-    parser = Parser(root, dict(disk.names), set(disk.dirs), disk.sizes())
+    links = {str(p.resolve()): f"{root}/{p.name}" for p in world.folder.iterdir() if p.is_symlink() and p.is_dir()}
+    parser = Parser(root, dict(disk.names), set(disk.dirs), disk.sizes(), aliases=links)
     with log.open(errors="replace") as lines:
         for line in lines:
             parser.line(line)

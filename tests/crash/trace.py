@@ -70,6 +70,8 @@ class Parser:
     ops: list[Op] = field(default_factory=list)
     pending: dict[str, str] = field(default_factory=dict)
     next_inode: int = 0
+    #: Real paths of folders linked into the world -> their path through the link.
+    aliases: dict[str, str] = field(default_factory=dict)
 
     def inside(self, path: str) -> bool:
         return path == self.root or path.startswith(self.root + "/")
@@ -96,11 +98,14 @@ class Parser:
         """The ``index``-th path argument, made absolute by the folder descriptor before it (``AT_FDCWD</cwd>``)."""
         strings = STRING.findall(args)
         text = unhex(strings[index]).decode(errors="replace")
-        if text.startswith("/"):
-            return os.path.normpath(text)
-        bases = re.findall(r"(?:AT_FDCWD|\d+)<((?:\\x[0-9a-f]{2})*)>", args)
-        base = unhex(bases[index]).decode(errors="replace") if len(bases) > index else self.root
-        return os.path.normpath(os.path.join(base, text))
+        if not text.startswith("/"):
+            bases = re.findall(r"(?:AT_FDCWD|\d+)<((?:\\x[0-9a-f]{2})*)>", args)
+            text = os.path.join(unhex(bases[index]).decode(errors="replace") if len(bases) > index else self.root, text)
+        text = os.path.normpath(text)
+        for real, seen in self.aliases.items():  # a folder reached through a link (the stick), by its name here
+            if text == real or text.startswith(real + "/"):
+                return seen + text[len(real):]
+        return text
 
     @staticmethod
     def fd(args: str) -> int:
