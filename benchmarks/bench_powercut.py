@@ -30,7 +30,7 @@ def main() -> None:
     args = parser.parse_args()
     os.environ.setdefault("PYTHONPATH", str(ROOT))
     from tests.crash.powercut import cut_power
-    from tests.crash.test_powercut import OPERATIONS
+    from tests.crash.test_powercut import OPERATIONS, unplug
 
     chosen = [(op, start) for op, start in OPERATIONS
               if (args.only or ("payment" if args.quick else op.name)) == op.name]
@@ -39,8 +39,11 @@ def main() -> None:
     for operation, start in chosen:
         with tempfile.TemporaryDirectory() as folder:
             began = time.perf_counter()
-            report = cut_power(operation, start(Path(folder) / "pristine"), Path(folder), every=not args.quick,
-                               seed=args.seed)
+            try:
+                report = cut_power(operation, start(Path(folder) / "pristine"), Path(folder), every=not args.quick,
+                                   seed=args.seed)
+            finally:
+                unplug(Path(folder))
             print(f"{operation.name:<28} {report.ops:>8} {report.points:>7} {report.states:>7} {report.held:>6} "
                   f"{time.perf_counter() - began:>8.1f}", flush=True)
             for failure in report.failures:

@@ -58,6 +58,12 @@ class StickWorld(World):
         return world
 
 
+def unplug(folder: Path) -> None:
+    """Remove the sticks (folders in /dev/shm) the worlds under ``folder`` were given."""
+    for link in [p for p in folder.glob("*/stick") if p.is_symlink()]:
+        shutil.rmtree(link.resolve(), ignore_errors=True)
+
+
 def on_a_stick(folder: Path) -> StickWorld:
     """Played, with the rotation full on the card and on the stick (the next backup brings the oldest forward)."""
     played(folder, after_backup=True)
@@ -150,7 +156,10 @@ def test_the_snapshot_world_takes_a_snapshot_on_open(tmp_path):
 @pytest.mark.parametrize("operation,start", OPERATIONS, ids=[op.name for op, _ in OPERATIONS])
 def test_a_power_cut_at_any_point_leaves_a_ledger_that_verifies_before_or_after(operation, start, tmp_path):
     strace()
-    report = cut_power(operation, start(tmp_path / "pristine"), tmp_path)
+    try:
+        report = cut_power(operation, start(tmp_path / "pristine"), tmp_path)
+    finally:
+        unplug(tmp_path)
     print(f"{operation.name}: {report.ops} changes, {report.points} points, {report.states} states, "
           f"{report.held} held")
     assert report.states > 0
