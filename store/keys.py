@@ -43,7 +43,8 @@ def key_folder() -> Path:
 
 
 def private_folder(folder: Path) -> None:
-    """Create ``folder`` and every missing parent 0700 (an existing folder is left as it is)."""
+    """Create ``folder`` and every missing parent 0700 (an existing folder is left as it is), each new one's entry
+    made durable (its parent fsynced: else a power cut can take the folder and all written into it since)."""
     missing = []
     current = folder
     while not current.exists():
@@ -57,6 +58,7 @@ def private_folder(folder: Path) -> None:
         except FileExistsError:
             pass
         os.chmod(path, 0o700)  # mkdir's mode is cut by the umask
+        sync_folder(path.parent)
 
 
 #: How a temporary file is created: exclusively (never an existing file), never through a planted symlink.

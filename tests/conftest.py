@@ -87,11 +87,13 @@ def unit(tmp_path):
 
 
 def pytest_terminal_summary(terminalreporter, config):
-    """The crash harness's counts (calls enumerated, points killed, points held), for the closing note; and the
+    """The crash harnesses' counts (kills: calls enumerated, points killed, points held; power cuts: changes recorded,
+    crash points, states judged, held), for the closing note; and the
     random order's seed (pytest-randomly shuffles the tests each run), so an order dependence can be replayed."""
     from tests.crash.harness import summary
+    from tests.crash.powercut import summary as power_cuts
 
-    for line in summary():
+    for line in summary() + power_cuts():
         terminalreporter.write_line(line)
     seed = getattr(config.option, "randomly_seed", None)
     if seed is not None and getattr(config.option, "randomly_reorganize", True):
