@@ -42,12 +42,12 @@ EVERY = 60.0
 @dataclass
 class Collector:
     """When the unit's full collections run (see the module). ``clock``: the shell's clock (seconds);
-    ``timer``: what measures a collection's pause (real time)."""
+    ``timer``: what measures a collection's pause (this thread's CPU time)."""
 
     clock: Callable[[], float] = time.monotonic
     idle_after: float = IDLE_AFTER
     every: float = EVERY
-    timer: Callable[[], float] = time.perf_counter
+    timer: Callable[[], float] = time.thread_time
     last: float | None = None
     #: The pauses of the collections this ran (seconds), for the benchmark and the log.
     pauses: list[float] = field(default_factory=list)
