@@ -11,6 +11,8 @@ import re
 
 import click
 
+from .common import UNUSABLE, db_option, fail, failing, open_ledger, resolve_db, shown
+
 #: The line for each cause of :class:`store.backup_schedule.StickProblem` ({folder}, {detail} filled in).
 STICK_LINES = {
     "full": "the backup stick {folder} is full: the game is saved on the card; free space on the stick "
@@ -47,3 +49,27 @@ def told_backup_problems(ledger):
         ctx.call_on_close(lambda: [click.echo(f"banker: {line}", err=True)
                                    for line in backup_lines(getattr(store, "backups", None))])
     return ledger
+
+
+@click.command("backup")
+@db_option
+@click.pass_context
+def game_backup(ctx: click.Context, db) -> None:
+    """Make a backup of the ledger now: beside it, and on the config's [backups] second_folder (a USB stick).
+
+    Says where each was made. Exit 3 when the stick could not take it (the line on stderr says why: full,
+    read-only, failing, not there; the backup beside the ledger is made all the same), as when the card can't.
+    """
+    from store import list_backups
+
+    path = resolve_db(db)
+    if not path.is_file():
+        fail(f"there is no ledger at {path} (a mistyped --db?): nothing to back up", UNUSABLE)
+    with open_ledger(path) as ledger, failing("the backup beside the ledger failed: "):
+        backups = ledger.store.backups
+        made = backups.take("manual")
+        click.echo(f"backup made: {shown(made)}")
+        if backups.second is not None and backups.stick is None:
+            click.echo(f"and on the backup stick: {shown(list_backups(path, backups.second)[0])}")
+    if backups.stick is not None:
+        ctx.exit(UNUSABLE)  # its line is said as the command closes (told_backup_problems)

@@ -63,3 +63,25 @@ def test_game_new_says_a_missing_stick_and_nothing_when_all_is_well(tmp_path, st
     assert result.stderr.startswith(f"banker: the backup stick {gone} is not there (unplugged, or not mounted)")
     fine = banker("game", "new", "--db", db, "--config", config(tmp_path, stick))
     assert fine.exit_code == 0 and fine.stderr == "" and list_backups(db, stick)
+
+
+def test_game_backup_makes_one_beside_and_on_the_stick_and_exits_3_when_the_stick_cant_take_it(tmp_path, stick,
+                                                                                              monkeypatch):
+    db = a_ledger(tmp_path)
+    before = len(list_backups(db))
+    fine = banker("game", "backup", "--db", db, "--config", config(tmp_path, stick))
+    assert fine.exit_code == 0 and fine.stderr == "", fine.output
+    made = fine.stdout.splitlines()
+    assert made[0].startswith("backup made: ") and made[1].startswith(f"and on the backup stick: {stick}/ledger-")
+    fail_copies_with(monkeypatch, stick, errno.ENOSPC)
+    full = banker("game", "backup", "--db", db, "--config", config(tmp_path, stick))
+    assert full.exit_code == 3
+    assert full.stdout.startswith("backup made: ") and "backup stick" not in full.stdout
+    assert full.stderr.startswith(f"banker: the backup stick {stick} is full: the game is saved on the card")
+    assert len(list_backups(db)) == before + 2 and len(list_backups(db, stick)) == 1  # nothing half on the stick
+
+
+def test_game_backup_of_no_ledger_creates_none(tmp_path):
+    result = banker("game", "backup", "--db", tmp_path / "nothing.db")
+    assert result.exit_code == 3 and "there is no ledger at" in result.stderr
+    assert not (tmp_path / "nothing.db").exists()
