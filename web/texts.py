@@ -115,7 +115,7 @@ PAGE_TEXTS = (
 )
 
 #: What the page says while the unit's backup stick (the second backup folder) can't take a backup, by its cause
-#: (:class:`store.backup_schedule.StickProblem`); play goes on.
+#: (:class:`store.backup_schedule.StickProblem`); play goes on. Sent translated in the state's ``stick`` (web.view).
 STICK_TEXTS = {
     "full": pgettext("page", "The backup stick is full: the game is saved on the unit's card. Free space on the stick."),
     "read-only": pgettext("page", "The backup stick is read-only: the game is saved on the unit's card. Unlock its "
@@ -139,4 +139,4 @@ def words(tr: Tr, message: str, **fields: object) -> str:
 def texts(code: str) -> dict[str, str]:
     """The page's words in the language ``code``: each English text to its translation (English: to itself)."""
     tr = translations_for(code)  # English for a code the unit doesn't speak
-    return {message: say(tr, message) for message in (*PAGE_TEXTS, *STICK_TEXTS.values())}
+    return {message: say(tr, message) for message in PAGE_TEXTS}
