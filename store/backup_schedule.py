@@ -127,7 +127,7 @@ def _keep_stick_state(ledger_path: str | os.PathLike, problem: StickProblem | No
         if problem is None:
             file.unlink(missing_ok=True)
             return
-        temp = file.with_name(f"{file.name}.{os.getpid()}.tmp")
+        temp = file.with_name(f"{file.name}.tmp")  # one writer (its lock): one temporary file at most
         temp.write_text(json.dumps({"cause": problem.cause, "folder": str(problem.folder),
                                     "detail": problem.detail}), encoding="utf-8")
         os.replace(temp, file)
