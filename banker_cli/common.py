@@ -264,12 +264,13 @@ def open_ledger(db: Path | None, *, writer: bool = True, on_refused=None, **opti
     ledger's, an earlier release's): ``banker run`` shows it on the unit's own screen.
     """
     from runtime.ledger import SqliteLedger
+    from .stick import told_backup_problems
 
     path = _openable(resolve_db(db), writer=writer)
     if writer and options.get("backups", True) and config_path() is not None:
         options.setdefault("second_backup_folder", current_config().backups_second_folder)  # docs/backups.md
     try:
-        return SqliteLedger(path, writer=writer, **options)
+        return told_backup_problems(SqliteLedger(path, writer=writer, **options))  # a backup's problems said at the end
     except Exception as exc:
         _refuse_to_open(path, exc, on_refused)
         raise  # a programming error, not the ledger's

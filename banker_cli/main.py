@@ -50,6 +50,8 @@ GAME_COMMANDS = {
              "Show the current game: balances and worth, who owns which deed, buildings, mortgages, the bank's stock."),
     "restore": ("banker_cli.ledger_cli:game_restore",
                 "Make the archived game GAME_ID current again, or bring back a backup of the ledger."),
+    "backup": ("banker_cli.stick:game_backup", "Make a backup of the ledger now: beside it, and on the config's "
+               "[backups] second_folder (a USB stick)."),
     "backups": ("banker_cli.safety:game_backups", "List the ledger's backups, newest first (made at each new game and "
                 "every 5 minutes of play)."),
 }

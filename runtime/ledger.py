@@ -105,6 +105,11 @@ class Ledger:
     def backup_error(self) -> str | None:
         return self.store.backup_error
 
+    @property
+    def backup_stick(self):
+        """Why the second backup folder can't take a backup, as data (None: it can, or there is none)."""
+        return getattr(getattr(self.store, "backups", None), "stick", None)  # store.backup_schedule.StickProblem
+
     # -- the one write path --------------------------------------------------------------
 
     def commit(self, record: Record, grant: Grant | None = None, *, folded: Folded | None = None) -> Record:

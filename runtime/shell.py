@@ -180,9 +180,10 @@ class Shell:
             log.info("backups are made again everywhere they go (%s resolved)", self._backup_said)
         else:
             log.warning("%s", problem)
-            from banker.unit.views import message
+            from banker.unit.views import backup_stick, message
 
-            shown = (("Backup stick missing", "Play goes on: saved", "on the SD card") if "second backup folder" in problem
+            stick = getattr(self.ledger, "backup_stick", None)  # its cause, as data (store.backup_schedule)
+            shown = (backup_stick(stick.cause) if stick is not None and stick.detail == problem
                      else ("Backup failed", *_lines(problem.removeprefix("backup failed: "))))
             self.panel = replace(self.panel, message=message(*shown, error=True))
             self.show()

@@ -22,6 +22,7 @@ from __future__ import annotations
 import glob
 import os
 import re
+import shutil
 import sqlite3
 import stat
 import time
@@ -149,7 +150,11 @@ def copy_database(source: str | os.PathLike | sqlite3.Connection, target: Path) 
         os.replace(temp, target)
         sync_folder(target.parent)
     except BaseException:
-        temp.unlink(missing_ok=True)
+        for part in (temp, *(Path(f"{temp}{suffix}") for suffix in _SIDE_FILES)):
+            try:
+                part.unlink(missing_ok=True)
+            except OSError:
+                _LEFT_BEHIND.add(part)  # a failing stick: the next backup removes it
         raise
     return target
 
@@ -164,8 +169,7 @@ def make_backup(source: str | os.PathLike | sqlite3.Connection, ledger_path: str
     private_folder(folder)
     stem = Path(ledger_path).stem
     target = folder / f"{stem}-{time.strftime('%Y%m%d-%H%M%S')}-{time.time_ns() % 10**9:09d}-{reason}.db"
-    clean_stale_files(ledger_path)
-    _remove_stale(folder.glob(f".{stem}-*.partial"))
+    clean_stale_files(ledger_path, folders=(folder,))
     own = [b for b in list_backups(ledger_path, folder) if not is_kept_copy(b)]
     candidate = next((b for b in own if cut_short(b)), own[-1] if len(own) >= keep else None)
     _write_backup(source, candidate, target)
@@ -233,8 +237,6 @@ def restore_backup(backup: Path, ledger_path: str | os.PathLike) -> Path | None:
 
 def _keep_before_restore(ledger_path: Path) -> Path:
     """Copy the ledger about to be replaced into the backups folder (its WAL folded in and emptied)."""
-    import shutil
-
     folder = backup_folder(ledger_path)
     private_folder(folder)
     stamp = f"{time.strftime('%Y%m%d-%H%M%S')}-{time.time_ns() % 10**9:09d}"
@@ -331,28 +333,43 @@ def _reanchor(ledger_path: Path) -> None:
 
 #: When this process began (about): a partial file older than this was left by a process that is gone.
 STARTED = time.time()
+#: What SQLite keeps beside a file it writes: a rollback journal, or a write-ahead log and its index.
+_SIDE_FILES = ("-journal", "-wal", "-shm")
+#: Files a copy of this process failed to remove (a failing stick): removed at the next backup, whatever their age.
+_LEFT_BEHIND: set[Path] = set()
 
 
-def clean_stale_files(ledger_path: str | os.PathLike, keys: Path | None = None) -> list[Path]:
-    """Remove what killed copies left, when older than this process: ``.restoring`` and ``.adopting`` copies
-    beside the ledger (with their ``-journal``, ``-wal``, ``-shm`` and ``.partial``), ``.partial`` among its backups, and
-    temporary anchor and key files in the keys folder (``keys``, default :func:`~store.keys.key_folder`).
-    Called at every open of a writer, each backup and each restore: the caller holds the writer lock (or makes a
-    backup, which only the writer does); a key or anchor temporary file of a live process (its id in the name)
-    is left alone, and so is a staged key (``<id>.key.adopting``: the next adoption finishes with it).
-    Returns the files removed."""
+def clean_stale_files(ledger_path: str | os.PathLike, keys: Path | None = None, *,
+                      folders: tuple[Path, ...] = ()) -> list[Path]:
+    """Remove what killed copies left, when older than this process: ``.restoring`` and ``.adopting`` copies beside
+    the ledger and their ``.partial`` copies, each with its ``-journal``, ``-wal``, ``-shm``; in the backups folder and
+    ``folders`` (the second), ``.partial`` copies of this ledger's name with theirs, and side files beside no backup;
+    temporary anchor and key files in ``keys`` (default :func:`~store.keys.key_folder`). A live ledger's ``-wal`` and
+    ``-shm`` (any ledger's) never match, nor a backup's beside it; another unit's copy under way on a shared stick
+    is newer than this process. Called at every writer's open, backup and restore (the writer's); a temporary file
+    of a live process (its id in the name), and a staged key (``<id>.key.adopting``), are left. The files removed."""
     from .keys import key_folder
 
     ledger_path = Path(ledger_path).expanduser()
-    candidates = [ledger_path.with_name(f"{dot}.{ledger_path.name}.{what}{suffix}") for what in ("restoring", "adopting")
-                  for dot, suffix in (("", ""), ("", "-journal"), ("", "-wal"), ("", "-shm"), (".", ".partial"))]
-    folder = backup_folder(ledger_path)
-    if folder.is_dir():
-        candidates += folder.glob(f".{ledger_path.stem}-*.partial")
+    staged = [ledger_path.with_name(f"{dot}.{ledger_path.name}.{what}{partial}") for what in ("restoring", "adopting")
+              for dot, partial in (("", ""), (".", ".partial"))]
+    candidates = [Path(f"{path}{suffix}") for path in staged for suffix in ("", *_SIDE_FILES)]
+    for folder in dict.fromkeys((backup_folder(ledger_path), *map(Path, folders))):
+        candidates += _stale_copies(folder, ledger_path.stem) if folder.is_dir() else []
     keys = key_folder() if keys is None else keys
     if keys.is_dir():
         candidates += [p for p in keys.glob(".*.tmp") if not _alive((p.name.split(".") + [""] * 4)[3])]
     return _remove_stale(candidates)
+
+
+def _stale_copies(folder: Path, stem: str) -> list[Path]:
+    """In a backups folder: the ``.partial`` copies of ``stem``'s backups with their side files, and side files
+    beside no backup (a kill between the unlinks of a removal)."""
+    found = [p for pattern in (".partial", *(f".partial{s}" for s in _SIDE_FILES))
+             for p in folder.glob(f".{glob.escape(stem)}-*.db{pattern}")]
+    found += [p for suffix in _SIDE_FILES for p in folder.glob(f"{glob.escape(stem)}-*.db{suffix}")
+              if not Path(str(p)[:-len(suffix)]).exists()]
+    return found
 
 
 def _remove_stale(candidates) -> list[Path]:
@@ -360,13 +377,15 @@ def _remove_stale(candidates) -> list[Path]:
     removed = []
     for path in candidates:
         try:
-            if path.is_symlink() or path.lstat().st_mtime < STARTED:
+            if path.is_symlink() or path in _LEFT_BEHIND or path.lstat().st_mtime < STARTED:
                 path.unlink()
                 removed.append(path)
         except FileNotFoundError:
+            _LEFT_BEHIND.discard(path)
             continue
         except OSError:
             continue  # not ours to remove: left for a person
+        _LEFT_BEHIND.discard(path)
     return removed
 
 
@@ -375,8 +394,6 @@ def _alive(pid: str) -> bool:
         return False
     try:
         os.kill(int(pid), 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
+    except OSError as exc:  # not permitted: alive
+        return not isinstance(exc, ProcessLookupError)
     return True

@@ -36,7 +36,7 @@ from banker.fold.opening import open_journal
 from banker.journal.records import MAX_PLAYERS, GameRestored, NewGame, Transaction, transactions_in
 from banker.journal.worth_trail import WorthTrail
 
-from .view import JOURNAL_TAIL, EntryCache, WorthHistory, state
+from .view import JOURNAL_TAIL, EntryCache, WorthHistory, state, stick_view
 
 #: A burst of commits seen in one poll publishes only its last states.
 MAX_STATES_PER_POLL = 10
@@ -104,6 +104,7 @@ class FileSource(_Folded):
         self.editions = editions
         self.store = None
         self._inode: int | None = None
+        self._stick = None  # the backup stick's problem the page last showed
 
     def open(self, progress: Progress | None = None) -> dict:
         """Open the file and fold its journal from the last snapshot; the state now. :class:`banker.errors.LedgerError`
@@ -138,8 +139,27 @@ class FileSource(_Folded):
         told = None if progress is None else (lambda done: progress(done, game.transactions))
         return worth_trail(game, self.store.iter_game_transactions(game.id), told)
 
+    def state(self) -> dict:
+        """The state, with the unit's backup stick's problem (``stick``: its cause and what to do; None: all well)."""
+        whole = super().state()
+        self._stick = self._stick_now()
+        whole["stick"] = stick_view(self._stick, whole["language"])
+        return whole
+
     def poll(self) -> list[dict]:
-        """The states after each record appended since the last poll (none: nothing new)."""
+        """The states after each record appended since the last poll (none: nothing new), or the state once more when
+        the backup stick's problem changed (the writer's :func:`store.backup_schedule.read_stick_state`)."""
+        states = self._poll()
+        if not states and self.store is not None and self._stick_now() != self._stick:
+            states = [self.state()]
+        return states
+
+    def _stick_now(self):
+        from store.backup_schedule import read_stick_state
+
+        return read_stick_state(self.path)
+
+    def _poll(self) -> list[dict]:
         if self._replaced():
             return [self.open()]  # a backup was brought back: read it afresh
         records = list(self.store.records(self.seq))

@@ -114,6 +114,16 @@ PAGE_TEXTS = (
     pgettext("page", "This browser cannot speak."),
 )
 
+#: What the page says while the unit's backup stick (the second backup folder) can't take a backup, by its cause
+#: (:class:`store.backup_schedule.StickProblem`); play goes on. Sent translated in the state's ``stick`` (web.view).
+STICK_TEXTS = {
+    "full": pgettext("page", "The backup stick is full: the game is saved on the unit's card. Free space on the stick."),
+    "read-only": pgettext("page", "The backup stick is read-only: the game is saved on the unit's card. Unlock its "
+                                  "write-protect switch."),
+    "failing": pgettext("page", "The backup stick is failing: the game is saved on the unit's card. Use another stick."),
+    "missing": pgettext("page", "The backup stick is not there: the game is saved on the unit's card. Plug it in again."),
+}
+
 
 def say(tr: Tr, message: str) -> str:
     """``message`` (a ``page`` text) in the language of ``tr``."""

@@ -28,7 +28,7 @@ from banker.unit.voice import spoken_amount, spoken_text
 from runtime.languages import language_for, translations_for, translations_of
 
 from .journal import says
-from .texts import pgettext, say, texts, words
+from .texts import STICK_TEXTS, pgettext, say, texts, words
 
 #: Journal entries sent with each state (the newest).
 JOURNAL_TAIL = 50
@@ -192,6 +192,14 @@ def live_view(data: dict | None, game: Game | None, language: str | None = None)
         return data
     tr = translations_of(game, language)
     return {key: translate(value, tr) for key, value in data.items()}
+
+
+def stick_view(problem, language: str) -> dict | None:
+    """The unit's backup stick's problem as the page shows it (a :class:`store.backup_schedule.StickProblem`, or
+    None): its cause, and what it means in the page's ``language``."""
+    if problem is None or problem.cause not in STICK_TEXTS:
+        return None
+    return {"cause": problem.cause, "text": say(translations_for(language), STICK_TEXTS[problem.cause])}
 
 
 def _nice_ticks(low: int, high: int, count: int = 4) -> list[tuple[int, str]]:

@@ -222,3 +222,13 @@ def join_code(url: str, *lines: str) -> Screen:
 
 
 ASLEEP = Screen(asleep=True)
+
+
+def backup_stick(cause: str) -> tuple[str, ...]:
+    """The lines said when the backup stick (the second backup folder) can't take a backup, by its cause (``full``,
+    ``read-only``, ``failing``, ``missing``: :class:`store.backup_schedule.StickProblem`); play goes on."""
+    titles = {"full": _("Backup stick full"), "read-only": _("Stick is read-only"),
+              "failing": _("Backup stick failing"), "missing": _("Backup stick missing")}
+    todo = {"full": _("Free space on it"), "read-only": _("Unlock its switch"),
+            "failing": _("Use another stick"), "missing": _("Plug it in again")}
+    return titles.get(cause, titles["failing"]), _("Play goes on: saved"), _("on the SD card"), todo.get(cause, todo["failing"])

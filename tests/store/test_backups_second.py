@@ -57,7 +57,7 @@ def test_a_missing_stick_is_said_once_play_goes_on_and_backups_go_there_again_wh
                 table.shell._upkeep()
             said = [r for r in caplog.records if r.levelno == logging.WARNING]
             assert len(said) == 1 and "second backup folder" in said[0].getMessage()
-            assert screens == [("Backup stick missing", "Play goes on: saved", "on the SD card")]
+            assert screens == [("Backup stick missing", "Play goes on: saved", "on the SD card", "Plug it in again")]
             assert list_backups(path) and not list_backups(path, stick)  # beside the ledger they go on
             stick.mkdir(parents=True)  # plugged in again
             table.type("4K")

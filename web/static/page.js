@@ -54,6 +54,10 @@
   function draw(s) {
     document.body.dataset.seq = s.seq;
     drawWords(s);
+    const stick = $("stick");  // the unit's backup stick can't take a backup: said while play goes on
+    stick.hidden = !s.stick;
+    stick.textContent = s.stick ? s.stick.text : "";
+    stick.dataset.cause = s.stick ? s.stick.cause : "";
     if (!s.game) {
       $("game-line").textContent = t("No game has started yet");
       $("house-rules").hidden = true;
