@@ -13,7 +13,7 @@ from tests.cli.test_export_safety import HOSTILE, old_ledger  # noqa: F401 (a fi
 #: How each command runs on the hostile ledger ({db}, {dir}); a new command fails the test until it is named
 #: here or in SKIPPED.
 ARGS = {
-    "cards list": [], "game list": [], "game show": [], "game backups": [], "deeds list": [],
+    "cards list": [], "game list": [], "game show": [], "game backups": [], "game backup": [], "deeds list": [],
     "ledger show": [], "ledger export": [], "ledger verify": [],
     "script": ["{dir}/fails.kps"],
     "cards enrol": ["Carol" + HOSTILE[:5]],
