@@ -90,3 +90,32 @@ def test_a_write_whose_connection_is_gone_still_raises_its_error_and_a_read_ends
         other.execute("SELECT 1")
         other.execute("COMMIT")  # ended already: the snapshot's COMMIT finds none, and says nothing
     other.close()
+
+
+def test_an_sqlite_file_with_no_tables_is_empty_not_a_ledger(tmp_path):
+    path = a_file(tmp_path, "PRAGMA user_version = 1")
+    result = banker("ledger", "verify", "--db", path)
+    assert result.exit_code == 3 and f"{path} is empty: not a banker ledger" in result.output
+
+
+def test_a_ledger_with_no_ledger_id_is_named(tmp_path):
+    db = a_ledger(tmp_path)
+    conn = sqlite3.connect(db)
+    conn.execute("DELETE FROM meta WHERE key = 'ledger_id'")
+    conn.commit()
+    conn.close()
+    result = banker("ledger", "verify", "--db", db)
+    assert result.exit_code == 3 and f"{db} has no ledger id" in result.output
+
+
+def test_a_ledger_cut_in_half_is_named_corrupt(tmp_path):
+    db = a_ledger(tmp_path)
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    data = db.read_bytes()
+    page = 4096
+    db.write_bytes(data[:page] + b"\xff" * (len(data) - page))  # every page after the first overwritten
+    result = banker("ledger", "verify", "--db", db)
+    assert result.exit_code == 3 and "Traceback" not in result.output
+    assert f"{db} is corrupt or not a banker ledger" in result.output
