@@ -164,8 +164,8 @@ def _read_only_copy(file: Path) -> bool:
         conn = sqlite3.connect(f"file:{file}?mode=ro", uri=True)
         try:
             row = conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
-        except sqlite3.Error:
-            return True  # no meta table, or damaged: not a ledger (refused, as it is)
+        except sqlite3.OperationalError as exc:  # no meta table: not a ledger (refused, as it is); a hot journal's
+            return "no such table" in str(exc)  # rollback or a damaged file: opened as before, which says what it is
         finally:
             conn.close()
     except (OSError, sqlite3.Error):
