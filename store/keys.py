@@ -323,7 +323,7 @@ class Keyring:
     def _registry(self) -> dict[str, str]:
         try:
             data = json.loads((self.folder / REGISTRY).read_text(encoding="utf-8"))
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):  # no list, or no keys folder, there yet
             return {}
         except (OSError, ValueError, RecursionError) as exc:
             raise LedgerError(f"the list of known ledgers {self.folder / REGISTRY} is damaged ({exc}); "

@@ -154,20 +154,23 @@ def _create_private(path: str, file: Path) -> None:
 
 def _read_only_copy(file: Path) -> bool:
     """A current-schema file in rollback-journal mode (a backup, a restored copy) is read strictly read-only:
-    switching it to WAL would write to it (a backup's mtime, a hot journal if killed)."""
+    switching it to WAL would write to it (a backup's mtime, a hot journal if killed). So is an SQLite file in that
+    mode that is no ledger of an earlier schema (another program's, a damaged one): it is only read to be refused."""
     try:
         with open(file, "rb") as f:
             header = f.read(20)
-        if len(header) < 20 or header[18] != 1:
+        if len(header) < 20 or header[18] != 1 or not header.startswith(b"SQLite format 3\0"):
             return False
         conn = sqlite3.connect(f"file:{file}?mode=ro", uri=True)
         try:
             row = conn.execute("SELECT value FROM meta WHERE key = 'schema'").fetchone()
+        except sqlite3.OperationalError as exc:  # no meta table: not a ledger (refused, as it is); a hot journal's
+            return "no such table" in str(exc)  # rollback or a damaged file: opened as before, which says what it is
         finally:
             conn.close()
     except (OSError, sqlite3.Error):
         return False
-    return row is not None and row[0] == str(SCHEMA_VERSION)
+    return row is None or row[0] not in ("1", "2")  # schemas 1 and 2 are opened as before (the migration's)
 
 
 def translate(exc: sqlite3.Error, path: str, doing: str) -> LedgerError:
