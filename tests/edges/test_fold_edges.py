@@ -86,3 +86,25 @@ def test_an_undo_counts_once_and_its_target_cannot_be_undone_twice():
         commit(after, again)
     with pytest.raises(Refused, match="already undone"):
         undo_last(after)
+
+
+def test_a_player_below_zero_whose_transaction_nets_nothing_is_not_refused():
+    game = game_with(alice=-500)
+    tx = game.numbered(Transaction("swap", (Posting(ALICE, BOB, 100, "pay"), Posting(BOB, ALICE, 100, "pay"))))
+    assert commit(game, tx).balance(ALICE) == -500
+
+
+def test_only_a_bankruptcy_is_counted_as_one():
+    game = game_with()
+    after = commit(game, payment(game, 1))
+    assert after.bankruptcies == frozenset() and after.undone == frozenset()
+    broke = commit(after, after.numbered(Transaction("bankruptcy", (Posting(ALICE, BOB, 1, "pay"),))))
+    assert broke.bankruptcies == {2}
+
+
+def test_money_paid_moves_from_the_payer_to_the_payee_only():
+    game = game_with(alice=1_000, bob=2_000)
+    after = commit(game, payment(game, 300))
+    assert dict(after.balances) == {ALICE: 700, BOB: 2_300}
+    back = commit(after, payment(after, 300, payer=BOB, payee=ALICE))
+    assert dict(back.balances) == {ALICE: 1_000, BOB: 2_000} and back.transactions == 2
