@@ -262,7 +262,8 @@ def pytest_unconfigure(config):
 
 def _pytest(args: list[str], env: dict[str, str], timeout: float | None) -> subprocess.CompletedProcess | None:
     base = [sys.executable, "-m", "pytest", "-q", "-p", "no:randomly", "-p", "no:cacheprovider",
-            "-p", "mutation", "-o", "addopts=", "--no-header", "--tb=no"]
+            "-p", "mutation", "-o", "addopts=", "--no-header", "--tb=no",
+            "--ignore=tests/edges/test_mutation_sample.py"]  # the test that runs this tool: not again in its children
     env = dict(env, PYTHONPATH=os.pathsep.join([str(ROOT / "benchmarks"), env.get("PYTHONPATH", "")]),
                PYTHONDONTWRITEBYTECODE="1")
     try:
