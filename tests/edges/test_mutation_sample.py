@@ -25,7 +25,11 @@ SAMPLE_TESTS = ["tests/edges", "tests/rules/test_money.py", "tests/rules/test_ru
 def _mutation():
     spec = importlib.util.spec_from_file_location("mutation_tool", SCRIPT)
     module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    try:
+        spec.loader.exec_module(module)
+    finally:
+        del sys.modules[spec.name]
     return module
 
 
