@@ -162,3 +162,9 @@ def test_mortgaging_and_lifting_move_the_mortgage_and_its_interest(table):
         after.deal(mortgage, player=ALICE, slug="boardwalk")
     with refused("Not mortgaged"):
         table.deal(lift_mortgage, player=ALICE, slug="boardwalk")
+
+
+def test_a_house_shortage_with_the_bank_s_last_house_and_with_none(table):
+    house_shortage(shortage_table(table, 1))  # one house for 14 wanted: auctioned
+    with refused("Bank has no houses"):
+        house_shortage(shortage_table(table, 0))
