@@ -168,3 +168,9 @@ def test_a_house_shortage_with_the_bank_s_last_house_and_with_none(table):
     house_shortage(shortage_table(table, 1))  # one house for 14 wanted: auctioned
     with refused("Bank has no houses"):
         house_shortage(shortage_table(table, 0))
+
+
+def test_a_street_its_owner_may_not_build_on_wants_no_house(table):
+    table = shortage_table(table, 14).hand(BOB, "baltic-avenue")  # Bob lacks Mediterranean: no house there
+    with refused("No house shortage"):
+        house_shortage(table)
