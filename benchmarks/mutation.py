@@ -242,7 +242,9 @@ if os.environ.get(MUTANT_ENV):
 elif os.environ.get(COVER_ENV):
     import coverage
 
-    _COVERAGE = coverage.Coverage(data_file=os.environ[COVER_ENV], include=[str(ROOT / m) for m in TARGETS])
+    # config_file=False: pyproject's [tool.coverage] (parallel data files, subprocesses) is the suite's --cov, not this
+    _COVERAGE = coverage.Coverage(data_file=os.environ[COVER_ENV], config_file=False,
+                                  include=[str(ROOT / m) for m in TARGETS])
     _COVERAGE.start()
 
 
