@@ -174,3 +174,38 @@ def test_a_street_its_owner_may_not_build_on_wants_no_house(table):
     table = shortage_table(table, 14).hand(BOB, "baltic-avenue")  # Bob lacks Mediterranean: no house there
     with refused("No house shortage"):
         house_shortage(table)
+
+
+def test_a_lot_s_next_building_decides_which_auction_it_may_open(table):
+    from banker.rules.buildings import next_is_hotel, require_hotel_lot, require_house_lot
+
+    ready = with_buildings(table, ALICE, park_place=4, boardwalk=4)
+    assert next_is_hotel(ready, player=ALICE, slug="boardwalk") is True
+    require_hotel_lot(ready, player=ALICE, slug="boardwalk")
+    with refused("Next is the hotel"):
+        require_house_lot(ready, player=ALICE, slug="boardwalk")
+    built = with_buildings(table, ALICE, park_place=3, boardwalk=3)
+    assert next_is_hotel(built, player=ALICE, slug="boardwalk") is False
+    with refused("Next is a house"):
+        require_hotel_lot(built, player=ALICE, slug="boardwalk")
+    with refused("Already a hotel"):
+        next_is_hotel(with_buildings(table, ALICE, park_place=HOTEL, boardwalk=HOTEL), player=ALICE, slug="boardwalk")
+
+
+def test_a_builder_s_hotel_lot_wants_no_more_houses(table):
+    """Alice's dark blues have hotels (wanting nothing), her greens and Bob's oranges are bare: 24 houses wanted."""
+    table = with_buildings(table, ALICE, park_place=HOTEL, boardwalk=HOTEL)
+    table = table.hand(ALICE, "pacific-avenue", "north-carolina-avenue", "pennsylvania-avenue")
+    table = table.hand(BOB, "st-james-place", "tennessee-avenue", "new-york-avenue")
+    with refused("No house shortage"):
+        house_shortage(stock(table, houses=24))
+    house_shortage(stock(table, houses=23))
+
+
+def test_selling_down_returns_houses_to_an_empty_bank(table):
+    table = stock(with_buildings(table, ALICE, park_place=3, boardwalk=3), houses=6)
+    assert table.estate.houses_in_bank == 0
+    after = table.play(sell_down, player=ALICE, group="dark-blue", houses=1)
+    assert after.estate.houses_in_bank == 4 and after.estate.houses("boardwalk") == 1
+    with pytest.raises(AmountError, match="Houses 0-4"):
+        table.deal(sell_down, player=ALICE, group="dark-blue", houses=-1)
