@@ -48,3 +48,20 @@ def test_a_torn_write_keeps_a_prefix_of_its_sectors(tmp_path):
     big = ops[1].__class__("write", ops[1].inode, offset=0, data=b"x" * 1500)
     state = disk.state([ops[0], big], torn=2)
     assert state[f"{root}/.k.tmp"] == b"x" * 1024
+
+
+def test_a_close_cut_by_another_thread_s_open_of_the_same_number_keeps_the_new_file(tmp_path):
+    """strace -f logs a close that another thread's open overtakes: the number is the new file's at once."""
+    from tests.crash.trace import Parser
+
+    root = str(tmp_path)
+    parser = Parser(root=root, names={}, dirs={root}, sizes={})
+    hexed = "".join(f"\\x{b:02x}" for b in f"{root}/b".encode())
+    data = "".join(f"\\x{b:02x}" for b in b'{"seq": 1}')
+    for line in ("101 close(5</x/a> <unfinished ...>",
+                 f'102 openat(AT_FDCWD</x>, "{hexed}", O_WRONLY|O_CREAT|O_EXCL, 0600) = 5</x/b>',
+                 "101 <... close resumed>) = 0",
+                 f'102 write(5</x/b>, "{data}", 10) = 10'):
+        parser.line(line)
+    writes = [op for op in parser.ops if op.kind == "write"]
+    assert len(writes) == 1 and writes[0].data == b'{"seq": 1}'

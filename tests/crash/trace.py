@@ -81,9 +81,14 @@ class Parser:
         pid, _, rest = raw.partition(" ")
         if rest.endswith("<unfinished ...>"):
             self.pending[pid] = rest[: -len("<unfinished ...>")]
+            if rest.startswith("close("):  # the descriptor is gone as the call begins: another thread may be
+                self.on_close(rest[len("close("):], 0)  # given its number before this line's end is logged
             return
         if rest.startswith("<... "):
-            rest = self.pending.pop(pid, "") + rest.split(" resumed>", 1)[1]
+            begun = self.pending.pop(pid, "")
+            if begun.startswith("close("):
+                return  # done as it began (above): its end must not take the number from whoever has it now
+            rest = begun + rest.split(" resumed>", 1)[1]
         found = LINE.match(f"{pid} {rest.strip()}")
         if found is None or int(found.group(4)) < 0:
             return
@@ -159,10 +164,26 @@ class Parser:
         if isinstance(opened, _Open):
             opened.offset = result
 
-    def _write(self, fd: int, data: bytes, offset: int | None) -> None:
+    def opened(self, args: str) -> _Open | str | None:
+        """What the call's descriptor is open on: the parser's own record, checked against the path strace -y
+        prints beside it (another thread may have closed and reused the number between two lines of the log)."""
+        fd = self.fd(args)
+        known = self.fds.get(fd)
+        shown = re.match(r"\s*\d+<((?:\\x[0-9a-f]{2})*)>", args)
+        if shown is None:
+            return known
+        path = self.path(f'"{shown.group(1)}"')
+        inode = self.names.get(path)
+        if inode is not None and not (isinstance(known, _Open) and known.inode == inode):
+            known = self.fds[fd] = _Open(inode)
+        elif inode is None and path in self.dirs and known != path:
+            known = self.fds[fd] = path
+        return known
+
+    def _write(self, fd: int, data: bytes, offset: int | None, args: str | None = None) -> None:
         if fd == 1:
             self.ops.append(Op("stdout", data=data))
-        opened = self.fds.get(fd)
+        opened = self.fds.get(fd) if args is None else self.opened(args)
         if not isinstance(opened, _Open):
             return
         at = offset if offset is not None else (self.sizes[opened.inode] if opened.append else opened.offset)
@@ -172,17 +193,17 @@ class Parser:
             opened.offset = at + len(data)
 
     def on_write(self, args: str, result: int) -> None:
-        self._write(self.fd(args), unhex(STRING.findall(args)[0])[:result], None)
+        self._write(self.fd(args), unhex(STRING.findall(args)[0])[:result], None, args)
 
     def on_pwrite(self, args: str, result: int) -> None:
-        self._write(self.fd(args), unhex(STRING.findall(args)[0])[:result], int(args.rsplit(",", 1)[1]))
+        self._write(self.fd(args), unhex(STRING.findall(args)[0])[:result], int(args.rsplit(",", 1)[1]), args)
 
     def on_writev(self, args: str, result: int) -> None:
-        self._write(self.fd(args), b"".join(unhex(s) for s in STRING.findall(args))[:result], None)
+        self._write(self.fd(args), b"".join(unhex(s) for s in STRING.findall(args))[:result], None, args)
 
     def on_pwritev(self, args: str, result: int) -> None:
         offset = int(args.split("]", 1)[1].split(",")[2])
-        self._write(self.fd(args), b"".join(unhex(s) for s in STRING.findall(args))[:result], offset)
+        self._write(self.fd(args), b"".join(unhex(s) for s in STRING.findall(args))[:result], offset, args)
 
     on_pwritev2 = on_pwritev
 
@@ -201,7 +222,7 @@ class Parser:
             self.sizes[self.names[path]] = size
 
     def on_fsync(self, args: str, result: int) -> None:
-        opened = self.fds.get(self.fd(args))
+        opened = self.opened(args)
         if isinstance(opened, _Open):
             self.ops.append(Op("sync", opened.inode))
         elif isinstance(opened, str):
