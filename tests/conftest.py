@@ -99,3 +99,16 @@ def pytest_terminal_summary(terminalreporter, config):
     if seed is not None and getattr(config.option, "randomly_reorganize", True):
         terminalreporter.write_line(f"tests ran in a random order, seed {seed}: replay it with "
                                     f"'python -m pytest --randomly-seed={seed}'")
+
+
+@pytest.fixture
+def stick(tmp_path, monkeypatch):
+    """A USB stick's folder, ``[backups] second_folder``: on a device of its own, as the store requires of it."""
+    import store.backup_schedule as schedule
+
+    folder = tmp_path / "media" / "stick"
+    folder.mkdir(parents=True)
+    ours = str(folder)
+    real = schedule.device_of
+    monkeypatch.setattr(schedule, "device_of", lambda path: -1 if str(path).startswith(ours) else real(path))
+    return folder

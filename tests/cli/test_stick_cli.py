@@ -5,20 +5,9 @@ import os
 
 import pytest
 
-import store.backup_schedule as schedule
 import store.backups as backups_module
 from store import list_backups
 from tests.cli.support import a_ledger, banker
-
-
-@pytest.fixture
-def stick(tmp_path, monkeypatch):
-    folder = tmp_path / "media" / "stick"
-    folder.mkdir(parents=True)
-    ours = str(folder)
-    real = schedule.device_of
-    monkeypatch.setattr(schedule, "device_of", lambda path: -1 if str(path).startswith(ours) else real(path))
-    return folder
 
 
 def config(tmp_path, folder):

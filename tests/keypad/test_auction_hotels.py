@@ -4,6 +4,7 @@ who may build one, the winner's lot; the hotel sends the lot's houses back to th
 import pytest
 
 from tests.conftest import Table
+from tests.keypad import test_auction_houses as houses
 from tests.keypad.test_auction import bid, lives, transactions  # noqa: F401  (the deed auction's own helpers)
 
 ALICE_LOTS = ("01", "03", "06", "08", "09", "11", "13", "14", "16", "18", "19")
@@ -41,11 +42,8 @@ def table(ledger) -> Table:
 
 
 def open_auction(table, owner="Bob", square="21"):
-    table.insert("right", owner)
-    table.type(f"FN {square[0]} {square[1]} 4")
-    assert table.screen_lines()[-1] == "GO: timed auction"
-    table.press("GO")
-    table.remove("right")
+    """``4 GO`` on Bob's Kentucky Avenue, as for a house (test_auction_houses.open_auction)."""
+    houses.open_auction(table, owner, square)
 
 
 def test_4_go_on_a_lot_ready_for_its_hotel_opens_the_hotel_auction(table):

@@ -77,7 +77,7 @@ def test_a_key_of_the_wrong_length_or_a_different_one_is_never_kept(ring):
     assert ring.key(LEDGER) == key
 
 
-def test_a_keys_folder_that_cannot_be_made_is_named_by_each_write(blocked):
+def test_a_keys_folder_that_cannot_be_made_is_named_by_each_write(blocked, tmp_path):
     where = str(blocked.folder)
     with pytest.raises(LedgerError, match=f"cannot keep the ledger's key in {where}"):
         blocked.new_key(LEDGER)
@@ -86,7 +86,7 @@ def test_a_keys_folder_that_cannot_be_made_is_named_by_each_write(blocked):
     with pytest.raises(LedgerError, match=f"cannot keep the banker's PIN beside the anchor in {where}"):
         blocked.keep_authority(LEDGER, None, ())
     with pytest.raises(LedgerError, match=f"cannot note the ledger in {where}/ledgers.json"):
-        blocked.register("/tmp/l.db", LEDGER)
+        blocked.register(str(tmp_path / "l.db"), LEDGER)
     with pytest.raises(LedgerError, match=f"cannot keep the ledger's key in {where}"):
         blocked.commit_staged(LEDGER)
 
@@ -125,10 +125,10 @@ def test_a_damaged_anchor_reads_as_damaged(ring, data):
 
 
 @pytest.mark.parametrize("text, why", [("{broken", "is damaged \\("), ("[1]", "is damaged;")])
-def test_a_damaged_list_of_ledgers_is_named_with_what_to_do(ring, text, why):
+def test_a_damaged_list_of_ledgers_is_named_with_what_to_do(ring, text, why, tmp_path):
     path = write(ring, "ledgers.json", text.encode())
     with pytest.raises(LedgerError, match=f"the list of known ledgers {path} {why}.*move it aside"):
-        ring.registered("/tmp/l.db")
+        ring.registered(str(tmp_path / "l.db"))
 
 
 def test_the_list_of_ledgers_passes_over_entries_that_are_not_ids(ring, tmp_path):

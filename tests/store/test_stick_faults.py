@@ -18,15 +18,10 @@ from store.backup_schedule import FAILING, FULL, MISSING, READ_ONLY, Backups, St
 
 
 @pytest.fixture
-def stick(tmp_path, monkeypatch):
-    """A USB stick's folder (on a device of its own), holding a file of someone else's."""
-    folder = tmp_path / "stick" / "banker"
-    folder.mkdir(parents=True)
-    (folder / "holiday.jpg").write_bytes(b"\xff\xd8 a photo")
-    ours = str(folder)
-    real = schedule.device_of
-    monkeypatch.setattr(schedule, "device_of", lambda path: -1 if str(path).startswith(ours) else real(path))
-    return folder
+def stick(stick):
+    """The stick (tests/conftest.py) holding a file of someone else's."""
+    (stick / "holiday.jpg").write_bytes(b"\xff\xd8 a photo")
+    return stick
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ import errno
 import os
 import pathlib
 
-import pytest
 
 import store.backup_schedule as schedule
 import store.backups as backups_module
@@ -14,16 +13,6 @@ from runtime.ledger import SqliteLedger
 from store.backup_schedule import Backups
 
 STAMP = "20260101-000000-000000001"
-
-
-@pytest.fixture
-def stick(tmp_path, monkeypatch):
-    folder = tmp_path / "stick" / "banker"
-    folder.mkdir(parents=True)
-    ours = str(folder)
-    real = schedule.device_of
-    monkeypatch.setattr(schedule, "device_of", lambda path: -1 if str(path).startswith(ours) else real(path))
-    return folder
 
 
 def _left(path, *, old=True):

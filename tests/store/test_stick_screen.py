@@ -7,7 +7,6 @@ import os
 import pytest
 
 import banker.unit.views
-import store.backup_schedule as schedule
 import store.backups as backups_module
 from banker.text.i18n import LANGUAGES, LINE_WIDTH, localized
 from banker.unit.views import backup_stick
@@ -32,16 +31,6 @@ def test_each_cause_has_its_own_lines_in_each_language_and_each_fits_the_panel(c
         assert (tuple(lines) == tuple(english)) == (code == "en"), (code, lines)
         if code == "en":
             assert lines[0] == TITLES[cause]
-
-
-@pytest.fixture
-def stick(tmp_path, monkeypatch):
-    folder = tmp_path / "stick" / "banker"
-    folder.mkdir(parents=True)
-    ours = str(folder)
-    real = schedule.device_of
-    monkeypatch.setattr(schedule, "device_of", lambda path: -1 if str(path).startswith(ours) else real(path))
-    return folder
 
 
 @pytest.mark.parametrize("number, cause", [(errno.ENOSPC, "full"), (errno.EROFS, "read-only"), (errno.EIO, "failing")])

@@ -8,7 +8,6 @@ import os
 
 import pytest
 
-import store.backup_schedule as schedule
 import store.backups as backups_module
 from banker.script import run as script_run
 from banker.script import syntax as script
@@ -21,16 +20,6 @@ from web.screenshots import wait_for_state
 from web.source import FileSource
 from web.texts import STICK_TEXTS
 from tests.web.support import until
-
-
-@pytest.fixture
-def stick(tmp_path, monkeypatch):
-    folder = tmp_path / "media" / "stick"
-    folder.mkdir(parents=True)
-    ours = str(folder)
-    real = schedule.device_of
-    monkeypatch.setattr(schedule, "device_of", lambda path: -1 if str(path).startswith(ours) else real(path))
-    return folder
 
 
 def banner(driver):
