@@ -65,3 +65,22 @@ def test_a_close_cut_by_another_thread_s_open_of_the_same_number_keeps_the_new_f
         parser.line(line)
     writes = [op for op in parser.ops if op.kind == "write"]
     assert len(writes) == 1 and writes[0].data == b'{"seq": 1}'
+
+
+def test_a_call_another_thread_interrupts_is_kept_whatever_the_width_of_its_pid(tmp_path):
+    """strace pads a pid to five columns ("3233  write(..."): a write split by another thread's call into
+    '<unfinished ...>' and '<... write resumed>' is still the write, and the file holds its bytes."""
+    root = str(tmp_path)
+    target = "".join(f"\\x{b:02x}" for b in f"{root}/a".encode())
+    data = "".join(f"\\x{b:02x}" for b in b'{"seq": 2}')
+    for pid in ("3233 ", "12345"):
+        parser = Parser(root=root, names={}, dirs={root}, sizes={})
+        for line in (f'{pid} openat(AT_FDCWD</x>, "{target}", O_WRONLY|O_CREAT|O_EXCL, 0600) = 7</x/a>',
+                     f'{pid} write(7<{target}>, "{data}", 10 <unfinished ...>',
+                     '3234  mkdir("' + "".join(f"\\x{b:02x}" for b in b"/elsewhere") + '", 0700 <unfinished ...>',
+                     f"{pid} <... write resumed>)              = 10",
+                     f"{pid} fsync(7<{target}> <unfinished ...>",
+                     "3234  <... mkdir resumed>)              = 0",
+                     f"{pid} <... fsync resumed>)              = 0"):
+            parser.line(line)
+        assert [(op.kind, op.data) for op in parser.ops] == [("create", b""), ("write", b'{"seq": 2}'), ("sync", b"")]

@@ -79,6 +79,7 @@ class Parser:
     def line(self, raw: str) -> None:
         raw = raw.rstrip("\n")
         pid, _, rest = raw.partition(" ")
+        rest = rest.lstrip()  # strace pads a pid to five columns: "3233  write(...", "12345 write(..."
         if rest.endswith("<unfinished ...>"):
             self.pending[pid] = rest[: -len("<unfinished ...>")]
             if rest.startswith("close("):  # the descriptor is gone as the call begins: another thread may be
