@@ -8,8 +8,8 @@ function checks what it can decide alone and raises
 
 from __future__ import annotations
 
-from dataclasses import replace
 
+from banker.frozen import replace
 from banker.rules.deeds import UnknownDeed
 from banker.text.i18n import ENGLISH, Tr, _
 from banker.errors import Refused

@@ -16,10 +16,10 @@ value itself is :mod:`banker.fold.state`'s; the rest of the project imports
 
 from __future__ import annotations
 
-from dataclasses import replace
 from types import MappingProxyType
 from collections.abc import Iterable, Mapping
 
+from banker.frozen import replace
 from banker.rules.deeds import Edition, UnknownDeed
 from banker.errors import InsufficientFunds, Refused
 from banker.money import format_amount

@@ -18,10 +18,10 @@ start (:func:`worth_trail`) or carried on from a snapshot's
 
 from __future__ import annotations
 
-from dataclasses import replace
 from types import MappingProxyType
 from collections.abc import Callable, Iterable, Mapping
 
+from banker.frozen import replace
 from banker.rules.deeds import Edition
 from banker.errors import Refused
 from banker.fold.game import Game, apply

@@ -7,9 +7,9 @@ game's value (:mod:`banker.fold.state`), never the fold that imports them.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from banker.frozen import replace
 from banker.text.i18n import _
 from banker.errors import Refused
 from banker.journal.records import POT, SUMS, GameSettings, PlayClock

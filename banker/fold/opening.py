@@ -27,10 +27,11 @@ game's start when the game is short.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Protocol
 from collections.abc import Iterator, Mapping
 
+from banker.frozen import replace
 from banker.errors import LedgerError, Refused
 from banker.fold.game import Game, from_snapshot, replay
 from banker.fold.history import follow_trail, worth_trail

@@ -9,10 +9,11 @@ here: the fold imports them, and none of them imports the fold back.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from types import MappingProxyType
 from collections.abc import Mapping
 
+from banker.frozen import replace
 from banker.rules.deeds import Edition
 from banker.errors import Refused
 from banker.journal.records import BANK, POT, Card, Checkpoint, GameSettings, Snapshot, Transaction

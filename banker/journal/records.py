@@ -16,9 +16,10 @@ added later reads older rows); one marked :data:`WHEN_SET` is left out while it 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from collections.abc import Iterable, Mapping
+from banker.frozen import replace
 from banker.journal.estate_records import (EstateChange, HousesChange, JailCardChange, MortgageChange, OwnerChange,  # noqa: F401
                              RetiredChange)
 from banker.journal.key_records import JournalAccepted, KeyAdopted, KeyShown

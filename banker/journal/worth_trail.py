@@ -17,7 +17,9 @@ trail a fold from the game's start gives (:mod:`banker.fold.history` builds both
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
+
+from banker.frozen import replace
 
 #: Points a trail keeps at most (besides the newest): the table page's chart shows about this many.
 TRAIL_POINTS = 200

@@ -18,11 +18,12 @@ minus what stands on the board.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING
 from collections.abc import Iterable, Mapping
 
+from banker.frozen import replace
 from banker.errors import Refused
 from banker.journal.records import EstateChange, HousesChange, JailCardChange, MortgageChange, OwnerChange, RetiredChange
 

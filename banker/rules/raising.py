@@ -25,9 +25,10 @@ rules will do. Pure: nothing here is committed.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from collections.abc import Mapping
 
+from banker.frozen import replace
 from banker.text.i18n import _
 from banker.rules.deeds import Deed, Edition
 from banker.errors import Refused

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+from banker.frozen import replace
 from banker.unit.entry import AmountEntry
 from banker.unit.events import Reader
 from banker.unit.screen import Screen

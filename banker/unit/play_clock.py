@@ -14,8 +14,9 @@ with the unit off is not play.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+from banker.frozen import replace
 from banker.fold.game import Game
 from banker.text.i18n import _
 from banker.unit.panel import Panel

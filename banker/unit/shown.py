@@ -8,8 +8,8 @@ page shows of a flow that runs on time.
 
 from __future__ import annotations
 
-from dataclasses import replace
 
+from banker.frozen import replace
 from banker.fold.game import Game
 from banker.text.i18n import ENGLISH, Tr, localized
 from banker.unit import views

@@ -23,11 +23,11 @@ shows NOT SAVED here, in one place.
 
 from __future__ import annotations
 
-from dataclasses import replace
 from functools import partial
 from typing import Any
 from collections.abc import Callable
 
+from banker.frozen import replace
 from banker.unit import flows, views, voice
 from banker.fold.acts import new_game
 from banker.fold.authority import requires_pin

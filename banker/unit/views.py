@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import ipaddress
-from dataclasses import replace
 from urllib.parse import urlsplit
 
+from banker.frozen import replace
 from banker.text.i18n import N_, Text, _, _n, cut, joined, one_line
 from banker.journal.records import Card
 from banker.money import format_amount, format_signed

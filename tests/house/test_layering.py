@@ -104,7 +104,7 @@ def test_the_web_never_imports_the_simulators_or_the_drivers():
 
 #: The core's rooms, lowest first (docs/architecture.md); a room imports only those before it. ``audit`` and ``unit``
 #: stand side by side and never import each other; ``ports`` names the devices and the store over all of them.
-CORE_LAYERS = (("errors",), ("text",), ("money",), ("journal",), ("rules",), ("fold",), ("audit", "unit"),
+CORE_LAYERS = (("errors", "frozen"), ("text",), ("money",), ("journal",), ("rules",), ("fold",), ("audit", "unit"),
                ("script",), ("ports",))
 
 

@@ -21,8 +21,9 @@ While it runs the table page sees it through :meth:`Auction.live`
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+from banker.frozen import replace
 from banker.text.i18n import _, joined
 from banker.unit import views
 from banker.unit.entry import AmountEntry

@@ -17,8 +17,9 @@ written. docs/keypad.md, "Auctions".
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+from banker.frozen import replace
 from banker.text.i18n import _
 from banker.unit import views
 from banker.errors import Refused

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from collections.abc import Callable
 
+from banker.frozen import replace
 from banker.text.i18n import _
 from banker.unit import views
 from banker.unit.entry import AmountEntry

@@ -9,8 +9,9 @@ there.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+from banker.frozen import replace
 from banker.unit import views
 from banker.text.i18n import _
 from banker.fold.acts import deed_tag

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+from banker.frozen import replace
 from banker.text.i18n import _, _n
 from banker.unit import views
 from banker.fold.acts import new_game

@@ -14,8 +14,9 @@ And the pot during play (``FN GO`` with a card): :func:`take_pot` on the
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+from banker.frozen import replace
 from banker.unit import views
 from banker.text.i18n import N_, _
 from banker.unit.entry import AmountEntry

@@ -14,8 +14,9 @@ which this screen shows at once. docs/keypad.md, "The table page".
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+from banker.frozen import replace
 from banker.text.i18n import _
 from banker.unit import views
 from banker.unit.events import Key, RenewWebToken

@@ -10,8 +10,9 @@ from the unit's state. docs/keypad.md, "Moving to another machine".
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
+from banker.frozen import replace
 from banker.text.i18n import _
 from banker.unit import views
 from banker.unit.events import Key, RevealKey

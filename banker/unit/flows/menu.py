@@ -18,8 +18,9 @@ import it: a mode returns ``MENU`` and the step opens this menu.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+from banker.frozen import replace
 from banker.text.i18n import _
 from banker.unit import views
 from banker.unit.events import DIGITS, Key, ReadBalances

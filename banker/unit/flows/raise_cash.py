@@ -16,8 +16,9 @@ owing the payment's payee (a player, or the bank).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+from banker.frozen import replace
 from banker.text.i18n import _
 from banker.unit import views
 from banker.errors import InsufficientFunds, Refused

@@ -23,8 +23,9 @@ lay); the players are those whose cards lay on the readers at ``FN GO 7``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+from banker.frozen import replace
 from banker.unit import views
 from banker.text.i18n import _, _n, spread
 from banker.unit.entry import AmountEntry

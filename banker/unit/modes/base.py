@@ -12,11 +12,12 @@ the record leads to, so a screen never reports what would not fit.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 from collections.abc import Callable
 
+from banker.frozen import replace
 from banker.text.i18n import ENGLISH, Tr, _
 from banker.unit import views
 from banker.fold.authority import Grant

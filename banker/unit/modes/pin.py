@@ -11,8 +11,9 @@ first (:func:`ask_pin`); a refused PIN comes back as
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
+from banker.frozen import replace
 from banker.text.i18n import _
 from banker.unit import views
 from banker.fold.authority import Grant, hash_pin

@@ -11,8 +11,9 @@ commits a transaction here (:func:`with_sums`), one place for every flow.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
+from banker.frozen import replace
 from banker.text.i18n import _
 from banker.unit import views
 from banker.unit.entry import AmountEntry
