@@ -65,6 +65,7 @@ class ModelledFsync:
         self.seconds, self.spread = seconds, spread
         self.rng = random.Random(seed)
         self.appends = 0
+        self.slept = 0.0  # every modelled fsync's seconds so far (a spread draws each one)
         store = ledger.store
         real = store.append
 
@@ -72,6 +73,7 @@ class ModelledFsync:
             stored = real(record)
             self.appends += 1
             wait = self.draw()
+            self.slept += wait
             if wait:
                 time.sleep(wait)
             return stored
@@ -176,7 +178,7 @@ def trial(unit: Unit, fsync: ModelledFsync, rng: random.Random, before_m=None) -
     before = unit.ledger.game().last
     bus = unit.hw.oled
     bus.reset_counters()
-    appends = fsync.appends
+    slept = fsync.slept
     written = common.written_bytes()
     unit.scan()                     # an idle scan: the scan cycle is the interval and its CPU at Zero 2 speed
     cycle = unit.scan_interval + zero2(unit.scan_cpu)
@@ -207,7 +209,7 @@ def trial(unit: Unit, fsync: ModelledFsync, rng: random.Random, before_m=None) -
     assert frame.wire_bytes > 0, "no frame after the commit"
     unit.hw.matrix.release("M")
     unit.scan_until_event()
-    fsyncs = (fsync.appends - appends) * fsync.seconds
+    fsyncs = fsync.slept - slept  # what was drawn for this commit's appends (a spread's draws, not its 0)
     return {"wait": waited, "scans": scans_before, "cpu": cpu, "fsync": fsyncs, "i2c": frame.i2c_seconds(), "wall": wall,
             "io_here": max(0.0, wall - cpu - scans_before - fsyncs), "written": written}
 
