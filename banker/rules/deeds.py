@@ -20,6 +20,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass, field
 from typing import Any, Literal
+from collections.abc import Iterable
 
 from banker.errors import BankerError, ConfigError
 from banker.text.words import did_you_mean
@@ -100,6 +101,11 @@ class Edition:
         except KeyError:
             raise UnknownDeed(f"No deed {slug!r}{did_you_mean(slug, self._by_slug)}") from None
 
+    def in_board_order(self, slugs: Iterable[str]) -> tuple[Deed, ...]:
+        """The deeds of ``slugs`` in board order; a slug of no deed of this board is left out."""
+        found = [deed for deed in map(self._by_slug.get, slugs) if deed is not None]
+        return tuple(sorted(found, key=_position)) if len(found) > 1 else tuple(found)
+
     def at(self, position: int) -> Deed:
         """The deed on board position ``position`` (1-39); :class:`UnknownDeed` on other squares."""
         try:
@@ -122,6 +128,10 @@ class Edition:
     def groups(self) -> tuple[str, ...]:
         """The group names in board order."""
         return tuple(self._groups)
+
+
+def _position(deed: Deed) -> int:
+    return deed.position
 
 
 def parse_edition(text: str) -> Edition:

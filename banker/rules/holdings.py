@@ -30,8 +30,8 @@ def group_has_mortgage(edition: Edition, estate: Estate, group: str) -> bool:
 
 
 def owned_deeds(edition: Edition, estate: Estate, player: int) -> tuple[Deed, ...]:
-    """The player's deeds in board order."""
-    return tuple(d for d in edition.deeds if estate.owner(d.slug) == player)
+    """The player's deeds in board order (the sold deeds looked through, not the board's)."""
+    return edition.in_board_order(slug for slug, owner in estate.owners.items() if owner == player)
 
 
 def step(houses: int, rules: RuleSettings) -> int:
