@@ -108,16 +108,24 @@ def follow_trail(trail: WorthTrail | None, game: Game, records: Iterable[Record]
     is folded afresh, :func:`worth_trail`). :class:`banker.errors.Refused` if a record does not fold."""
     for record in records:
         after = apply(game, record)
-        if isinstance(record, NewGame):
-            trail = worth_trail(after, record.openings)
-        elif after.id != game.id or isinstance(record, GameRestored):
-            trail = None
-        elif trail is not None and not trail.broken and trail.game == after.id:
-            new = [tx for tx in transactions_in(record) if tx.game == after.id and (tx.id or 0) > trail.last_tx]
-            if new:
-                trail = trail.added(worth_point(after, new[-1].id))
+        trail = carry_trail(trail, game, after, record)
         game = after
     return game, trail
+
+
+def carry_trail(trail: WorthTrail | None, before: Game, after: Game, record: Record) -> WorthTrail | None:
+    """``trail`` (the current game's, as of ``before``) carried over ``record``, which folds ``before`` into
+    ``after``: one step of :func:`follow_trail`, for a writer that folds each record as it commits it (the
+    snapshot then takes the trail as it stands, never folding the records since the last one again)."""
+    if isinstance(record, NewGame):
+        return worth_trail(after, record.openings)
+    if after.id != before.id or isinstance(record, GameRestored):
+        return None
+    if trail is not None and not trail.broken and trail.game == after.id:
+        new = [tx for tx in transactions_in(record) if tx.game == after.id and (tx.id or 0) > trail.last_tx]
+        if new:
+            return trail.added(worth_point(after, new[-1].id))
+    return trail
 
 
 def _card_id(card) -> int:
