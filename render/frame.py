@@ -58,13 +58,21 @@ def drawable(text: str) -> str:
     return "".join(out)
 
 
-@lru_cache(maxsize=256)
-def _big_text(text: str) -> Image.Image:
-    """``text`` in the bitmap font scaled up by whole pixels (crisp, never smoothed)."""
+@lru_cache(maxsize=512)
+def _text(text: str) -> Image.Image:
+    """``text`` in the bitmap font, as a mask to paste: a line drawn once is pasted from here after (a frame
+    has five or six lines, most of them the same as the frame before's)."""
     width = max(1, int(font().getlength(text)))
     small = Image.new("1", (width, 11), 0)
     ImageDraw.Draw(small).text((0, 0), text, font=font(), fill=1)
-    return small.resize((width * BIG_SCALE, 11 * BIG_SCALE), Image.NEAREST)
+    return small
+
+
+@lru_cache(maxsize=256)
+def _big_text(text: str) -> Image.Image:
+    """``text`` in the bitmap font scaled up by whole pixels (crisp, never smoothed)."""
+    small = _text(text)
+    return small.resize((small.width * BIG_SCALE, 11 * BIG_SCALE), Image.NEAREST)
 
 
 def _draw_status(draw: ImageDraw.ImageDraw, screen: Screen) -> None:
@@ -167,8 +175,10 @@ def _draw_line(draw: ImageDraw.ImageDraw, image: Image.Image | None, placed: Pla
     if placed.kind == "money":
         x, y, money = large.money_at(placed.text, placed.y, placed.rows, WIDTH)
         image.paste(ink, (x, y), money)
-    elif placed.scale == 1:
+    elif placed.scale == 1 and image is None:
         draw.text((placed.x, placed.y), placed.text, font=font(), fill=ink)
+    elif placed.scale == 1:
+        image.paste(ink, (placed.x, placed.y), _text(placed.text))
     else:
         image.paste(ink, (placed.x, placed.y), _big_text(placed.text))
 
