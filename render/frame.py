@@ -75,7 +75,12 @@ def _big_text(text: str) -> Image.Image:
     return small.resize((small.width * BIG_SCALE, 11 * BIG_SCALE), Image.NEAREST)
 
 
-def _draw_status(draw: ImageDraw.ImageDraw, screen: Screen) -> None:
+def _draw_status(draw: ImageDraw.ImageDraw, screen: Screen, image: Image.Image | None = None) -> None:
+    """The status bar: the readers' boxes (filled while a card lies there), the volume's bars, the rule below.
+    Pasted whole from :func:`_status_bar` where the frame's image is at hand."""
+    if image is not None:
+        image.paste(1, (0, 0), _status_bar(bool(screen.left), bool(screen.right), screen.volume))
+        return
     for x, sign, occupied in ((0, "+", screen.left), (14, "-", screen.right)):
         if occupied:
             draw.rectangle((x, 0, x + 11, STATUS_HEIGHT - 1), outline=1, fill=1)
@@ -91,6 +96,14 @@ def _draw_status(draw: ImageDraw.ImageDraw, screen: Screen) -> None:
         else:
             draw.line((left, STATUS_HEIGHT - 1, left + 3, STATUS_HEIGHT - 1), fill=1)
     draw.line((0, STATUS_HEIGHT + 1, WIDTH - 1, STATUS_HEIGHT + 1), fill=1)
+
+
+@lru_cache(maxsize=32)
+def _status_bar(left: bool, right: bool, volume: int) -> Image.Image:
+    """The status bar drawn once for each state of the readers and the volume, as a mask to paste."""
+    bar = Image.new("1", (WIDTH, STATUS_HEIGHT + 2), 0)
+    _draw_status(ImageDraw.Draw(bar), Screen(lines=(), left=left, right=right, volume=volume))
+    return bar
 
 
 PROGRESS_HEIGHT = 4
@@ -129,7 +142,7 @@ def _draw_progress(draw: ImageDraw.ImageDraw, progress: float) -> None:
         draw.rectangle((1, top + 1, filled, HEIGHT - 2), fill=1)
 
 
-def _draw_surround(draw: ImageDraw.ImageDraw, screen: Screen, plan) -> int:
+def _draw_surround(draw: ImageDraw.ImageDraw, screen: Screen, plan, image: Image.Image | None = None) -> int:
     """Draw what surrounds the lines: the QR code, or (with no money on large digits) the status bar and a
     refusal's lit field. Returns the ink the lines take: 0 on that field, else 1."""
     if screen.qr is not None:
@@ -138,7 +151,7 @@ def _draw_surround(draw: ImageDraw.ImageDraw, screen: Screen, plan) -> int:
     if any(placed.kind == "money" for placed in plan.lines):
         return 1
     if plan.status_bar:
-        _draw_status(draw, screen)
+        _draw_status(draw, screen, image)
     if screen.error:
         draw.rectangle((0, plan.top, WIDTH - 1, HEIGHT - 1), fill=1)
         return 0
@@ -157,7 +170,7 @@ def draw_screen(draw: ImageDraw.ImageDraw, screen: Screen, image: Image.Image | 
     screen = in_font(screen)
     modules = len(_qr_modules(screen.qr)) if screen.qr is not None else 0
     plan = layout(screen, digits=digits, qr_modules=modules, can_paste=image is not None)
-    ink = _draw_surround(draw, screen, plan)
+    ink = _draw_surround(draw, screen, plan, image)
     for placed in plan.lines:
         _draw_line(draw, image, placed, ink)
     if screen.progress is not None and screen.qr is None:
