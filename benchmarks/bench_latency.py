@@ -101,17 +101,34 @@ def idle_polling(interval: float, polls: int) -> dict:
                 device.slots.poll()
             chips = list(hw.chips.values())
             transfers, nbytes = sum(c.transfer_count for c in chips), sum(c.transfer_bytes for c in chips)
+            meter = ModelCpu()
             cpu, sim = time.process_time(), 0.0
             for _ in range(polls):
                 hw.clock.advance(interval)
                 before = hw.clock()
                 device.slots.poll()
                 sim += hw.clock() - before
+            meter.close()
             return {"interval": interval, "cpu": (time.process_time() - cpu) / polls, "sim": sim / polls,
+                    "model": meter.seconds / polls,
                     "transfers": (sum(c.transfer_count for c in chips) - transfers) / polls,
                     "bytes": (sum(c.transfer_bytes for c in chips) - nbytes) / polls}
         finally:
             device.close()
+
+
+def shorter_intervals(report: Report, idle: dict, moments: list[float], pi, waits: list[float]) -> None:
+    """What a shorter poll interval would give: the same taps at the same moments of a shorter cycle (the
+    wait for the poll is the only part that changes), against what idle polling then costs a core."""
+    report.section("the poll interval's trade: the same taps with a shorter interval (x14), and what polling costs")
+    for every in (0.010, 0.005, 0.003):
+        cycle = every + idle["sim"] + zero2(idle["cpu"] - idle["model"]) + idle["transfers"] * SPIDEV_AT[14]
+        tap = [t - w + m * cycle for t, w, m in zip(pi(14), waits, moments)]
+        share = (zero2(idle["cpu"] - idle["model"]) + idle["transfers"] * SPIDEV_AT[14]) / every * 100
+        report.figure(f"every {every * 1000:g} ms: tap to frame p95 (x14)", percentile(tap, 0.95) * 1000, "ms",
+                      target=TARGET_FLOOR_MS)
+        report.figure(f"every {every * 1000:g} ms: idle polling's share of one core (x14, spidev counted)", share, "%",
+                      digits=1)
 
 
 def print_idle(report: Report, idle: dict, polls: int) -> None:
@@ -224,6 +241,7 @@ def main() -> None:
     for _label, factor in common.ZERO2_FACTORS:
         report.figure(f"{common.zero2_label(factor)}: tap to frame p95, issue 19's target", percentile(pi(factor), 0.95)
                       * ms, "ms", target=TARGET_ZERO2_MS)
+    shorter_intervals(report, idle[interval], [w / cycle for w in waits], pi, waits)
     for every in sorted(idle):
         print_idle(report, idle[every], args.idle_polls)
     report.summary()
