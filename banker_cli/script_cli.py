@@ -71,7 +71,7 @@ def script_command(file, db: Path | None, as_json: bool, quiet: bool, backend: s
     name = file.name if isinstance(file.name, str) else "<stdin>"
     lines = read_script(file, name)
     if port is not None or backend.startswith("serial:"):
-        from .device_cli import script_on_port
+        from .port_script import script_on_port
 
         return script_on_port(name, lines, port or backend[len("serial:"):], as_json=as_json, quiet=quiet, pin=pin)
     _script_on_ledger(name, lines, db, as_json=as_json, quiet=quiet, backend=backend, pin=pin)
