@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -225,8 +226,10 @@ def checkout(ref: str, where: Path) -> Path:
 
 def installed(where: Path) -> Tree:
     """This tree as a wheel installed (not editable, bytecode compiled by pip) in a fresh venv: the unit's install."""
-    venv, wheels = where / "venv", where / "wheels"
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(wheels), str(common.ROOT)],
+    venv, wheels, source = where / "venv", where / "wheels", where / "source"
+    skipped = shutil.ignore_patterns(".git", ".venv", "build", "dist", "node_modules", "__pycache__", "*.egg-info")
+    shutil.copytree(common.ROOT, source, ignore=skipped)  # the build writes build/ and egg-info: not into this tree
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", str(wheels), str(source)],
                    check=True, capture_output=True)
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, capture_output=True)
     python = venv / "bin" / "python"
