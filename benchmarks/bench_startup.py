@@ -54,6 +54,35 @@ ONE_PAYMENT = "enrol Alice\ninsert left Alice\npress 1 . 5 M\nexpect balance Ali
 LAUNCH = "import sys; from banker_cli.main import cli; sys.argv[0] = 'banker'; sys.exit(cli())"
 PROBE = ("import atexit, os, sys\n"
          "atexit.register(lambda: open(os.environ['BENCH_MODULES'], 'w').write('\\n'.join(sys.modules)))\n" + LAUNCH)
+#: The same, timing where its CPU goes: to its first line (the interpreter and site), click (with inspect, which the
+#: dataclasses module imports too), banker_cli.main, the
+#: classes ``@dataclass`` builds (by package), and the whole; printed as one line at exit.
+WHERE = """import os, sys, time
+start = time.process_time()
+import dataclasses
+build, spent = dataclasses._process_class, {}
+def timed(cls, *args, **options):
+    t = time.process_time()
+    try:
+        return build(cls, *args, **options)
+    finally:
+        parts = cls.__module__.split('.')
+        key = '.'.join(parts[:2]) if parts[0] == 'banker' else parts[0]
+        spent[key] = spent.get(key, 0.0) + time.process_time() - t
+dataclasses._process_class = timed
+import click
+clicked = time.process_time()
+from banker_cli.main import cli
+mained = time.process_time()
+def said():
+    with open(os.environ['BENCH_WHERE'], 'w') as out:
+        out.write(repr({'site': start, 'click': clicked - start, 'main': mained - clicked, 'dataclasses': spent,
+                        'total': time.process_time()}))
+import atexit
+atexit.register(said)
+sys.argv[0] = 'banker'
+sys.exit(cli())
+"""
 #: The heavy parts a command should import only when it needs them: (label, module prefix).
 HEAVY = (("web/", "web"), ("drivers/", "drivers"), ("firmware_sim/", "firmware_sim"), ("render/", "render"),
          ("tkinter", "tkinter"), ("pygame", "pygame"), ("luma", "luma"), ("gpiozero", "gpiozero"),
@@ -215,6 +244,28 @@ def report_command(report: Report, bench: Bench, command: Command, repeats: int)
         report.note(f"{tree.label} imports: {bench.imports(tree, command)}")
 
 
+def where_it_goes(report: Report, bench: Bench, tree: Tree, repeats: int) -> None:
+    """Where the CPU of a command goes on ``tree``: the interpreter's start, click, the classes ``@dataclass``
+    builds at import (the core's many frozen records), and the rest (the medians of ``repeats`` runs)."""
+    report.section(f"where the CPU goes ({tree.label}; a probe that times the classes @dataclass builds)")
+    out = bench.work / "where.txt"
+    for command in (c for c in COMMANDS if c.short in ("--help", "script", "verify")):
+        found = []
+        for _ in range(repeats):
+            argv = bench.argv(tree, command)
+            argv[2] = WHERE
+            spawn(argv, tree.env(BENCH_WHERE=str(out)), bench.work)
+            found.append(eval(out.read_text(), {}))  # noqa: S307 - a dict this benchmark's own probe wrote
+        site, click_, main_ = (median([f[k] for f in found]) * 1000 for k in ("site", "click", "main"))
+        total = median([f["total"] for f in found]) * 1000
+        packages = {k for f in found for k in f["dataclasses"]}
+        classes = {k: median([f["dataclasses"].get(k, 0.0) for f in found]) * 1000 for k in packages}
+        shown = ", ".join(f"{k} {v:.1f}" for k, v in sorted(classes.items(), key=lambda kv: -kv[1]) if v >= 0.5)
+        report.note(f"{command.short}: {total:.0f} ms CPU = interpreter and site {site:.1f} + click and inspect {click_:.1f} + "
+                    f"banker_cli.main {main_:.1f} + @dataclass {sum(classes.values()):.1f} ({shown or 'none'}) "
+                    f"+ the rest {total - site - click_ - main_ - sum(classes.values()):.1f}")
+
+
 def checkout(ref: str, where: Path) -> Path:
     """The tree of ``ref`` unpacked under ``where`` (``git archive``: exactly what that commit holds)."""
     folder = where / f"before-{ref}"
@@ -296,6 +347,7 @@ def main() -> None:
             if args.only in command.name:
                 report_command(report, bench, command, repeats)
         if not args.only:
+            where_it_goes(report, bench, trees[1], repeats)
             floor(report, trees, bench, repeats)
     report.note(f"load average {os.getloadavg()[0]:.2f} at the end")
     report.summary()
