@@ -71,7 +71,7 @@ def script_command(file, db: Path | None, as_json: bool, quiet: bool, backend: s
     name = file.name if isinstance(file.name, str) else "<stdin>"
     lines = read_script(file, name)
     if port is not None or backend.startswith("serial:"):
-        from .device_cli import script_on_port
+        from .port_script import script_on_port
 
         return script_on_port(name, lines, port or backend[len("serial:"):], as_json=as_json, quiet=quiet, pin=pin)
     _script_on_ledger(name, lines, db, as_json=as_json, quiet=quiet, backend=backend, pin=pin)
@@ -135,14 +135,16 @@ def _script_on_ledger(name: str, lines, db: Path | None, *, as_json: bool, quiet
                       pin: str | None) -> None:
     """Play ``lines`` on the ledger at ``db`` (after a rehearsal on a copy), or on a fresh in-memory game."""
     from .backends import parse
-    from .common import current_config
+    from .common import config_path, current_config
 
     try:
         kind, _, _ = parse(backend)
     except ValueError as exc:
         fail(str(exc), USAGE)
     config = current_config() if kind == "hw-sim" else None
-    language = current_config().language  # the screen as drawn: the config's language while the game has none
+    # the screen as drawn: the config's language while the game has none (no config: none, as Config()'s default,
+    # without loading runtime.config for it)
+    language = current_config().language if config is not None or config_path() is not None else None
     with _ledger_at(db) as ledger:
         if db is not None:
             with failing(f"{name}: "):

@@ -4,7 +4,6 @@ TOML parser's recursion can take, is refused with a clear message before it is r
 from __future__ import annotations
 
 import os
-import tomllib
 
 from banker.errors import ConfigError
 
@@ -70,6 +69,8 @@ def checked_toml(text: str, source: str) -> dict:
         raise ConfigError(f"{source}: larger than {MAX_CONFIG_BYTES:,} bytes (the limit for a config file)")
     if _depth(text) > MAX_DEPTH:
         raise ConfigError(f"{source}: arrays or tables nested more than {MAX_DEPTH} deep")
+    import tomllib  # only when a config file is read: every command without one reads none
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import logging
 import os
-import socket
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -54,6 +53,8 @@ class ServiceNotifier:
         self.clock = clock
         self._next_ping: float | None = None
         self._failed = False
+        import socket  # only under systemd (a $NOTIFY_SOCKET): a command or a script opens none
+
         self._socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM | socket.SOCK_CLOEXEC)
 
     def send(self, state: str) -> bool:
