@@ -20,6 +20,7 @@ from typing import NoReturn
 
 import click
 
+from .entry import terminal_width
 from .options import ascii_numbers
 
 #: Every command: name -> ("module:attribute", its one-line help, optional?). The help is the first line of the
@@ -74,21 +75,7 @@ class _Context(click.Context):
     """A context whose help needs no ``shutil`` (and its compression modules) to know the terminal's width."""
 
     def make_formatter(self) -> click.HelpFormatter:
-        return self.formatter_class(width=self.terminal_width or _terminal_width(), max_width=self.max_content_width)
-
-
-def _terminal_width() -> int:
-    """As click finds it: ``$COLUMNS`` or the terminal's width, at most 80, less 2; 80 off a terminal."""
-    try:
-        columns = int(os.environ.get("COLUMNS", "0"))
-    except ValueError:
-        columns = 0
-    if columns <= 0:
-        try:
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
-        except (AttributeError, OSError, ValueError):
-            columns = 80
-    return max(min(columns, 80) - 2, 50)
+        return self.formatter_class(width=self.terminal_width or terminal_width(), max_width=self.max_content_width)
 
 
 class LazyGroup(click.Group):

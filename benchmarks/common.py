@@ -234,7 +234,8 @@ def banker_argv(*args: str) -> list[str]:
     script = Path(sys.executable).parent / "banker"
     if script.exists():
         return [sys.executable, str(script), *args]
-    return [sys.executable, "-c", "import sys; from banker_cli.main import cli; sys.argv[0] = 'banker'; cli()", *args]
+    return [sys.executable, "-c", "import sys; from banker_cli.entry import main; sys.argv[0] = 'banker'; main()",
+            *args]
 
 
 #: GNU time: a small process between this one and the child, so the child's peak RSS is its own.

@@ -10,8 +10,8 @@ import pytest
 
 from tests.cli.support import a_ledger
 
-#: Run the installed entry point (``banker = banker_cli.main:cli``) in a process of its own.
-ENTRY = "import sys\nfrom banker_cli.main import cli\nsys.argv[0] = 'banker'\ncli()\n"
+#: Run the installed entry point (``banker = banker_cli.entry:main``) in a process of its own.
+ENTRY = "import sys\nfrom banker_cli.entry import main\nsys.argv[0] = 'banker'\nmain()\n"
 
 WRITERS_TO_STDOUT = [
     ["deeds", "list"], ["deeds", "list", "--json"], ["cards", "list"], ["game", "list"], ["game", "show"],
