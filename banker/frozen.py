@@ -1,9 +1,9 @@
 """A frozen record copied with some fields changed: :func:`dataclasses.replace`, without its cost per call.
 
 ``dataclasses.replace`` reads every field of the record with ``getattr`` and
-runs the generated ``__init__`` again; a key press on the unit makes some
-forty such copies (its panel, its outcome, a reply), a quarter of the
-core's time per event (benchmarks/bench_payment.py). A record whose class
+runs the generated ``__init__`` again; a payment on the unit makes some
+forty such copies (its panel, its outcome, a reply, the game the fold
+gives), a tenth of the core's time (benchmarks/bench_payment.py). A record whose class
 builds it with the generated ``__init__`` alone (no ``__post_init__``, every
 field in ``__init__``, no slots) is copied here by its ``__dict__``: the same
 values, the same equality and hash, five times faster. Any other record,

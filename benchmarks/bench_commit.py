@@ -64,14 +64,12 @@ class ModelledFsync:
     def __init__(self, ledger, seconds: float, spread: tuple[float, float] | None = None, seed: int = 0) -> None:
         self.seconds, self.spread = seconds, spread
         self.rng = random.Random(seed)
-        self.appends = 0
         self.slept = 0.0  # every modelled fsync's seconds so far (a spread draws each one)
         store = ledger.store
         real = store.append
 
         def append(record):
             stored = real(record)
-            self.appends += 1
             wait = self.draw()
             self.slept += wait
             if wait:

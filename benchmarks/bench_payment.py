@@ -17,7 +17,7 @@ display driver on the recording I2C bus; the unit's thread's CPU
 
 Before and after: the same commands run on this tree and on a checkout of
 ``--before`` (a git revision, default the last commit before issue 33's
-work on the core; checked out in a temporary ``git worktree``), each first
+work on the core; unpacked by ``common.checkout``), each first
 on the path of its own processes. Printed here, and at a Pi Zero 2's speed
 (CPU x14 central and x20 pessimistic, benchmarks/common.py). Target (issue
 33): at most 0.6 ms a payment on this machine, on a ledger file and on the
@@ -29,14 +29,11 @@ unit's own path.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import resource
-import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Iterator
 from pathlib import Path
 
 import common
@@ -44,8 +41,6 @@ from common import ROOT, Report
 
 from banker.money import format_amount
 
-#: The commit before issue 33 changed the core (the power-cut trace's fix on top of issue 32).
-BEFORE = "c6caf7c"
 TARGET_MS = 0.6
 PAYMENT = "press 1 0 K"
 RUN = "import sys; from banker_cli.main import cli; sys.argv[0] = 'banker'; cli()"
@@ -159,36 +154,21 @@ def measure(trees: list[tuple[str, Path]], scratch: Path, payments: int, repeats
     return {key: min(found, key=sum) for key, found in runs.items()}
 
 
-@contextlib.contextmanager
-def checkout(revision: str) -> Iterator[Path]:
-    """A temporary ``git worktree`` of ``revision`` (removed after)."""
-    folder = Path(tempfile.mkdtemp(prefix="banker-before-"))
-    tree = folder / "tree"
-    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", "--quiet", str(tree), revision],
-                   check=True, capture_output=True)
-    try:
-        yield tree
-    finally:
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], capture_output=True)
-        shutil.rmtree(folder, ignore_errors=True)
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--payments", type=int, default=1200, help="at most 1,400 (Alice has 15M)")
     parser.add_argument("--repeats", type=int, default=5)
-    parser.add_argument("--before", default=BEFORE, help="the git revision to compare with ('' for none)")
+    parser.add_argument("--before", default=common.BEFORE_ISSUE33, help="the git revision to compare with ('' for none)")
     parser.add_argument("--quick", action="store_true", help="a few payments, no before: proves it runs")
     args = parser.parse_args()
     if args.quick:
         args.payments, args.repeats, args.before = 50, 1, ""
     report = Report(f"bench_payment: CPU per payment ({PAYMENT!r}) through banker script, tree {ROOT}", width=66)
     trees = [("after (this tree)", ROOT)]
-    with contextlib.ExitStack() as stack:
+    with tempfile.TemporaryDirectory() as scratch:
         if args.before:
-            trees.insert(0, (f"before ({args.before})", stack.enter_context(checkout(args.before))))
-        with tempfile.TemporaryDirectory() as scratch:
-            found = measure(trees, Path(scratch), args.payments, args.repeats)
+            trees.insert(0, (f"before ({args.before})", common.checkout(args.before, Path(scratch))))
+        found = measure(trees, Path(scratch), args.payments, args.repeats)
     for label, _tree in trees:
         report.section(f"{label}: {args.payments:,} payments, the least of {args.repeats} runs")
         for on_file, where in ((False, "in memory"), (True, "on a ledger file (--db)")):

@@ -47,7 +47,7 @@ import common
 from common import Report, median
 
 #: The commit this work started from (the branch point of issue 33's start-up work): the default "before".
-BEFORE_REF = "c6caf7c"
+BEFORE_REF = common.BEFORE_ISSUE33
 HELP_MS, SCRIPT_MS, FIRST_FRAME_MS = 400.0, 1000.0, 3000.0  # targets at x14 (issue 33, part 4)
 #: A one-payment keypad script (docs/keypad.md's format): a card enrolled and placed, one payment, one expect.
 ONE_PAYMENT = "enrol Alice\ninsert left Alice\npress 1 . 5 M\nexpect balance Alice 16.5M\n"
@@ -274,15 +274,6 @@ def where_it_goes(report: Report, bench: Bench, tree: Tree, repeats: int) -> Non
                     f"+ the rest {total - site - click_ - main_ - sum(classes.values()):.1f}")
 
 
-def checkout(ref: str, where: Path) -> Path:
-    """The tree of ``ref`` unpacked under ``where`` (``git archive``: exactly what that commit holds)."""
-    folder = where / f"before-{ref}"
-    folder.mkdir()
-    archive = subprocess.run(["git", "-C", str(common.ROOT), "archive", ref], capture_output=True, check=True)
-    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
-    return folder
-
-
 def installed(where: Path) -> Tree:
     """This tree as a wheel installed (not editable, bytecode compiled by pip) in a fresh venv: the unit's install."""
     venv, wheels, source = where / "venv", where / "wheels", where / "source"
@@ -346,7 +337,7 @@ def main() -> None:
                 f"{os.getloadavg()[0]:.2f} at the start")
     with tempfile.TemporaryDirectory(prefix="bench-startup-") as folder:
         where = Path(folder)
-        trees = [Tree(f"before ({args.before})", checkout(args.before, where), sys.executable),
+        trees = [Tree(f"before ({args.before})", common.checkout(args.before, where), sys.executable),
                  Tree("after", common.ROOT, sys.executable)]
         if args.installed:
             trees.append(installed(where))

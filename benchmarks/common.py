@@ -49,6 +49,9 @@ ROOT = Path(__file__).resolve().parent.parent
 if str(ROOT) not in sys.path:  # this tree's packages, before any other install of them
     sys.path.insert(1, str(ROOT))
 
+#: The commit issue 33's work started from: the "before" of the benchmarks that run a tree before and after.
+BEFORE_ISSUE33 = "c6caf7c"
+
 #: Where the benchmarks keep what they build (ledgers, keys), under the temporary folder.
 CACHE = Path(tempfile.gettempdir()) / "banker-bench-cache"
 #: Where the store keeps each ledger's key and the anchor of its head (store/keys.py), apart from the file.
@@ -294,6 +297,18 @@ def run_children(argv: Sequence[str], times: int, *, rss: bool = True) -> list[C
             raise RuntimeError(f"{' '.join(argv[1:])} exited {child.code}: {child.stderr.strip()[-2000:]}")
         runs.append(child)
     return runs
+
+
+def checkout(ref: str, where: Path) -> Path:
+    """The tree of git revision ``ref`` unpacked under ``where`` (``git archive``: exactly what that commit holds;
+    the repository itself untouched), to run a benchmark's "before" from (first on its processes' path)."""
+    import subprocess
+
+    folder = where / f"before-{ref}"
+    folder.mkdir()
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref], capture_output=True, check=True)
+    subprocess.run(["tar", "-x", "-C", str(folder)], input=archive.stdout, check=True)
+    return folder
 
 
 def pi_display(chip: str = "ssd1306"):

@@ -76,34 +76,34 @@ def _big_text(text: str) -> Image.Image:
 
 
 def _draw_status(draw: ImageDraw.ImageDraw, screen: Screen, image: Image.Image | None = None) -> None:
-    """The status bar: the readers' boxes (filled while a card lies there), the volume's bars, the rule below.
-    Pasted whole from :func:`_status_bar` where the frame's image is at hand."""
+    """The status bar: pasted whole from :func:`_status_bar` where the frame's image is at hand, else drawn."""
     if image is not None:
         image.paste(1, (0, 0), _status_bar(bool(screen.left), bool(screen.right), screen.volume))
-        return
-    for x, sign, occupied in ((0, "+", screen.left), (14, "-", screen.right)):
-        if occupied:
-            draw.rectangle((x, 0, x + 11, STATUS_HEIGHT - 1), outline=1, fill=1)
-            draw.text((x + 3, -1), sign, font=font(), fill=0)
-        else:
-            draw.rectangle((x, 0, x + 11, STATUS_HEIGHT - 1), outline=1, fill=0)
-            draw.text((x + 3, -1), sign, font=font(), fill=1)
-    for bar in range(3):
-        left = WIDTH - 15 + bar * 5
-        top = STATUS_HEIGHT - 1 - 3 * (bar + 1)
-        if bar < screen.volume:
-            draw.rectangle((left, top, left + 3, STATUS_HEIGHT - 1), fill=1)
-        else:
-            draw.line((left, STATUS_HEIGHT - 1, left + 3, STATUS_HEIGHT - 1), fill=1)
-    draw.line((0, STATUS_HEIGHT + 1, WIDTH - 1, STATUS_HEIGHT + 1), fill=1)
+    else:
+        _draw_status_bar(draw, bool(screen.left), bool(screen.right), screen.volume)
 
 
 @lru_cache(maxsize=32)
 def _status_bar(left: bool, right: bool, volume: int) -> Image.Image:
     """The status bar drawn once for each state of the readers and the volume, as a mask to paste."""
     bar = Image.new("1", (WIDTH, STATUS_HEIGHT + 2), 0)
-    _draw_status(ImageDraw.Draw(bar), Screen(lines=(), left=left, right=right, volume=volume))
+    _draw_status_bar(ImageDraw.Draw(bar), left, right, volume)
     return bar
+
+
+def _draw_status_bar(draw: ImageDraw.ImageDraw, left: bool, right: bool, volume: int) -> None:
+    """The readers' boxes (filled while a card lies there), the volume's bars, the rule below."""
+    for x, sign, occupied in ((0, "+", left), (14, "-", right)):
+        draw.rectangle((x, 0, x + 11, STATUS_HEIGHT - 1), outline=1, fill=1 if occupied else 0)
+        draw.text((x + 3, -1), sign, font=font(), fill=0 if occupied else 1)
+    for bar in range(3):
+        x = WIDTH - 15 + bar * 5
+        top = STATUS_HEIGHT - 1 - 3 * (bar + 1)
+        if bar < volume:
+            draw.rectangle((x, top, x + 3, STATUS_HEIGHT - 1), fill=1)
+        else:
+            draw.line((x, STATUS_HEIGHT - 1, x + 3, STATUS_HEIGHT - 1), fill=1)
+    draw.line((0, STATUS_HEIGHT + 1, WIDTH - 1, STATUS_HEIGHT + 1), fill=1)
 
 
 PROGRESS_HEIGHT = 4
