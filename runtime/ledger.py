@@ -165,13 +165,18 @@ class Ledger:
         if self.store.writer and kept != (verifier, failures):
             self.store.keep_authority(verifier, failures)
 
-    def maintain(self) -> None:
-        """Upkeep off the commit path (the shell calls it when idle): a snapshot when due, backups, the anchor."""
+    def maintain(self, quiet_for: float | None = None) -> None:
+        """Upkeep off the commit path (the shell calls it after a tick's frame): a snapshot when due, the WAL's
+        checkpoint, backups, the anchor. ``quiet_for``: seconds since the last key or card (the shell's word; the
+        store's checkpoints and backups wait for quiet, store.upkeep); None: a script or the CLI, always quiet."""
         if not self.store.writer:
             return
         if self.store.last_seq() - self._snapshot_seq >= SNAPSHOT_EVERY:
             self._take_snapshot()
-        self.store.maintain()
+        if quiet_for is not None and hasattr(self.store, "quiet"):
+            self.store.maintain(quiet_for)
+        else:
+            self.store.maintain()
 
     def _take_snapshot(self) -> None:
         """Append the game's snapshot, with the table page's worth trail (carried on from the last snapshot's)."""

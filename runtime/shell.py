@@ -159,9 +159,10 @@ class Shell:
         return list(outcome.effects)
 
     def _upkeep(self) -> None:
-        """Snapshots, backups and the anchor, when idle and after the frame: never between a key and its screen."""
+        """Snapshots, checkpoints, backups and the anchor, after a tick's frame: never between a key and its screen
+        (the ledger is told how long nothing happened: the WAL's checkpoints and backups wait for quiet)."""
         try:
-            self.ledger.maintain()
+            self.ledger.maintain(quiet_for=max(0.0, self.clock() - self.panel.last_activity))
         except (LedgerError, Refused) as exc:
             log.warning("ledger upkeep failed: %s", exc)
         except Exception:
