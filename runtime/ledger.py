@@ -60,6 +60,8 @@ Folded = tuple[Game, Game]
 
 #: Records between snapshots: opening folds at most this many (plus the snapshot).
 SNAPSHOT_EVERY = 500
+#: Seconds without a key or card before a snapshot is taken (store.upkeep.IDLE_AFTER: its imports kept off here).
+QUIET_AFTER = 2.0
 #: At a clean stop, a snapshot is taken if at least this many records came since the last.
 SNAPSHOT_AT_CLOSE = 50
 
@@ -167,11 +169,13 @@ class Ledger:
 
     def maintain(self, quiet_for: float | None = None) -> None:
         """Upkeep off the commit path (the shell calls it after a tick's frame): a snapshot when due, the WAL's
-        checkpoint, backups, the anchor. ``quiet_for``: seconds since the last key or card (the shell's word; the
-        store's checkpoints and backups wait for quiet, store.upkeep); None: a script or the CLI, always quiet."""
+        checkpoint, backups, the anchor. ``quiet_for``: seconds since the last key or card (the shell's word: the
+        snapshot, checkpoints and backups wait for quiet, store.upkeep); None: a script or the CLI, always quiet.
+        A snapshot waits at most another :data:`SNAPSHOT_EVERY` records for quiet."""
         if not self.store.writer:
             return
-        if self.store.last_seq() - self._snapshot_seq >= SNAPSHOT_EVERY:
+        behind = self.store.last_seq() - self._snapshot_seq
+        if behind >= SNAPSHOT_EVERY and (quiet_for is None or quiet_for >= QUIET_AFTER or behind >= 2 * SNAPSHOT_EVERY):
             self._take_snapshot()
         if quiet_for is not None and hasattr(self.store, "quiet"):
             self.store.maintain(quiet_for)
