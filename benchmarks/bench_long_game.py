@@ -123,8 +123,8 @@ class Game:
         else:
             store.wal = None
             store._conn.execute("PRAGMA wal_autocheckpoint=1000")  # SQLite's default, as before
-            real_maintain = ledger.maintain
-            ledger.maintain = lambda quiet_for=None: real_maintain()  # as before: no word of quiet, every tick alike
+            ledger.note_quiet = lambda seconds: None  # as before: no word of quiet, every tick alike
+            ledger._quiet_for = None
             store.quiet.watched = False  # so backups begin when due, a snapshot when due, copies never wait
             store.backups.gate = None
 

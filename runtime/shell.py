@@ -162,7 +162,10 @@ class Shell:
         """Snapshots, checkpoints, backups and the anchor, after a tick's frame: never between a key and its screen
         (the ledger is told how long nothing happened: the WAL's checkpoints and backups wait for quiet)."""
         try:
-            self.ledger.maintain(quiet_for=max(0.0, self.clock() - self.panel.last_activity))
+            note = getattr(self.ledger, "note_quiet", None)
+            if note is not None:
+                note(max(0.0, self.clock() - self.panel.last_activity))
+            self.ledger.maintain()
         except (LedgerError, Refused) as exc:
             log.warning("ledger upkeep failed: %s", exc)
         except Exception:

@@ -62,10 +62,11 @@ class Quiet:
         self.last = self.clock()
 
     def seen(self, quiet_for: float | None) -> None:
-        """The shell's word: nothing has happened for ``quiet_for`` seconds (0: a key just now; None: no word)."""
+        """The shell's word: nothing has happened for ``quiet_for`` seconds (0: a key just now). None: no shell
+        watches (a script, the CLI): every moment is quiet."""
+        self.watched = quiet_for is not None
         if quiet_for is None:
             return
-        self.watched = True
         self.last = self.clock() - max(0.0, quiet_for)  # the shell's clock may be simulated: its word stands
 
     def is_quiet(self) -> bool:
