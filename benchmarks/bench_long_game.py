@@ -17,8 +17,9 @@ A commit waits for what is ahead of it on the card (a backup's flush, a checkpoi
 and the steps are the real ones (the process's ``wchar``); the fsyncs per operation are SQLite's: a commit 1, a
 checkpoint 2 (the log, the ledger), an incremental backup 5 (the issue's count: journal, header, file, folder), a
 whole copy 2 (the file, its folder), a step of one 1. Backups run on this thread between two key presses and their
-CPU is kept out of the key's; their card time is placed where the unit would make it (OLD: at once when begun;
-NEW: step by step from the quiet tick, a step begun up to one tick after a key still finishing in the key's way).
+CPU is kept out of the key's; their card time is placed where the unit would make it (OLD: an incremental one when
+begun, a whole copy's flush once its copy's CPU at x14 has passed; NEW: step by step from the quiet tick, a step
+begun up to one tick after a key still finishing in the key's way).
 
 The key's time: keypad scan + debounce (simulated) + the unit's CPU (``thread_time``; here, x14, x20) + its wait
 on the card + the frame's time on the bus. Figures: p50, p95, p100 of every payment of the game, and the verdicts
@@ -30,6 +31,7 @@ on the card + the frame's time on the bus. Figures: p50, p95, p100 of every paym
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import time
 from dataclasses import dataclass, field
@@ -141,8 +143,8 @@ class Game:
             backups.gate = lambda: marks.append(common.written_bytes())
         cpu, written = time.thread_time(), common.written_bytes()
         backups.take(reason)
-        written = common.written_bytes() - written
-        self.background_cpu += time.thread_time() - cpu
+        written, cpu = common.written_bytes() - written, time.thread_time() - cpu
+        self.background_cpu += cpu
         now = self.unit.hw.clock()
         if whole and self.new and marks:
             self.counts["whole copies"] += 1
@@ -151,8 +153,9 @@ class Game:
             self.pending += [self.card.work("step", end - start) for start, end in zip(marks, ends)]
             self.pending.append(self.card.work("whole", 0))
         else:
-            self.counts["whole copies" if whole else "incremental backups"] += 1
-            self.card.submit(now, self.card.work("whole" if whole else "incremental", written))
+            self.counts["whole copies" if whole else "incremental backups"] += 1  # a whole copy flushed at its end
+            self.card.submit(now + (zero2(cpu) if whole else 0.0),
+                             self.card.work("whole" if whole else "incremental", written))
         if after is not None:
             after()
         return True
@@ -177,6 +180,17 @@ def play(report: Report, path, args, new: bool) -> list[dict]:
     class NoSleep:  # trial()'s fsync argument: the card model does the waiting here
         appends, seconds = 0, 0.0
 
+    pauses: list[tuple[int, float]] = []  # (generation, CPU seconds) of each collection inside a payment
+    began = [0.0]
+    in_trial = [False]
+
+    def collected(phase: str, info: dict) -> None:
+        if phase == "start":
+            began[0] = time.thread_time()
+        elif in_trial[0]:
+            pauses.append((info["generation"], time.thread_time() - began[0]))
+
+    gc.callbacks.append(collected)
     with open_ledger(path) as ledger:
         unit = Unit(ledger)
         game = Game(ledger, unit, card, new)
@@ -190,7 +204,9 @@ def play(report: Report, path, args, new: bool) -> list[dict]:
                 first_key = unit.hw.clock()
                 if new:
                     game.quiet_window(game.quiet_from, first_key) if i else None
+                in_trial[0] = True
                 r = trial(unit, NoSleep, rng)
+                in_trial[0] = False
                 r["cpu"] -= game.background_cpu
                 r["card"], r["commits"] = game.commit_card, game.trial_commits
                 results.append(r)
@@ -202,6 +218,7 @@ def play(report: Report, path, args, new: bool) -> list[dict]:
                 unit.hw.clock.advance(max(0.0, paid + gap - TYPING - unit.hw.clock()))
         finally:
             unit.close()
+            gc.callbacks.remove(collected)
         error = ledger.backup_error
     label = "NEW" if new else "OLD"
     report.section(f"{label}: {len(results)} payments over {args.hours:g} simulated hours, fsync "
@@ -215,6 +232,10 @@ def play(report: Report, path, args, new: bool) -> list[dict]:
     worst = max(results, key=lambda r: r["wait"] + zero2(r["scans"] + r["cpu"]) + r["card"] + r["i2c"])
     report.note(f"{label} the slowest payment at x14: CPU here {(worst['scans'] + worst['cpu']) * 1000:.2f} ms, card "
                 f"{worst['card'] * 1000:.2f} ms, {worst['commits']} commit(s) in it")
+    for generation in (0, 1, 2):
+        times = [p for g, p in pauses if g == generation]
+        report.note(f"{label} collections of generation {generation} inside a payment: {len(times)}, the longest "
+                    f"{max(times, default=0.0) * 1000:.2f} ms here")
     if error:
         report.note(f"backup error: {error}")
     return results

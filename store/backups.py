@@ -8,9 +8,9 @@ written since (:mod:`store.rotation`: one SQLite transaction on that file, a
 rollback journal, then renamed to a fresh name), so its cost follows what is
 new, never the ledger. Until the folder holds :data:`KEEP` of them, or when the
 oldest can't be brought forward (another ledger's, an earlier schema, damaged),
-a backup is a whole copy made with SQLite's online backup API from a
-connection of its own into a temporary file that is fsynced and only then
-renamed into place. A kill at any point leaves every other backup as it was
+a backup is a whole copy, made in steps while the unit is quiet
+(:mod:`store.upkeep`) or by SQLite's online backup API, into a temporary
+file that is fsynced and only then renamed into place. A kill at any point leaves every other backup as it was
 and the one under way rolled back by its journal (passed over until the next
 backup heals it): :func:`latest_good_backup` skips it, and any file SQLite
 can't read through. Restoring replaces the ledger by rename too, after keeping
