@@ -60,6 +60,7 @@ Folded = tuple[Game, Game]
 
 #: Records between snapshots: opening folds at most this many (plus the snapshot).
 SNAPSHOT_EVERY = 500
+QUIET_AFTER = 2.0  #: seconds without a key or card before a snapshot is taken (as store.upkeep.IDLE_AFTER)
 #: At a clean stop, a snapshot is taken if at least this many records came since the last.
 SNAPSHOT_AT_CLOSE = 50
 
@@ -85,6 +86,7 @@ class Ledger:
         except Refused as exc:
             raise CorruptLedger(f"{self.path}: the journal does not replay ({exc})") from exc
         self._game, self._snapshot_seq = opened.game, opened.snapshot_seq
+        self._quiet_for: float | None = None  # the shell's last word (note_quiet); None: a script, the CLI
         if store.writer and store.distrust is None:  # else it writes only the banker's acceptance
             self._opened_for_writing()
 
@@ -165,13 +167,19 @@ class Ledger:
         if self.store.writer and kept != (verifier, failures):
             self.store.keep_authority(verifier, failures)
 
+    def note_quiet(self, seconds: float) -> None:
+        """The shell's word before a tick's upkeep: no key or card for ``seconds`` (not said: quiet, a script)."""
+        self._quiet_for = seconds
+
     def maintain(self) -> None:
-        """Upkeep off the commit path (the shell calls it when idle): a snapshot when due, backups, the anchor."""
+        """Upkeep off the commit path (the shell calls it after a tick's frame): a snapshot when due (once quiet,
+        or another :data:`SNAPSHOT_EVERY` records on), the WAL's checkpoint, backups, the anchor."""
         if not self.store.writer:
             return
-        if self.store.last_seq() - self._snapshot_seq >= SNAPSHOT_EVERY:
+        (behind, quiet), self._quiet_for = (self.store.last_seq() - self._snapshot_seq, self._quiet_for), None
+        if behind >= SNAPSHOT_EVERY and (quiet is None or quiet >= QUIET_AFTER or behind >= 2 * SNAPSHOT_EVERY):
             self._take_snapshot()
-        self.store.maintain()
+        self.store.maintain(quiet) if quiet is not None and hasattr(self.store, "quiet") else self.store.maintain()
 
     def _take_snapshot(self) -> None:
         """Append the game's snapshot, with the table page's worth trail (carried on from the last snapshot's)."""

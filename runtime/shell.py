@@ -159,8 +159,12 @@ class Shell:
         return list(outcome.effects)
 
     def _upkeep(self) -> None:
-        """Snapshots, backups and the anchor, when idle and after the frame: never between a key and its screen."""
+        """Snapshots, checkpoints, backups and the anchor, after a tick's frame: never between a key and its screen
+        (the ledger is told how long nothing happened: the WAL's checkpoints and backups wait for quiet)."""
         try:
+            note = getattr(self.ledger, "note_quiet", None)
+            if note is not None:
+                note(max(0.0, self.clock() - self.panel.last_activity))
             self.ledger.maintain()
         except (LedgerError, Refused) as exc:
             log.warning("ledger upkeep failed: %s", exc)

@@ -141,15 +141,17 @@ class Backups:
 
     :meth:`due` says whether an interval backup is due (``interval`` seconds
     since the last, and the journal grown since); :meth:`start` begins one
-    in the background unless one is under way; :meth:`wait` waits for it.
+    in the background unless one is under way; :meth:`wait` waits for it. ``gate``: see :func:`make_backup`.
     :attr:`error` says why the last one failed (a full disk), or why the
     ``second_folder`` can't be used now, else None; :attr:`stick` is the
     second folder's problem as data (:class:`StickProblem`).
     """
 
     def __init__(self, ledger_path: str | os.PathLike, *, interval: float = INTERVAL_SECONDS, keep: int = KEEP,
-                 clock: Callable[[], float] = time.monotonic, second_folder: str | os.PathLike | None = None) -> None:
+                 clock: Callable[[], float] = time.monotonic, second_folder: str | os.PathLike | None = None,
+                 gate: Callable[[], None] | None = None) -> None:
         self.path = ledger_path
+        self.gate = gate  # a whole copy is made in steps, each after gate() (store.upkeep: when the unit is quiet)
         self.interval = interval
         self.keep = keep
         self.clock = clock
@@ -195,7 +197,7 @@ class Backups:
         """Make a backup now, on this thread (and in the second folder, if it can be used: :attr:`second_error`)."""
         self.last = self.clock()
         try:
-            path = make_backup(self.path, self.path, reason, keep=self.keep)
+            path = make_backup(self.path, self.path, reason, keep=self.keep, gate=self.gate)
             self.taken.append(path)
         finally:
             self.to_second(reason)
@@ -210,7 +212,7 @@ class Backups:
         try:
             problem = second_folder_check(self.second, self.path, keep=self.keep)
             if problem is None:
-                made = make_backup(self.path, self.path, reason, keep=self.keep, folder=self.second)
+                made = make_backup(self.path, self.path, reason, keep=self.keep, folder=self.second, gate=self.gate)
         except (OSError, sqlite3.Error) as exc:  # a stick pulled out mid-way (EIO): its problem, not the backup's
             problem = StickProblem(cause_of(exc, self.second), self.second,
                                    f"the second backup folder {self.second} can't be written: {exc}")

@@ -8,9 +8,9 @@ written since (:mod:`store.rotation`: one SQLite transaction on that file, a
 rollback journal, then renamed to a fresh name), so its cost follows what is
 new, never the ledger. Until the folder holds :data:`KEEP` of them, or when the
 oldest can't be brought forward (another ledger's, an earlier schema, damaged),
-a backup is a whole copy made with SQLite's online backup API from a
-connection of its own into a temporary file that is fsynced and only then
-renamed into place. A kill at any point leaves every other backup as it was
+a backup is a whole copy, made in steps while the unit is quiet
+(:mod:`store.upkeep`) or by SQLite's online backup API, into a temporary
+file that is fsynced and only then renamed into place. A kill at any point leaves every other backup as it was
 and the one under way rolled back by its journal (passed over until the next
 backup heals it): :func:`latest_good_backup` skips it, and any file SQLite
 can't read through. Restoring replaces the ledger by rename too, after keeping
@@ -26,12 +26,14 @@ import shutil
 import sqlite3
 import stat
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from .backup_identity import ledger_id_of
 from .keys import private_folder, sync_folder
 from .rotation import bring_forward, cut_short, last_shared, orphan_journals, remove, touch
 from .trust import note_placed
+from .upkeep import copy_in_steps, copy_whole, steps_fit
 from .schema import APPLICATION_ID, TABLES, V1_TABLES
 
 #: Backups kept per ledger and folder (each the size of the ledger file), and copies a restore kept.
@@ -119,29 +121,23 @@ def latest_good_backup(ledger_path: str | os.PathLike, folder: Path | None = Non
     return next((b for b in list_backups(ledger_path, folder) if not is_kept_copy(b) and is_good_backup(b)), None)
 
 
-def copy_database(source: str | os.PathLike | sqlite3.Connection, target: Path) -> Path:
+def copy_database(source: str | os.PathLike | sqlite3.Connection, target: Path,
+                  gate: Callable[[], None] | None = None) -> Path:
     """Copy the database ``source`` (a path, or a connection: all it has committed) to ``target``, atomically.
 
-    The copy goes to a temporary file beside ``target``, is fsynced, then
-    renamed; a failure (a full disk) leaves no file under ``target``'s name.
-    """
+    The copy goes to a temporary file beside ``target``, is fsynced, then renamed; a failure (a full disk) leaves
+    no file under ``target``'s name. ``gate``: a ledger of this schema is copied in steps, each flushed, ``gate()``
+    before each (:func:`store.upkeep.copy_in_steps`: it waits for the unit to be quiet)."""
     target = Path(target)
     temp = target.with_name(f".{target.name}.partial")
     temp.unlink(missing_ok=True)
     os.close(os.open(temp, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600))
     own = not isinstance(source, sqlite3.Connection)
     try:
-        src = sqlite3.connect(f"file:{Path(source).resolve()}?mode=ro", uri=True) if own else source
-        try:
-            copy = sqlite3.connect(temp)
-            try:
-                src.backup(copy, pages=PAGES_PER_STEP)
-                copy.execute("PRAGMA journal_mode=DELETE")
-            finally:
-                copy.close()
-        finally:
-            if own:
-                src.close()
+        if gate is not None and own and steps_fit(source):
+            copy_in_steps(Path(source).expanduser(), temp, gate)
+        else:
+            copy_whole(source, temp, PAGES_PER_STEP)
         fd = os.open(temp, os.O_RDONLY)
         try:
             os.fsync(fd)
@@ -160,11 +156,11 @@ def copy_database(source: str | os.PathLike | sqlite3.Connection, target: Path) 
 
 
 def make_backup(source: str | os.PathLike | sqlite3.Connection, ledger_path: str | os.PathLike, reason: str, *,
-                keep: int = KEEP, folder: Path | None = None) -> Path:
+                keep: int = KEEP, folder: Path | None = None, gate: Callable[[], None] | None = None) -> Path:
     """A backup of the ledger ``source`` (its file, or a connection) at its head, in ``folder`` (default: beside
     ``ledger_path``); returns it. The file to bring forward (:mod:`store.rotation`): one a kill cut short (healed
     so), else the oldest once ``keep`` are there; renamed to a fresh name. Else a whole copy. Backups beyond
-    ``keep``, and copies a restore kept beyond ``keep``, are removed, oldest first."""
+    ``keep``, and copies a restore kept beyond ``keep``, are removed, oldest first. ``gate``: as :func:`copy_database`."""
     folder = backup_folder(ledger_path) if folder is None else Path(folder)
     private_folder(folder)
     stem = Path(ledger_path).stem
@@ -172,12 +168,13 @@ def make_backup(source: str | os.PathLike | sqlite3.Connection, ledger_path: str
     clean_stale_files(ledger_path, folders=(folder,))
     own = [b for b in list_backups(ledger_path, folder) if not is_kept_copy(b)]
     candidate = next((b for b in own if cut_short(b)), own[-1] if len(own) >= keep else None)
-    _write_backup(source, candidate, target)
+    _write_backup(source, candidate, target, gate)
     _prune(ledger_path, folder, keep)
     return target
 
 
-def _write_backup(source: str | os.PathLike | sqlite3.Connection, candidate: Path | None, target: Path) -> None:
+def _write_backup(source: str | os.PathLike | sqlite3.Connection, candidate: Path | None, target: Path,
+                  gate: Callable[[], None] | None = None) -> None:
     """Make ``target`` the backup of ``source``: ``candidate`` (an older backup) brought forward and renamed, when
     it can be; else a whole copy, and the candidate removed."""
     if (candidate is not None and not isinstance(source, sqlite3.Connection)
@@ -186,7 +183,7 @@ def _write_backup(source: str | os.PathLike | sqlite3.Connection, candidate: Pat
         touch(target)
         sync_folder(target.parent)
     else:
-        copy_database(source, target)
+        copy_database(source, target, gate)
         if candidate is not None:
             remove(candidate)
 

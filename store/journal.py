@@ -132,3 +132,20 @@ def names_of(records: Iterable[Record]) -> dict[int, str]:
 def transactions_of(records: Iterable[Record], game_id: int) -> list[Transaction]:
     """The transactions of game ``game_id``, in order."""
     return [tx for record in records for tx in transactions_in(record) if tx.game == game_id]
+
+
+def entry_of_transaction(query: Callable[[str, tuple], list[tuple]], last: int, tx_id: int) -> int | None:
+    """The entry number of the row carrying transaction ``tx_id`` (or the last before it), by bisection over
+    entries 1 .. ``last``: transaction numbers only grow with the entry numbers. ``query(sql, args)``: the rows."""
+    low, high, best = 1, last, None
+    while low <= high:
+        mid = (low + high) // 2
+        found = query("SELECT seq, tx FROM journal WHERE seq >= ? AND seq <= ? AND tx IS NOT NULL ORDER BY seq "
+                      "LIMIT 1", (mid, high))
+        if not found:
+            high = mid - 1
+        elif found[0][1] <= tx_id:
+            best, low = found[0][0], found[0][0] + 1
+        else:
+            high = mid - 1
+    return best

@@ -110,7 +110,8 @@ def tighten(path: str) -> None:
 
 
 def connect(path: str, *, create: bool = True) -> sqlite3.Connection:
-    """Open the SQLite file at ``path``, WAL and fully synchronous; creating it private (0600 in a 0700 folder).
+    """Open the SQLite file at ``path``, WAL and fully synchronous, checkpointed by :mod:`store.upkeep` (not in a
+    commit); creating it private (0600 in a 0700 folder).
 
     ``create=False``: a missing file is an error naming it (commands that only read never make a ledger).
     """
@@ -135,6 +136,7 @@ def connect(path: str, *, create: bool = True) -> sqlite3.Connection:
             conn.execute(f"PRAGMA page_size={PAGE_SIZE}")
         conn.execute("PRAGMA journal_mode=WAL")
         conn.execute("PRAGMA synchronous=FULL")
+        conn.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints off the commit path: store.upkeep makes them
     except sqlite3.Error as exc:
         raise translate(exc, path, "open") from exc
     return conn

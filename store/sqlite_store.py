@@ -1,16 +1,16 @@
 """The durable store: the journal of records, append-only, in one SQLite file (schema version 3).
 
 Each record is one row, committed in its own SQLite transaction (WAL, ``synchronous=FULL``) before
-:meth:`SqliteStore.append` returns, so a power cut leaves the whole record or none of it; a commit writes that one
-row and nothing else (one page: one WAL frame). Each row's hash is an HMAC under the ledger's key
-(:mod:`store.keys`, kept apart from the file and its backups) over the row before it, so an edited, inserted or
-deleted row is found by :meth:`SqliteStore.verify`; the head is anchored outside the file at checkpoints, backups
-and clean stops, so a vanished tail is found too. The store holds no rules and no game: the game is the fold of
-:meth:`SqliteStore.records` (from the last :class:`~banker.journal.records.Snapshot`).
+:meth:`SqliteStore.append` returns, so a power cut leaves the whole record or none of it; a commit writes that one row
+and nothing else (one page: one WAL frame). Each row's hash is an HMAC under the ledger's key (:mod:`store.keys`, kept
+apart from the file and its backups) over the row before it, so an edited, inserted or deleted row is found by
+:meth:`SqliteStore.verify`; the head is anchored outside the file at checkpoints, backups and clean stops, so a vanished
+tail is found too. The store holds no rules and no game: the game is the fold of :meth:`SqliteStore.records` (from the
+last :class:`~banker.journal.records.Snapshot`).
 
 Only what must read it all (verify, export) grows with the journal: game starts, restores, snapshots and the chain's
-start sit in one small partial index, a game's transactions lie between them, and a transaction is found by
-bisection (numbers grow with rows).
+start sit in one small partial index, a game's transactions lie between them, and a transaction is found by bisection
+(numbers grow with rows).
 
 >>> from banker.journal.records import Setting
 >>> with SqliteStore(":memory:", clock=lambda: 1.0) as store:
@@ -37,7 +37,8 @@ from banker.journal.records import JournalAccepted, NewGame, PinFailure, Record,
 from .backup_schedule import Backups
 from .backups import INTERVAL_SECONDS, clean_stale_files
 from .codec import stamped
-from .journal import GameRow, Progress, Row, decode_row, make_row, names_of, stretches
+from .upkeep import Quiet, WalUpkeep
+from .journal import GameRow, Progress, Row, decode_row, entry_of_transaction, make_row, names_of, stretches
 from .walks import verify_rows
 from .keys import Keyring
 from .verify_parts import SNAPSHOT_SEQS, verify_in_parts
@@ -55,17 +56,17 @@ PARALLEL_FROM = 20_000
 class SqliteStore:
     """The store port over SQLite. ``path`` is a file, or ``":memory:"`` for a throw-away ledger.
 
-    A new file is created private (0600, its folders 0700) and empty, with a new key in ``keyring`` (default: the
-    keys folder, :mod:`store.keys`). A ledger of schema 1 or 2 is moved to schema 3 only by a writer asked to
-    (``upgrade=True``); else :class:`~store.trust.OldLedger`, and a file of schema 1 or 2 where a keyed ledger was
-    is refused (:class:`~store.trust.UntrustedJournal`). A writer checks the journal against its anchor and key
-    first (:mod:`store.trust`), and refuses one that differs unless ``accept=True`` (then it writes only the
+    A new file is created private (0600, its folders 0700) and empty, with a new key in ``keyring`` (default: the keys
+    folder, :mod:`store.keys`). A ledger of schema 1 or 2 is moved to schema 3 only by a writer asked to
+    (``upgrade=True``); else :class:`~store.trust.OldLedger`, and a file of schema 1 or 2 where a keyed ledger was is
+    refused (:class:`~store.trust.UntrustedJournal`). A writer checks the journal against its anchor and key first
+    (:mod:`store.trust`), and refuses one that differs unless ``accept=True`` (then it writes only the
     :class:`~banker.journal.records.JournalAccepted` record, or a wrong PIN's, until that is written). ``clock`` gives
     wall-clock time (epoch seconds) for the records' stamps. ``writer=True`` takes the writer lock
     (:class:`store.lock.LedgerInUse` if a running unit has it) and may create the file; a reader takes none, cannot
     append and never creates a ledger. ``second_backup_folder``: backups go there too (:mod:`store.backup_schedule`).
     :class:`CorruptLedger`: not a banker ledger; :class:`LedgerError`: it can't be opened, or its key is missing.
-    """
+        """
 
     def __init__(
         self,
@@ -100,8 +101,10 @@ class SqliteStore:
         except BaseException:
             self._abandon()
             raise
-        self.backups: Backups | None = (Backups(self.path, interval=backup_interval, second_folder=second_backup_folder)
-                                        if backups and not memory else None)
+        self.quiet = Quiet()  # when keys and commits last came: checkpoints and whole copies wait for quiet
+        self.wal = None if memory or not writer else WalUpkeep(self._conn, self.path, self.quiet)
+        self.backups: Backups | None = (Backups(self.path, interval=backup_interval, second_folder=second_backup_folder,
+                                                gate=self.quiet.wait) if backups and not memory else None)
         self._anchored = self._seq
         self._new_game_backup = False  # a game began since the last backup
 
@@ -244,17 +247,7 @@ class SqliteStore:
 
     def transaction(self, tx_id: int) -> Transaction | None:
         """Transaction number ``tx_id``, wherever it is (an enrolment's or a new game's opening too); None if none."""
-        low, high, best = 1, self._seq, None
-        while low <= high:  # transaction numbers only grow with the entry numbers
-            mid = (low + high) // 2
-            found = self._query("SELECT seq, tx FROM journal WHERE seq >= ? AND seq <= ? AND tx IS NOT NULL "
-                                "ORDER BY seq LIMIT 1", (mid, high))
-            if not found:
-                high = mid - 1
-            elif found[0][1] <= tx_id:
-                best, low = found[0][0], found[0][0] + 1
-            else:
-                high = mid - 1
+        best = entry_of_transaction(self._query, self._seq, tx_id)
         if best is None:
             return None
         record = next(self._decoded(self._iter_rows("WHERE seq = ?", (best,))))
@@ -315,9 +308,8 @@ class SqliteStore:
     def append(self, record: Record) -> Record:
         """Write ``record`` as the journal's next entry; returns it stamped with its time, once durable.
 
-        Raises :class:`LedgerError` (the disk is full, the file is locked)
-        with nothing written. Writes one row and nothing else: backups and
-        the anchor are :meth:`maintain`'s, off the commit.
+        Raises :class:`LedgerError` (the disk is full, the file is locked) with nothing written. Writes one row and
+        nothing else: checkpoints, backups and the anchor are :meth:`maintain`'s, off the commit.
         """
         if not self.writer:
             raise LedgerError(f"{self.path} is open for reading only")
@@ -331,6 +323,8 @@ class SqliteStore:
         except sqlite3.Error as exc:
             raise translate(exc, self.path, "write to") from exc
         self._seq, self._head = row.seq, row.hash
+        if self.wal is not None:
+            self.wal.after_commit()  # durable already: the clock noted (a checkpoint only past HARD_FRAMES)
         if isinstance(done, NewGame):
             self._new_game_backup = True
         elif isinstance(done, JournalAccepted):
@@ -355,10 +349,15 @@ class SqliteStore:
             self.keyring.set_anchor(self.ledger_id, self._seq, self._head)
             self._anchored = self._seq
 
-    def maintain(self) -> None:
-        """Start a backup in the background when one is due (a new game began, or the interval passed with
-        something written); it anchors the head once made. Never on the commit path: the shell calls it when idle."""
-        if self.backups is None or self.backups.running or not (self._new_game_backup or self.backups.due(self._seq)):
+    def maintain(self, quiet_for: float | None = None) -> None:
+        """Off the commit path (the shell, after a tick's frame, says how long nothing happened: ``quiet_for``): the
+        WAL checkpointed when due (:mod:`store.upkeep`); once quiet, a backup started in the background when due (a
+        new game began, or the interval passed with something written), the head anchored once it is made."""
+        self.quiet.seen(quiet_for)
+        if self.wal is not None:
+            self.wal.idle()
+        if (self.backups is None or self.backups.running or not self.quiet.is_quiet()
+                or not (self._new_game_backup or self.backups.due(self._seq))):
             return
         reason, self._new_game_backup = ("new-game" if self._new_game_backup else "interval"), False
         self.backups.start(reason, self._seq)
@@ -370,6 +369,7 @@ class SqliteStore:
         """Anchor the head (a clean stop), let a backup under way finish, close the file and give the lock back."""
         try:
             if self.backups is not None and self.writer:
+                self.quiet.closing.set()  # a whole copy under way goes on without waiting for quiet
                 self.backups.wait()
                 self.maintain()  # one due at the stop is made now
                 self.backups.wait()

@@ -53,6 +53,7 @@ def test_a_missing_stick_is_said_once_play_goes_on_and_backups_go_there_again_wh
             for n in range(4):
                 table.type(f"{n + 1}K")  # play goes on: each is received and saved
                 assert "Bank paid" in table.shown or "Backup" in table.shown, table.shown
+                table.wait(2.5)  # a backup starts once the table is quiet (store.upkeep)
                 ledger.store.backups.wait()
                 table.shell._upkeep()
             said = [r for r in caplog.records if r.levelno == logging.WARNING]
@@ -61,6 +62,7 @@ def test_a_missing_stick_is_said_once_play_goes_on_and_backups_go_there_again_wh
             assert list_backups(path) and not list_backups(path, stick)  # beside the ledger they go on
             stick.mkdir(parents=True)  # plugged in again
             table.type("4K")
+            table.wait(2.5)
             ledger.store.backups.wait()
             table.shell._upkeep()
             ledger.maintain()

@@ -54,6 +54,7 @@ def test_the_unit_shows_the_sticks_fault_by_cause_once_and_play_goes_on(tmp_path
         seen = []
         for n in range(3):
             table.type(f"{n + 1}K")
+            table.wait(2.5)  # a backup starts once the table is quiet (store.upkeep)
             ledger.store.backups.wait()
             table.shell._upkeep()
             seen.append(table.shown)  # until the next key
