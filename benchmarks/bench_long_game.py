@@ -178,7 +178,7 @@ def play(report: Report, path, args, new: bool) -> list[dict]:
     card = Card(seconds, spread, args.sd_mb_s, random.Random(args.seed))
 
     class NoSleep:  # trial()'s fsync argument: the card model does the waiting here
-        appends, seconds = 0, 0.0
+        appends, seconds, slept = 0, 0.0, 0.0
 
     pauses: list[tuple[int, float]] = []  # (generation, CPU seconds) of each collection inside a payment
     began = [0.0]

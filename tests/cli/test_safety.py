@@ -241,7 +241,9 @@ def test_interval_backups(tmp_path):
         ledger.set_setting("x", "1")
         table = Table(ledger)
         table.insert("left", "Alice")
+        table.wait(2.5)  # backups start once the table is quiet: the new game's first
         table.type("1M")
+        table.wait(2.5)  # then the interval's, of the payment
     assert any("interval" in p.name for p in list_backups(path))
 
 

@@ -16,7 +16,8 @@ import pytest
 BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 QUICK = ["bench_scale.py", "bench_commit.py", "bench_latency.py", "bench_core.py", "bench_display.py",
-         "bench_crash.py", "bench_backup.py", "bench_powercut.py", "bench_payment.py", "bench_startup.py"]
+         "bench_crash.py", "bench_backup.py", "bench_powercut.py", "bench_payment.py", "bench_startup.py",
+         "bench_long_game.py"]
 
 
 @pytest.mark.parametrize("script", QUICK)
