@@ -191,15 +191,15 @@ def _table_page(ledger, config, shell, web: bool | None):
 
 
 def _first_game_settings(ledger, config) -> None:
-    """A ledger with no transactions yet takes the config's house rules for its game."""
-    from banker.journal.records import GameSettings
+    """A ledger with no transactions yet takes the config's house rules and board (``[unit] edition``) for its
+    game."""
+    from banker.frozen import replace
 
-    wanted = GameSettings(config.start_balance, config.go_salary, config.allow_negative)
     settings = ledger.game().settings
-    if ledger.game().last is None and not ledger.transactions() and (
-            settings.start_balance, settings.go_salary, settings.allow_negative) != (
-            wanted.start_balance, wanted.go_salary, wanted.allow_negative):
-        ledger.new_game(GameSettings(wanted.start_balance, wanted.go_salary, wanted.allow_negative, settings.edition))
+    wanted = replace(settings, start_balance=config.start_balance, go_salary=config.go_salary,
+                     allow_negative=config.allow_negative, edition=config.edition)
+    if ledger.game().last is None and not ledger.transactions() and settings != wanted:
+        ledger.new_game(wanted)
 
 
 def script_on_port(*args, **options) -> None:

@@ -161,11 +161,14 @@ def game_new(start, go, allow_negative, short_game, income_tax_choice, luxury_ta
     """
     from banker.money import format_amount
     from banker.journal.records import GameSettings
+    from banker.fold.acts import on_board
 
     one_of(("--free-parking", free_parking), ("--no-free-parking", no_free_parking))
     one_of(("--time-limit", minutes), ("--end-at", end_at), ("--no-time-limit", no_time_limit))
     with open_ledger(db) as ledger, failing():
         now = ledger.game().settings
+        if edition is not None and edition != now.edition:  # the new board's start money and GO salary
+            now = on_board(now, ledger.editions, edition)
         settings = GameSettings(
             _or_now(start, now.start_balance),
             _or_now(go, now.go_salary),

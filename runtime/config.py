@@ -16,8 +16,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
-from .pins import (BUZZER, DISPLAY_ADDRESS, DISPLAY_SPI_DC, DISPLAY_SPI_RESET, KEYPAD_COLUMNS, KEYPAD_ROWS,
-                   READER_DEVICE, READER_RESET, no_pin_twice)
+from .pins import (BAUD_RATES, BUZZER, DISPLAY_ADDRESS, DISPLAY_SPI_DC, DISPLAY_SPI_RESET, GPIO_PINS, I2C_ADDRESSES,
+                   KEYPAD_COLUMNS, KEYPAD_ROWS, READER_DEVICE, READER_RESET, no_pin_twice)
 from banker.errors import AmountError, ConfigError
 from banker.text.i18n import LANGUAGES
 from banker.money import MAX_AMOUNT, parse_amount
@@ -109,6 +109,7 @@ class Config:
     auction_seconds: float = 10.0
     voice: VoiceConfig = field(default_factory=VoiceConfig)  #: ``[voice]``: the unit speaks (docs/voice.md)
     language: str | None = None  #: ``[unit] language``: the screens' language while a game has chosen none
+    edition: str = "us"  #: ``[unit] edition``: the board of a new ledger's first game (cards/editions)
 
 
 SECTIONS = {"unit", "readers", "display", "keypad", "buzzer", "serial_test_port", "house_rules", "web", "backups",
@@ -116,14 +117,6 @@ SECTIONS = {"unit", "readers", "display", "keypad", "buzzer", "serial_test_port"
 #: The shortest and longest countdown of a timed auction (``[auction] seconds``): time for "going once, going twice".
 AUCTION_SECONDS = (3.0, 600.0)
 
-#: The Pi's GPIO header: BCM 0-27.
-GPIO_PINS = range(0, 28)
-#: 7-bit I2C addresses a device may have (0x00-0x02 and 0x78-0x7F are reserved).
-I2C_ADDRESSES = range(0x03, 0x78)
-#: The serial speeds a UART or pyserial port can be set to.
-BAUD_RATES = (50, 75, 110, 134, 150, 200, 300, 600, 1200, 1800, 2400, 4800, 9600, 19200, 38400, 57600, 115200,
-              230400, 460800, 500000, 576000, 921600, 1000000, 1152000, 1500000, 2000000, 2500000, 3000000,
-              3500000, 4000000)
 #: The MFRC522's SPI clock: at most 10 MHz (its data sheet).
 MAX_SPI_HZ = 10_000_000
 
@@ -330,9 +323,12 @@ def parse_config(text: str, source: str = "config") -> Config:
 
 
 def _build(data: dict) -> Config:
+    from cards import available_editions
+
     unit = _Section(data.get("unit", {}), "unit")
     sleep_after = unit.seconds("sleep_after", 60.0)
     db, language = unit.text("db", None), unit.choice("language", None, LANGUAGES)
+    edition = unit.choice("edition", "us", available_editions())
     unit.done()
     kind, slots, poll, removal = _readers(_Section(data.get("readers", {}), "readers"))
     display = _display(_Section(data.get("display", {}), "display"))
@@ -351,7 +347,7 @@ def _build(data: dict) -> Config:
     config = Config(sleep_after, db, kind, tuple(slots), poll, removal, display, keypad, buzzer_pin, serial_url,
                     serial_baud, h.amount("start_balance", 15_000_000), h.amount("go_salary", 2_000_000),
                     h.get("allow_negative", False, bool), _web(data), _second_folder(data), _auction_seconds(data),
-                    _voice(data), language)
+                    _voice(data), language, edition)
     h.done()
     no_pin_twice(config)
     return config

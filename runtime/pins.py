@@ -235,3 +235,12 @@ def _claimed_pins(config) -> list[tuple[int, str]]:
     used += [(config.display.dc_pin, "display.dc_pin"), (config.display.reset_pin, "display.reset_pin")
              ] if config.display.bus == "spi" else []
     return used + ([(config.buzzer_pin, "buzzer.pin")] if config.buzzer_pin is not None else [])
+
+#: The Pi's GPIO header: BCM 0-27.
+GPIO_PINS = range(0, 28)
+#: 7-bit I2C addresses a device may have (0x00-0x02 and 0x78-0x7F are reserved).
+I2C_ADDRESSES = range(0x03, 0x78)
+#: The serial speeds a UART or pyserial port can be set to.
+BAUD_RATES = (50, 75, 110, 134, 150, 200, 300, 600, 1200, 1800, 2400, 4800, 9600, 19200, 38400, 57600, 115200,
+              230400, 460800, 500000, 576000, 921600, 1000000, 1152000, 1500000, 2000000, 2500000, 3000000,
+              3500000, 4000000)

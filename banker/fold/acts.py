@@ -8,9 +8,10 @@ function checks what it can decide alone and raises
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 
 from banker.frozen import replace
-from banker.rules.deeds import UnknownDeed
+from banker.rules.deeds import Edition, UnknownDeed
 from banker.text.i18n import ENGLISH, Tr, _
 from banker.errors import Refused
 from banker.fold.game import Game, apply, check_enrolment, fold_name
@@ -101,6 +102,16 @@ def new_game(game: Game, settings: GameSettings | None = None, *, shuffle: bytes
         raise Refused(f"the opening deal: {exc}") from None
     memo = _("The short game's deal") if settings.is_short_game else _("The time-limit deal")
     return replace(record, openings=openings + (started.numbered(deal.to_transaction(memo)),))
+
+
+def on_board(settings: GameSettings, editions: Mapping[str, Edition], name: str) -> GameSettings:
+    """``settings`` moved to the board ``name`` (one of ``editions``): the start balance and the GO salary become
+    the new board's own where they were the old board's own (a house amount typed stays)."""
+    old, new = editions.get(settings.edition), editions[name]
+    start = settings.start_balance if old is not None and settings.start_balance != old.start_balance \
+        else new.start_balance
+    salary = settings.go_salary if old is not None and settings.go_salary != old.go_salary else new.go_salary
+    return replace(settings, edition=new.name, start_balance=start, go_salary=salary)
 
 
 def restore(game: Game, checkpoint) -> GameRestored:

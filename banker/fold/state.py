@@ -14,7 +14,7 @@ from types import MappingProxyType
 from collections.abc import Mapping
 
 from banker.frozen import replace
-from banker.rules.deeds import Edition
+from banker.rules.deeds import Edition, UnknownDeed
 from banker.errors import Refused
 from banker.journal.records import BANK, POT, Card, Checkpoint, GameSettings, Snapshot, Transaction
 from banker.text.i18n import LANGUAGE_KEY, language_of
@@ -128,6 +128,22 @@ class Game:
         limit = self.settings.time_limit
         return None if limit is None else max(0.0, limit - self.played)
 
+    def deed_of_tag(self, uid: str) -> tuple[str, str | None] | None:
+        """The deed a tag stands for in this game: (its slug here, None), or for a tag written in a game of another
+        board, the deed on the same square here and the short name it was written for (a tag of Boardwalk is
+        Schlossallee on the German board). None: not a deed's tag, or one of no square of this board."""
+        slug = self.deed_tags.get(uid)
+        if slug is None:
+            return None
+        here = self.edition
+        if _has(here, slug):
+            return slug, None
+        written = next((e.deed(slug) for _n, e in sorted(self.editions.items()) if _has(e, slug)), None)
+        try:
+            return (None if written is None else (here.at(written.position).slug, written.short))
+        except UnknownDeed:
+            return None  # a square with no deed on this board
+
     @property
     def volume(self) -> int:
         stored = self.options.get(VOLUME_KEY, str(DEFAULT_VOLUME))
@@ -170,3 +186,10 @@ class Game:
                         tuple(sorted(self.deed_tags.items())), tuple(sorted(self.options.items())), self.pin_hash,
                         self.pin_failures, self.next_tx, self.next_card, self.next_game)
 
+
+def _has(edition: Edition, slug: str) -> bool:
+    try:
+        edition.deed(slug)
+    except UnknownDeed:
+        return False
+    return True

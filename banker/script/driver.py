@@ -47,13 +47,16 @@ class LedgerQueries:
     ledger: Any
 
     def uid_of(self, name: str) -> str:
-        """The UID of the card enrolled as ``name``, or of the tag of the deed slug ``name``;
+        """The UID of the card enrolled as ``name``, or of the tag of the deed slug ``name`` (or of the deed on
+        its square in this game's board);
         any other name is an unknown card (a made-up UID)."""
         game = self.ledger.game()
         card = game.card_by_name(name)
         if card is not None:
             return card.uid
-        tag = next((uid for uid, slug in game.deed_tags.items() if slug == name.lower()), None)
+        wanted = name.lower()  # a tag by the slug it was written for, or by its square's deed on this board
+        tag = next((uid for uid, slug in game.deed_tags.items()
+                    if wanted in (slug, (game.deed_of_tag(uid) or ("",))[0])), None)
         return tag if tag is not None else made_up_uid(name)
 
     def balance(self, name: str) -> int | None:

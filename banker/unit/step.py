@@ -346,10 +346,10 @@ def _reader_recovered(panel: Panel, game: Game, event: ReaderRecovered) -> Outco
 
 def _card_placed(panel: Panel, game: Game, event: CardPlaced) -> Outcome:
     panel = _clear_fault(panel, event.reader)
-    slug = game.deed_tags.get(event.uid)
-    if slug is not None:
+    tagged = game.deed_of_tag(event.uid) if event.uid in game.deed_tags else None
+    if tagged is not None:
         panel = replace(panel, message=None, deed_on=event.reader)
-        return _outcome(panel, game, flows.deed_tapped(Ctx(panel, game), slug))  # a deal or an auction takes it
+        return _outcome(panel, game, flows.deed_tapped(Ctx(panel, game), *tagged))  # a deal or an auction takes it
     panel = replace(panel, message=None).with_card(event.reader, event.uid)
     ctx = Ctx(panel, game)
     if panel.mode is not None:

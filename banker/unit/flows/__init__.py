@@ -29,14 +29,14 @@ def deed_by_position(ctx: Ctx, position: int) -> Reply:
     return ctx.enter(DeedMode(deed.slug, cards_seen=ctx.panel.cards_down))
 
 
-def deed_tapped(ctx: Ctx, slug: str) -> Reply:
+def deed_tapped(ctx: Ctx, slug: str, tag_of: str | None = None) -> Reply:
     """A deed's RFID tag was placed on a reader: that deed is chosen (whatever flow was open ends), unless the
     open flow takes deeds itself (a deal, :mod:`.trade`: the deed joins it; an auction, :mod:`.auction`, keeps
-    its own)."""
+    its own). ``tag_of``: the short name the tag was written for on another board (the deed's screen says so)."""
     taker = getattr(ctx.panel.mode, "deed_tapped", None)
     if taker is not None:
         return taker(ctx, slug)
-    return ctx.enter(DeedMode(slug, cards_seen=ctx.panel.cards_down))
+    return ctx.enter(DeedMode(slug, cards_seen=ctx.panel.cards_down, tag_of=tag_of))
 
 
 def player_menu(ctx: Ctx) -> Reply:

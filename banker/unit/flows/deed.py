@@ -35,12 +35,14 @@ class DeedMode(Flow):
     unsold deed starts its timed auction).
 
     ``cards_seen``: a player's card lay on a reader while the deed was chosen
-    (taking every card away then puts the deed away).
+    (taking every card away then puts the deed away). ``tag_of``: the deed was chosen by a tag written on
+    another board for the deed on its square there (its short name, said on a fifth line).
     """
 
     slug: str
     entry: AmountEntry = AmountEntry()
     cards_seen: bool = False
+    tag_of: str | None = None
 
     # -- what is on the table ----------------------------------------------------------
 
@@ -53,8 +55,11 @@ class DeedMode(Flow):
         where, _plus, minus = self._where(ctx)
         owner = game.estate.owner(self.slug)
         owner_name = None if owner is None else game.name_of(owner)
-        return deed_screen(game.edition, game.estate, game.edition.deed(self.slug), owner_name, where, self.entry,
-                           ctx.unknown_uid() is not None, minus is not None)
+        shown = deed_screen(game.edition, game.estate, game.edition.deed(self.slug), owner_name, where, self.entry,
+                            ctx.unknown_uid() is not None, minus is not None)
+        if self.tag_of is None:
+            return shown
+        return replace(shown, lines=(*shown.lines, views.fitted(_('Tag of {deed}', deed=self.tag_of))))
 
     # -- keys --------------------------------------------------------------------------
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from banker.frozen import replace
-from banker.text.i18n import _, _n
+from banker.text.i18n import LANGUAGE_KEY, LANGUAGE_NAMES, _, _n
 from banker.unit import views
 from banker.fold.acts import new_game
 from banker.errors import Refused
@@ -13,12 +13,12 @@ from banker.unit.events import Key
 from banker.fold.game import Game
 from banker.unit.modes.base import STAY, Ctx, Reply
 from banker.money import format_amount
-from banker.journal.records import GameSettings
+from banker.journal.records import GameSettings, Setting
 from banker.rules.short_deal import deals_deeds
 from banker.rules.standings import standings
 from banker.unit.screen import Screen
 from banker.unit.flows.common import Flow
-from banker.unit.flows.game_options import GameLength, PotSeed, modes_summary, with_key
+from banker.unit.flows.game_options import GameLength, PotSeed, edition_line, modes_summary, with_key, with_next_edition
 
 #: The new games the menu offers: key -> (houses for a hotel, Income Tax 10% option, what the screen calls it,
 #: and in a word).
@@ -68,8 +68,8 @@ class Standings(Flow):
 @dataclass(frozen=True)
 class ConfirmNewGame(Flow):
     """A new game with the chosen rules (the current one is archived) and its house rules and modes
-    (:mod:`banker.unit.flows.game_options`: ``4`` the pot, ``5`` the time limit, ``6`` the sums); ``M`` confirms, the PIN
-    when they change (:mod:`banker.fold.authority`)."""
+    (:mod:`banker.unit.flows.game_options`: ``4`` the pot, ``5`` the time limit, ``6`` the sums) and board (``7``, the
+    next edition); ``M`` confirms, the PIN when they change (:mod:`banker.fold.authority`)."""
 
     choice: str
     settings: GameSettings | None = None  # the new game's modes chosen so far (None: the current game's)
@@ -83,11 +83,14 @@ class ConfirmNewGame(Flow):
         return replace(self, settings=settings)
 
     def screen(self, ctx: Ctx) -> Screen:
-        return views.screen(_('New game: {rules}?', rules=NEW_GAMES[self.choice][3]), *modes_summary(self._settings(ctx)),
-                            _('M: start  C: no'))
+        settings = self._settings(ctx)
+        return views.screen(_('New game: {rules}?', rules=NEW_GAMES[self.choice][3]), *modes_summary(settings),
+                            edition_line(settings), _('M: start  C: no'))
 
     def press(self, ctx: Ctx, key: Key) -> Reply:
         settings = self._settings(ctx)
+        if key == Key.D7:
+            return ctx.enter(self.with_settings(with_next_edition(settings, ctx.game.editions)))
         if key in (Key.D4, Key.D5, Key.D6):
             toggled = with_key(settings, key)
             if toggled is not None:
@@ -95,7 +98,7 @@ class ConfirmNewGame(Flow):
             return ctx.enter(PotSeed(back=self.with_settings(settings)) if key == Key.D4
                              else GameLength(back=self.with_settings(settings), clock_known=ctx.day is not None))
         if key != Key.M:
-            return ctx.refuse(views.refused(_('M: new game'), _('4 5 6: house rules'), _('C: keep this one')), then=STAY)
+            return ctx.refuse(views.refused(_('M: new game'), _('4-7: rules, board'), _('C: keep this one')), then=STAY)
         if ctx.panel.cards_down:
             return ctx.refuse(views.message(_('New game?'), _('Take the cards'), _('off the readers'), error=True))
         return StartGame(settings, NEW_GAMES[self.choice][2]).run(ctx)  # the PIN when the rules change
@@ -121,4 +124,25 @@ class StartGame:
             return views.screen(_('New game'), _('{amount} each', amount=start), _('Dealt 2 deeds each') if dealt else self.title,
                                 _n('Game {game}, {n} player', 'Game {game}, {n} players', len(after.cards), game=after.id))
 
-        return ctx.commit(record, shown, tone="new-game")
+        board = ctx.game.editions[self.settings.edition]
+        if self.settings.edition == ctx.game.settings.edition or board.language == ctx.game.language:
+            return ctx.commit(record, shown, tone="new-game")
+        return ctx.commit(record, lambda after: views.screen(*shown(after).lines[:2], *SuggestLanguage(board.language)
+                                                            .screen(ctx).lines[1:]),
+                          mode=SuggestLanguage(board.language), tone="new-game")
+
+
+@dataclass(frozen=True)
+class SuggestLanguage(Flow):
+    """After a new game on another board: its language offered (a German board: Deutsch); ``M`` takes it (as
+    ``FN 8`` would), ``C`` keeps the language as it is."""
+
+    code: str
+
+    def screen(self, ctx: Ctx) -> Screen:
+        return views.screen(_('Board language'), f"{LANGUAGE_NAMES[self.code]}?", _('M: yes  C: no'))
+
+    def press(self, ctx: Ctx, key: Key) -> Reply:
+        if key != Key.M:
+            return ctx.refuse(views.refused(_('M: yes  C: no')), then=STAY)
+        return ctx.commit(Setting(LANGUAGE_KEY, self.code), lambda after: views.language(after.language))

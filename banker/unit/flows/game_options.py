@@ -7,6 +7,8 @@ From the new game's confirmation (:class:`banker.unit.flows.game_menu.ConfirmNew
         hour typed then K (21.30 K: until half past nine) when the clock is
         known to be right
     6   sums for children: off -> show -> ask -> off
+    7   the board: the next edition packaged (us -> uk -> de ...), its start
+        money and GO salary with it unless they were changed from its own
 
 And the pot during play (``FN GO`` with a card): :func:`take_pot` on the
 ``+`` card (``6``), :class:`PayPot` from the ``-`` card (``6``, an amount).
@@ -14,6 +16,7 @@ And the pot during play (``FN GO`` with a card): :func:`take_pot` on the
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from banker.frozen import replace
@@ -26,6 +29,8 @@ from banker.unit.modes.base import STAY, Ctx, Reply, card_moved
 from banker.money import format_amount
 from banker.unit.play_clock import seconds_until, time_left_line
 from banker.journal.records import Card, GameSettings
+from banker.rules.deeds import Edition
+from banker.fold.acts import on_board
 from banker.rules.jackpot import pay_pot, take_pot as take_pot_rule
 from banker.unit.screen import Screen
 from banker.unit.flows.common import AmountFlow, Flow, act, one_player_result
@@ -43,6 +48,19 @@ def modes_summary(settings: GameSettings) -> tuple[str, str]:
     pot = _("4 Pot off") if settings.jackpot is None else _('4 Pot {pot}', pot=format_amount(settings.jackpot))
     limit = _('no time') if settings.time_limit is None else _length(settings.time_limit)
     return views.fitted(pot, _("5 {limit}", limit=limit)), _('6 Sums {sums}', sums=_(SUMS_NAMES[settings.sums]))
+
+
+def edition_line(settings: GameSettings) -> str:
+    """The new game's board, as the confirmation shows it: ``7 Board de``."""
+    return _('7 Board {name}', name=settings.edition)
+
+
+def with_next_edition(settings: GameSettings, editions: Mapping[str, Edition]) -> GameSettings:
+    """The settings on the next edition of ``editions`` (``7``), in the order of their names, after the last the
+    first (:func:`banker.fold.acts.on_board`: its start money and GO salary with it)."""
+    names = sorted(editions)
+    at = names.index(settings.edition) + 1 if settings.edition in names else 0
+    return on_board(settings, editions, names[at % len(names)])
 
 
 def _length(seconds: int) -> str:
