@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import tomllib
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, Literal
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 from banker.errors import BankerError, ConfigError
+from banker.text.i18n import LANGUAGES
 from banker.text.words import did_you_mean
 
 Kind = Literal["street", "railroad", "utility"]
@@ -31,6 +33,12 @@ KINDS: tuple[str, ...] = ("street", "railroad", "utility")
 RENT_COUNT = {"street": 6, "railroad": 4, "utility": 2}
 #: The longest short name, so that "Mortgaged " + short fits a 21-character line.
 SHORT_NAME_WIDTH = 11
+#: The board's squares that are no deed, by their key in an edition's ``[squares]``, with their English names (the
+#: names of an edition that gives none).
+SQUARE_NAMES: Mapping[str, str] = MappingProxyType({
+    "go": "GO", "income_tax": "Income Tax", "luxury_tax": "Luxury Tax", "jail": "Jail",
+    "free_parking": "Free Parking", "go_to_jail": "Go to Jail", "chance": "Chance",
+    "community_chest": "Community Chest"})
 
 
 class UnknownDeed(BankerError, LookupError):
@@ -82,6 +90,10 @@ class Edition:
     houses: int
     hotels: int
     jail_cards: int
+    #: The language the edition suggests for a game (:data:`banker.text.i18n.LANGUAGES`).
+    language: str = "en"
+    #: The names of the squares that are no deed (:data:`SQUARE_NAMES`' keys), as the board prints them.
+    squares: Mapping[str, str] = field(default_factory=lambda: SQUARE_NAMES, hash=False)
     _by_slug: dict[str, Deed] = field(init=False, repr=False, compare=False)
     _by_position: dict[int, Deed] = field(init=False, repr=False, compare=False)
     _groups: dict[str, tuple[Deed, ...]] = field(init=False, repr=False, compare=False)
@@ -156,6 +168,8 @@ def parse_edition(text: str) -> Edition:
             houses=_positive(stock, "houses"),
             hotels=_positive(stock, "hotels"),
             jail_cards=_positive(stock, "jail_cards"),
+            language=_language(data.get("language", "en")),
+            squares=_squares(data.get("squares", {})),
         )
     except (tomllib.TOMLDecodeError, KeyError, TypeError, ValueError) as exc:
         raise ConfigError(f"bad edition file: {exc}") from exc
@@ -187,6 +201,25 @@ def _deed(row: dict[str, Any], scale: int) -> Deed:
         house_cost=_positive(row, "house_cost") * scale if kind == "street" else 0,
         mortgage=_positive(row, "mortgage") * scale,
     )
+
+
+def _language(code: Any) -> str:
+    if code not in LANGUAGES:
+        raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, not {code!r}")
+    return code
+
+
+def _squares(table: Any) -> Mapping[str, str]:
+    """The ``[squares]`` table over the English names: a key it leaves out keeps its English name."""
+    if not isinstance(table, dict):
+        raise TypeError("[squares] must be a table")
+    unknown = sorted(set(table) - set(SQUARE_NAMES))
+    if unknown:
+        raise ValueError(f"unknown square {unknown[0]!r} in [squares] (known: {', '.join(SQUARE_NAMES)})")
+    for key, name in table.items():
+        if not isinstance(name, str) or not name.strip():
+            raise ValueError(f"square {key}: its name must be some text")
+    return MappingProxyType({**SQUARE_NAMES, **table})
 
 
 def _positive(table: dict[str, Any], key: str) -> int:
