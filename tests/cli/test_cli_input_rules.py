@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from .support import a_ledger, banker
+from cards import available_editions
 
 
 def state(db) -> tuple[str, str]:
@@ -83,7 +84,7 @@ def test_an_edition_is_a_name_never_a_path_and_both_commands_say_so_alike(tmp_pa
         result = banker(*args, "--db", db)
         assert result.exit_code == 2, result.output
         said.append(result.output.splitlines()[0])
-    assert said[0] == said[1] == f"banker: invalid value for '--edition': no edition '{name}' (known: us)"
+    assert said[0] == said[1] == f"banker: invalid value for '--edition': no edition '{name}' (known: {', '.join(available_editions())})"
     assert state(db) == before
 
 

@@ -36,6 +36,18 @@ def test_each_short_name_fits_the_oled_line(name):
 
 
 @pytest.mark.parametrize("name", EDITIONS)
+def test_each_short_name_is_drawn_no_wider_than_the_sample_every_translation_is_checked_with(name):
+    """tests/i18n checks that every text of every language fits its line filled with an 11-letter short name
+    ("Vermont Ave"): every board's short names are no wider in the OLED's font, its letters all drawn."""
+    from render.frame import drawable, font
+
+    sample = font().getlength("Vermont Ave")
+    for deed in load_edition(name).deeds:
+        assert drawable(deed.short) == deed.short, deed.short  # Latin-1: no letter drawn as another
+        assert font().getlength(deed.short) <= sample, deed.short
+
+
+@pytest.mark.parametrize("name", EDITIONS)
 def test_slugs_are_unique_lowercase_ascii_with_hyphens(name):
     slugs = [d.slug for d in load_edition(name).deeds]
     assert len(set(slugs)) == 28
