@@ -213,3 +213,20 @@ def test_the_pot_and_the_time_left_change_live_and_fit_a_phone_and_a_tv(browser,
                 assert abs(tops[0][0] - tops[1][0]) < 2 and tops[0][1] < 80  # side by side, in the header's row
             finally:
                 as_device(browser, 390, 844)
+
+
+def test_a_german_board_is_named_on_the_page_as_it_prints_it(browser, unit):
+    """The estate's chip and the journal's row say the board's own names (docs/editions.md)."""
+    from banker.journal.records import GameSettings
+
+    unit.new_game(GameSettings(edition="de"))
+    buy = "insert right Bob\npress FN 3 9 M\nremove right\nexpect owner schlossallee Bob\n"
+    assert script_run.run(script.parse(buy), CoreBackend(unit)) is None
+    with serve_in_background(unit, host="127.0.0.1", port=0) as page:
+        browser.get(page.url)
+        wait_for_state(browser)
+        chip = browser.execute_script("const c = document.querySelector('#deed-list .deed');"
+                                      "return c ? c.getAttribute('title') : null;")
+        assert chip == "Schlossallee"
+        journal = browser.execute_script("return document.querySelector('#journal-list li .says').textContent")
+        assert journal == "Bob bought Schlossallee from the bank for 4M"
