@@ -14,7 +14,7 @@ from types import MappingProxyType
 from collections.abc import Mapping
 
 from banker.frozen import replace
-from banker.rules.deeds import Edition, UnknownDeed
+from banker.rules.deeds import Edition
 from banker.errors import Refused
 from banker.journal.records import BANK, POT, Card, Checkpoint, GameSettings, Snapshot, Transaction
 from banker.text.i18n import LANGUAGE_KEY, language_of
@@ -136,13 +136,11 @@ class Game:
         if slug is None:
             return None
         here = self.edition
-        if _has(here, slug):
+        if here.find(slug) is not None:
             return slug, None
-        written = next((e.deed(slug) for _n, e in sorted(self.editions.items()) if _has(e, slug)), None)
-        try:
-            return (None if written is None else (here.at(written.position).slug, written.short))
-        except UnknownDeed:
-            return None  # a square with no deed on this board
+        written = next((e.find(slug) for _n, e in sorted(self.editions.items()) if e.find(slug)), None)
+        square = None if written is None else here.find_at(written.position)
+        return None if square is None else (square.slug, written.short)
 
     @property
     def volume(self) -> int:
@@ -186,10 +184,3 @@ class Game:
                         tuple(sorted(self.deed_tags.items())), tuple(sorted(self.options.items())), self.pin_hash,
                         self.pin_failures, self.next_tx, self.next_card, self.next_game)
 
-
-def _has(edition: Edition, slug: str) -> bool:
-    try:
-        edition.deed(slug)
-    except UnknownDeed:
-        return False
-    return True

@@ -113,6 +113,14 @@ class Edition:
         except KeyError:
             raise UnknownDeed(f"No deed {slug!r}{did_you_mean(slug, self._by_slug)}") from None
 
+    def find(self, slug: str) -> Deed | None:
+        """The deed with this slug, None if this board has none (no message built: a tag of another board)."""
+        return self._by_slug.get(slug)
+
+    def find_at(self, position: int) -> Deed | None:
+        """The deed on board position ``position``, None on a square with no deed."""
+        return self._by_position.get(position)
+
     def in_board_order(self, slugs: Iterable[str]) -> tuple[Deed, ...]:
         """The deeds of ``slugs`` in board order; a slug of no deed of this board is left out."""
         found = [deed for deed in map(self._by_slug.get, slugs) if deed is not None]

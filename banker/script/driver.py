@@ -56,7 +56,7 @@ class LedgerQueries:
             return card.uid
         wanted = name.lower()  # a tag by the slug it was written for, or by its square's deed on this board
         tag = next((uid for uid, slug in game.deed_tags.items()
-                    if wanted in (slug, (game.deed_of_tag(uid) or ("",))[0])), None)
+                    if slug == wanted or (game.deed_of_tag(uid) or (None,))[0] == wanted), None)
         return tag if tag is not None else made_up_uid(name)
 
     def balance(self, name: str) -> int | None:

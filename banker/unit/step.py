@@ -346,7 +346,7 @@ def _reader_recovered(panel: Panel, game: Game, event: ReaderRecovered) -> Outco
 
 def _card_placed(panel: Panel, game: Game, event: CardPlaced) -> Outcome:
     panel = _clear_fault(panel, event.reader)
-    tagged = game.deed_of_tag(event.uid) if event.uid in game.deed_tags else None
+    tagged = game.deed_of_tag(event.uid)
     if tagged is not None:
         panel = replace(panel, message=None, deed_on=event.reader)
         return _outcome(panel, game, flows.deed_tapped(Ctx(panel, game), *tagged))  # a deal or an auction takes it
